@@ -1,1 +1,15 @@
-fn main() {}
+//! The `nvbench-compare` executable: parse the command line, run, exit.
+
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let (cli, filter_args) = match nvbench_compare::cli::parse(std::env::args_os()) {
+        Ok(parsed) => parsed,
+        Err(code) => return ExitCode::from(u8::try_from(code).unwrap_or(2)),
+    };
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let code = nvbench_compare::run(cli, &filter_args, &mut out);
+    let _ = out.flush();
+    ExitCode::from(code)
+}

@@ -7,8 +7,24 @@
 /// Shortest round-trip digits and decimal exponent of a finite, non-zero `x`:
 /// `x = 0.d1d2d3... * 10^decpt` (the `decpt` convention of David Gay's dtoa).
 fn shortest_digits(x: f64) -> (String, i32) {
-    // Rust's `{:e}` prints the shortest round-trip digits, like Python's repr.
-    let text = format!("{:e}", x.abs());
+    // Rust's `{:e}` prints the shortest round-trip digits, like Python's repr,
+    // but breaks exact ties upwards where Python rounds half to even; Rust's
+    // fixed-precision `{:.Ne}` does round half to even, so prefer it when it
+    // still round-trips.
+    let shortest = format!("{:e}", x.abs());
+    let digit_count = shortest
+        .split('e')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count();
+    let nearest = format!("{:.*e}", digit_count.saturating_sub(1), x.abs());
+    let text = if nearest.parse::<f64>() == Ok(x.abs()) {
+        nearest
+    } else {
+        shortest
+    };
     let (mantissa, exponent) = text.split_once('e').expect("`{:e}` always has an exponent");
     let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
     let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
@@ -106,6 +122,59 @@ pub fn format_f_signed(x: f64, decimals: usize) -> String {
     }
 }
 
+/// Python `float(text)` for a `str`: surrounding whitespace, `_` between
+/// digits, and the `inf`/`infinity`/`nan` spellings are accepted.
+pub fn parse_py_float(text: &str) -> Option<f64> {
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace());
+    let cleaned = remove_digit_underscores(trimmed)?;
+    let unsigned = cleaned.trim_start_matches(['+', '-']);
+    if cleaned.len() - unsigned.len() > 1 {
+        return None;
+    }
+    let lower = unsigned.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        let value = if lower == "nan" { f64::NAN } else { f64::INFINITY };
+        return Some(if cleaned.starts_with('-') { -value } else { value });
+    }
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    cleaned.parse::<f64>().ok()
+}
+
+/// Python `int(text)` for a `str` in base 10.
+pub fn parse_py_int(text: &str) -> Option<i128> {
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace());
+    let cleaned = remove_digit_underscores(trimmed)?;
+    let digits = cleaned.strip_prefix(['+', '-']).unwrap_or(&cleaned);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    cleaned.parse::<i128>().ok()
+}
+
+/// Python numeric literals allow single underscores between digits only.
+fn remove_digit_underscores(text: &str) -> Option<String> {
+    if !text.contains('_') {
+        return Some(text.to_string());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for (index, c) in chars.iter().enumerate() {
+        if *c == '_' {
+            let before = index.checked_sub(1).map(|i| chars[i]);
+            let after = chars.get(index + 1).copied();
+            let digit_around = before.is_some_and(|b| b.is_ascii_digit())
+                && after.is_some_and(|a| a.is_ascii_digit());
+            if !digit_around {
+                return None;
+            }
+        }
+    }
+    Some(text.replace('_', ""))
+}
+
+pub use crate::pprint::str_repr;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +201,8 @@ mod tests {
             (1.7976931348623157e308, "1.7976931348623157e+308"),
             (5e-324, "5e-324"),
             (0.1 + 0.2, "0.30000000000000004"),
+            (-214579997379076.12, "-214579997379076.12"),
+            (-901127953080556.2, "-901127953080556.2"),
         ];
         for (value, expected) in cases {
             assert_eq!(float_repr(value), expected, "repr({value:e})");
@@ -160,6 +231,32 @@ mod tests {
         for (value, precision, expected) in cases {
             assert_eq!(format_g(value, precision), expected, "%.{precision}g of {value}");
         }
+    }
+
+    #[test]
+    fn parses_like_python_float() {
+        assert_eq!(parse_py_float(" 1.5 "), Some(1.5));
+        assert_eq!(parse_py_float("1_000.5"), Some(1000.5));
+        assert_eq!(parse_py_float("-Infinity"), Some(f64::NEG_INFINITY));
+        assert!(parse_py_float("nan").is_some_and(f64::is_nan));
+        assert_eq!(parse_py_float("1e-3"), Some(0.001));
+        assert_eq!(parse_py_float("abc"), None);
+        assert_eq!(parse_py_float("1__0"), None);
+        assert_eq!(parse_py_float("--1"), None);
+        assert_eq!(parse_py_float(""), None);
+        assert_eq!(parse_py_int("64"), Some(64));
+        assert_eq!(parse_py_int("64.0"), None);
+        assert_eq!(parse_py_int(" -7 "), Some(-7));
+    }
+
+    #[test]
+    fn str_repr_matches_python() {
+        assert_eq!(str_repr("abc"), "'abc'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(str_repr("x\ny\\"), "'x\\ny\\\\'");
+        assert_eq!(str_repr("\u{1}\u{7f}\u{85}"), "'\\x01\\x7f\\x85'");
+        assert_eq!(str_repr("\u{2028}é"), "'\\u2028é'");
     }
 
     #[test]

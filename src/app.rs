@@ -1,0 +1,300 @@
+//! One comparison run: load -> match -> decide -> render, in the order the
+//! reference prints (per input pair, per benchmark, per device pair).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::compare::{self, Comparison, Side, Status};
+use crate::config::Thresholds;
+use crate::device_diff::symmetric_diff_repr;
+use crate::failure::Failure;
+use crate::filters::{DeviceFilter, FilterPlan};
+use crate::inputs::{input_pairs, load_root};
+use crate::matching::{self, MatchedState, device_id};
+use crate::model::{Benchmark, Root, State};
+use crate::render::axes::axis_cells;
+use crate::render::summary::{Tally, render_summary};
+use crate::render::table::{DisplayMode, Row, render_table};
+use crate::render::{Color, colorize};
+use crate::sidecar::{SidecarEvidence, Warnings, py_dirname};
+use crate::timing::{Timing, extract_timing};
+
+/// Everything a comparison run needs, validated.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub reference: String,
+    pub compare: String,
+    pub threshold: f64,
+    pub display: DisplayMode,
+    pub no_color: bool,
+    pub ignore_devices: bool,
+    pub filters: FilterPlan,
+    pub reference_devices: DeviceFilter,
+    pub compare_devices: DeviceFilter,
+    pub thresholds: Thresholds,
+}
+
+/// A matched state after the decision, with what renderers need.
+pub struct DecidedRow {
+    pub benchmark: String,
+    pub axis_cells: Vec<String>,
+    pub comparison: Comparison,
+}
+
+fn write_err(e: std::io::Error) -> Failure {
+    Failure::fatal(format!("cannot write output: {e}"))
+}
+
+/// The selected devices of one input, or the reference's error.
+fn selected_devices<'a>(root: &'a Root, path: &str, filter: &DeviceFilter, option: &str) -> Result<Vec<&'a Value>, Failure> {
+    let devices = root
+        .devices
+        .as_deref()
+        .ok_or_else(|| Failure::fatal(format!("{path}: the file has no 'devices' section")))?;
+    matching::select_devices(devices, filter, option)
+}
+
+/// State of one whole run: tallies and warnings shared by all input pairs.
+pub struct Run<'s> {
+    settings: &'s Settings,
+    pub tally: Tally,
+    warnings: RefCell<Warnings>,
+}
+
+impl<'s> Run<'s> {
+    pub fn new(settings: &'s Settings) -> Self {
+        Run {
+            settings,
+            tally: Tally::default(),
+            warnings: RefCell::new(Warnings::default()),
+        }
+    }
+
+    /// Compares every input pair and prints the summary.
+    pub fn execute(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        let pairs = input_pairs(&self.settings.reference, &self.settings.compare)?;
+        for (reference, compare) in pairs {
+            self.compare_files(&reference, &compare, out)?;
+        }
+        out.write_all(render_summary(&self.tally, self.settings.display == DisplayMode::Explain).as_bytes())
+            .map_err(write_err)
+    }
+
+    fn compare_files(&mut self, ref_path: &str, cmp_path: &str, out: &mut dyn Write) -> Result<(), Failure> {
+        let ref_root = load_root(ref_path, out)?;
+        let cmp_root = load_root(cmp_path, out)?;
+        let s = self.settings;
+        let ref_devices = selected_devices(&ref_root, ref_path, &s.reference_devices, "--reference-devices")?;
+        let cmp_devices = selected_devices(&cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
+        if ref_devices.len() != cmp_devices.len() {
+            return Err(Failure::reported(format!(
+                "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
+                ref_devices.len(),
+                cmp_devices.len()
+            )));
+        }
+        if ref_devices != cmp_devices {
+            self.report_device_mismatch(&ref_devices, &cmp_devices, out)?;
+        }
+        let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks) else {
+            let path = if ref_root.benchmarks.is_none() { ref_path } else { cmp_path };
+            return Err(Failure::fatal(format!("{path}: the file has no 'benchmarks' section")));
+        };
+        let context = FileContext {
+            ref_devices: &ref_devices,
+            cmp_devices: &cmp_devices,
+            ref_dir: py_dirname(ref_path),
+            cmp_dir: py_dirname(cmp_path),
+        };
+        let mut ref_by_name: HashMap<&str, &Benchmark> = HashMap::new();
+        for bench in ref_benches.iter().rev() {
+            ref_by_name.insert(&bench.name, bench);
+        }
+        for cmp_bench in cmp_benches {
+            let Some(ref_bench) = ref_by_name.get(cmp_bench.name.as_str()) else {
+                continue;
+            };
+            if s.filters.selects_benchmark(&cmp_bench.name) {
+                self.compare_benchmark(ref_bench, cmp_bench, &context, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn report_device_mismatch(&self, reference: &[&Value], compare: &[&Value], out: &mut dyn Write) -> Result<(), Failure> {
+        let s = self.settings;
+        let color = if s.ignore_devices { Color::Yellow } else { Color::Red };
+        let to_list = |devices: &[&Value]| Value::Array(devices.iter().map(|d| (*d).clone()).collect());
+        writeln!(
+            out,
+            "{}: {}",
+            colorize("Device sections do not match", color, None, s.no_color),
+            symmetric_diff_repr(&to_list(reference), &to_list(compare))
+        )
+        .map_err(write_err)?;
+        let filtered = s.reference_devices.is_some() || s.compare_devices.is_some();
+        if !s.ignore_devices && !filtered {
+            return Err(Failure::AlreadyReported);
+        }
+        Ok(())
+    }
+
+    fn compare_benchmark(
+        &mut self,
+        ref_bench: &Benchmark,
+        cmp_bench: &Benchmark,
+        context: &FileContext,
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
+        let s = self.settings;
+        let cmp_ids = matching::benchmark_device_ids(cmp_bench, &s.compare_devices, "--compare-devices")?;
+        let ref_ids = matching::benchmark_device_ids(ref_bench, &s.reference_devices, "--reference-devices")?;
+        if cmp_ids.len() != ref_ids.len() {
+            return Err(Failure::reported(format!(
+                "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
+                crate::pyfmt::str_repr(&cmp_bench.name),
+                ref_ids.len(),
+                cmp_ids.len()
+            )));
+        }
+        write!(out, "# {}\n\n", cmp_bench.name).map_err(write_err)?;
+        let groups = s.filters.axis_filter_groups(&cmp_bench.name);
+        let axes = cmp_bench.axes.as_deref().unwrap_or(&[]);
+        let axis_names: Vec<String> = axes.iter().map(|a| a.name.clone()).collect();
+        for (ref_id, cmp_id) in ref_ids.into_iter().zip(cmp_ids) {
+            let matched = matching::match_device_states(
+                &cmp_bench.name,
+                &ref_bench.states,
+                &cmp_bench.states,
+                (ref_id, cmp_id),
+                &groups,
+            )?;
+            let mut rows = Vec::new();
+            for state in &matched {
+                let cells = axis_cells(state.compare.axis_values(), axes)?;
+                let comparison = self.decide(state, context)?;
+                self.tally.record(comparison.status, &comparison.reason);
+                if self.is_displayed(&comparison) {
+                    rows.push(DecidedRow {
+                        benchmark: cmp_bench.name.clone(),
+                        axis_cells: cells,
+                        comparison,
+                    });
+                }
+            }
+            if rows.is_empty() {
+                continue;
+            }
+            let heading = device_heading(context, &cmp_bench.name, ref_id, cmp_id)?;
+            let table_rows: Vec<Row> = rows
+                .iter()
+                .map(|r| Row {
+                    axis_cells: r.axis_cells.clone(),
+                    comparison: &r.comparison,
+                })
+                .collect();
+            let table = render_table(&axis_names, &table_rows, s.display, s.no_color);
+            write!(out, "{heading}\n\n{table}\n\n").map_err(write_err)?;
+        }
+        Ok(())
+    }
+
+    /// `????` rows are always shown; others when `|%diff| >= threshold`.
+    fn is_displayed(&self, comparison: &Comparison) -> bool {
+        comparison.status == Status::Unknown
+            || comparison
+                .frac_diff
+                .is_some_and(|f| f.abs() >= self.settings.threshold)
+    }
+
+    fn decide(&self, state: &MatchedState, context: &FileContext) -> Result<Comparison, Failure> {
+        let missing = compare::missing_summaries_decision(presence(state.reference), presence(state.compare));
+        let mut warnings = Vec::new();
+        let extract = |s: &State, warnings: &mut Vec<String>| match &s.summaries {
+            Some(summaries) if s.has_summaries() => extract_timing(summaries, warnings),
+            _ => Ok(Timing::default()),
+        };
+        // The compare side is read first, so its schema errors win.
+        let cmp_timing = extract(state.compare, &mut warnings);
+        let ref_timing = cmp_timing
+            .as_ref()
+            .ok()
+            .map(|_| extract(state.reference, &mut warnings));
+        for warning in warnings {
+            self.warnings.borrow_mut().warn(warning);
+        }
+        let cmp_timing = cmp_timing?;
+        let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
+        if let Some(decision) = missing {
+            return Ok(compare::unavailable_comparison(decision, &ref_timing, &cmp_timing));
+        }
+        let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, &self.warnings);
+        let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, &self.warnings);
+        Ok(compare::compare_timings(
+            &Side {
+                timing: &ref_timing,
+                bulk: &ref_bulk,
+            },
+            &Side {
+                timing: &cmp_timing,
+                bulk: &cmp_bulk,
+            },
+            &self.settings.thresholds,
+        ))
+    }
+}
+
+fn presence(state: &State) -> compare::Presence {
+    compare::Presence {
+        skipped: state.is_skipped(),
+        skip_reason: state
+            .skip_reason
+            .as_ref()
+            .filter(|r| r.truthy())
+            .map(|r| r.py_str()),
+        has_summaries: state.has_summaries(),
+    }
+}
+
+/// Per input pair: the selected device sections and the JSON directories.
+struct FileContext<'a> {
+    ref_devices: &'a [&'a Value],
+    cmp_devices: &'a [&'a Value],
+    ref_dir: String,
+    cmp_dir: String,
+}
+
+fn json_text(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+        None => "None".to_string(),
+    }
+}
+
+fn find_device<'a>(devices: &[&'a Value], id: i64) -> Option<&'a Value> {
+    devices.iter().copied().find(|d| device_id(d) == Some(id))
+}
+
+/// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
+fn device_heading(context: &FileContext, bench: &str, ref_id: i64, cmp_id: i64) -> Result<String, Failure> {
+    let (Some(ref_device), Some(cmp_device)) = (
+        find_device(context.ref_devices, ref_id),
+        find_device(context.cmp_devices, cmp_id),
+    )
+    else {
+        return Err(Failure::reported(format!(
+            "benchmark {} references device pair ref={ref_id} cmp={cmp_id}, but device metadata is missing",
+            crate::pyfmt::str_repr(bench)
+        )));
+    };
+    let label = |d: &Value| format!("[{}] {}", json_text(d.get("id")), json_text(d.get("name")));
+    Ok(if ref_device == cmp_device {
+        format!("## {}", label(cmp_device))
+    } else {
+        format!("## {} vs. {}", label(ref_device), label(cmp_device))
+    })
+}

@@ -1,0 +1,813 @@
+//! Bulk-sample statistics for the decision tree: cycle intervals for
+//! confirming a clear gap (spec "Decision Tree", step 2) and symmetric
+//! nearest-neighbour coverage in log space for declaring SAME (step 3).
+//!
+//! Everything here must reproduce the reference's float64 NumPy arithmetic bit
+//! for bit, because coverages are compared against thresholds and printed as
+//! percentages:
+//! - quantiles follow NumPy's default `linear` method, including its virtual
+//!   index `(n - 1) * q` and its two-sided lerp;
+//! - counts are summed as integers and divided once, as NumPy does;
+//! - nearest-neighbour distances equal `np.searchsorted(side="left")` on the
+//!   logs of the sorted unique values, but come from a linear merge.
+//!
+//! Logs use `f64::ln` (the C library's `log`). NumPy may use its own SIMD
+//! `log` (AVX-512 builds), which differs from the C library in the last bit
+//! for about one value in 10^4. A coverage flag can only flip when two samples
+//! have a ratio exactly equal to `1 + same.center_relative` as float64 (e.g.
+//! 201/200 for the default 0.005); only then does a 1-ulp log difference
+//! decide `distance <= tolerance`.
+//!
+//! Parity is guaranteed for the inputs the reference actually sees: non-empty
+//! arrays of positive finite values. Other inputs (empty, NaN, zero) never
+//! panic and give NaN or `None` where NumPy would warn or raise.
+
+use std::cmp::Ordering;
+
+/// The thresholds this module reads (spec "Configuration Keys").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoverageThresholds {
+    /// `same.center_relative`; the log-space tolerance is `ln(1 + this)`.
+    pub center_relative: f64,
+    /// `bulk.sample_coverage`.
+    pub sample_coverage: f64,
+    /// `bulk.support_coverage`.
+    pub support_coverage: f64,
+    /// `bulk.rare_support.sample_fraction`.
+    pub rare_sample_fraction: f64,
+    /// `bulk.rare_support.max_removed_sample_fraction`.
+    pub rare_max_removed_sample_fraction: f64,
+}
+
+/// Outcome of the rare-value filter applied before unique-support coverage
+/// (spec `bulk.rare_support.*`). Every variant except `Filtered` means the
+/// full support was kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SupportFilter {
+    /// Rare values were dropped; they held this fraction of all samples.
+    Filtered {
+        removed_sample_fraction: f64,
+    },
+    Disabled,
+    AllValuesUnique,
+    NoRareValues,
+    WouldRemoveTooMuchMass,
+    WouldRemoveAllSupport,
+}
+
+impl SupportFilter {
+    /// The reference's short description, e.g. `on(0.3%)` or `off(disabled)`.
+    pub fn describe(&self) -> String {
+        match self {
+            SupportFilter::Filtered {
+                removed_sample_fraction,
+            } => {
+                format!("on({})", format_percent(*removed_sample_fraction))
+            }
+            SupportFilter::Disabled => "off(disabled)".to_string(),
+            SupportFilter::AllValuesUnique => "off(all values unique)".to_string(),
+            SupportFilter::NoRareValues => "off(no rare values)".to_string(),
+            SupportFilter::WouldRemoveTooMuchMass => "off(would remove too much mass)".to_string(),
+            SupportFilter::WouldRemoveAllSupport => "off(would remove all support)".to_string(),
+        }
+    }
+}
+
+/// Distinct values in ascending order with their occurrence counts, like
+/// `np.unique(values, return_counts=True)`. Compute it once per array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SortedUnique {
+    pub values: Vec<f64>,
+    pub counts: Vec<u64>,
+}
+
+/// Sort and count distinct values. As in NumPy, `-0.0 == 0.0` share one
+/// entry and NaNs sort last and collapse into one entry.
+pub fn sorted_unique(values: &[f64]) -> SortedUnique {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(nan_last);
+    let mut unique = SortedUnique {
+        values: Vec::new(),
+        counts: Vec::new(),
+    };
+    for value in sorted {
+        match (unique.values.last(), unique.counts.last_mut()) {
+            (Some(&last), Some(count)) if same_value(last, value) => *count += 1,
+            _ => {
+                unique.values.push(value);
+                unique.counts.push(1);
+            }
+        }
+    }
+    unique
+}
+
+/// A total order for sorting: numeric order, all NaNs equal and greatest.
+fn nan_last(a: &f64, b: &f64) -> Ordering {
+    a.partial_cmp(b)
+        .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
+}
+
+fn same_value(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// Nearest-neighbour coverages of both runs against each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Coverages {
+    /// Fraction of reference samples whose value has a close compare value.
+    pub ref_sample: f64,
+    pub cmp_sample: f64,
+    /// Fraction of retained reference unique values that are covered.
+    pub ref_support: f64,
+    pub cmp_support: f64,
+    pub ref_filter: SupportFilter,
+    pub cmp_filter: SupportFilter,
+}
+
+/// Spec step 3: a unique value is covered when its nearest unique value in
+/// the other run lies within `ln(1 + same.center_relative)` in log space.
+/// `None` when either side has no values (the reference's "unusable" case).
+pub fn nearest_neighbor_coverages(
+    reference: &SortedUnique,
+    compare: &SortedUnique,
+    t: &CoverageThresholds,
+) -> Option<Coverages> {
+    if reference.values.is_empty() || compare.values.is_empty() {
+        return None;
+    }
+    let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
+    let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
+    let tolerance = t.center_relative.ln_1p();
+    let ref_covered = covered_flags(&ref_logs, &cmp_logs, tolerance);
+    let cmp_covered = covered_flags(&cmp_logs, &ref_logs, tolerance);
+    let (ref_mask, ref_filter) = support_filter(&reference.counts, t);
+    let (cmp_mask, cmp_filter) = support_filter(&compare.counts, t);
+    Some(Coverages {
+        ref_sample: sample_coverage(&reference.counts, &ref_covered),
+        cmp_sample: sample_coverage(&compare.counts, &cmp_covered),
+        ref_support: support_coverage(&ref_covered, &ref_mask),
+        cmp_support: support_coverage(&cmp_covered, &cmp_mask),
+        ref_filter,
+        cmp_filter,
+    })
+}
+
+/// Whether each sorted `target` value lies within `tolerance` of some value
+/// in the sorted, non-empty `source`.
+fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
+    nearest_distances(target, source)
+        .into_iter()
+        .map(|distance| distance <= tolerance)
+        .collect()
+}
+
+/// Distance from each target to its nearest source value, as the reference
+/// computes it: `pos` is the `searchsorted(side="left")` insertion point and
+/// the distance is the smaller of the gaps to `source[pos - 1]` and
+/// `source[pos]`, both clamped into range. Because the targets are sorted,
+/// `pos` only moves forward, so the whole pass is a linear merge.
+fn nearest_distances(target: &[f64], source: &[f64]) -> Vec<f64> {
+    let last = source.len().saturating_sub(1);
+    let mut pos = 0;
+    let mut distances = Vec::with_capacity(target.len());
+    for &value in target {
+        while pos < source.len() && source[pos] < value {
+            pos += 1;
+        }
+        // Only needed if `ln` were ever non-monotone; keeps `pos` exact.
+        while pos > 0 && source[pos - 1] >= value {
+            pos -= 1;
+        }
+        let below = source[pos.saturating_sub(1).min(last)];
+        let above = source[pos.min(last)];
+        distances.push(nan_min((value - below).abs(), (value - above).abs()));
+    }
+    distances
+}
+
+/// `np.minimum`: NaN wins, unlike `f64::min`.
+fn nan_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Rare-value filter (spec `bulk.rare_support.*`): values seen fewer than
+/// `max(2, ceil(sample_fraction * total))` times are dropped from support
+/// coverage, but only when that removes some values, keeps some, and removes
+/// at most `max_removed_sample_fraction` of the samples.
+fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
+    let keep_all = vec![true; counts.len()];
+    let total = saturating_sum(counts.iter().copied());
+    if counts.is_empty()
+        || total == 0
+        || t.rare_sample_fraction <= 0.0
+        || t.rare_max_removed_sample_fraction <= 0.0
+    {
+        return (keep_all, SupportFilter::Disabled);
+    }
+    if counts.iter().all(|&c| c == 1) {
+        return (keep_all, SupportFilter::AllValuesUnique);
+    }
+    // Compared as f64: exact for any realistic count (< 2^53).
+    let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+    let mask: Vec<bool> = counts.iter().map(|&c| c as f64 >= min_count).collect();
+    if mask.iter().all(|&keep| keep) {
+        return (keep_all, SupportFilter::NoRareValues);
+    }
+    if !mask.iter().any(|&keep| keep) {
+        return (keep_all, SupportFilter::WouldRemoveAllSupport);
+    }
+    let removed = saturating_sum(
+        counts
+            .iter()
+            .zip(&mask)
+            .filter(|(_, keep)| !**keep)
+            .map(|(c, _)| *c),
+    );
+    let removed_sample_fraction = removed as f64 / total as f64;
+    if removed_sample_fraction > t.rare_max_removed_sample_fraction {
+        return (keep_all, SupportFilter::WouldRemoveTooMuchMass);
+    }
+    (
+        mask,
+        SupportFilter::Filtered {
+            removed_sample_fraction,
+        },
+    )
+}
+
+fn saturating_sum(counts: impl Iterator<Item = u64>) -> u64 {
+    counts.fold(0, u64::saturating_add)
+}
+
+/// Covered samples over all samples: integer sums, then one division (NumPy
+/// `int64 / int64`).
+fn sample_coverage(counts: &[u64], covered: &[bool]) -> f64 {
+    let hit = saturating_sum(
+        counts
+            .iter()
+            .zip(covered)
+            .filter(|(_, c)| **c)
+            .map(|(n, _)| *n),
+    );
+    let total = saturating_sum(counts.iter().copied());
+    hit as f64 / total as f64
+}
+
+/// Mean of the covered flags over the retained values; NaN when none are
+/// retained, like `np.mean` of an empty selection.
+fn support_coverage(covered: &[bool], retained: &[bool]) -> f64 {
+    let kept = retained.iter().filter(|&&keep| keep).count();
+    let hit = covered
+        .iter()
+        .zip(retained)
+        .filter(|(c, keep)| **c && **keep)
+        .count();
+    hit as f64 / kept as f64
+}
+
+/// Both directions must reach both thresholds (spec step 3). NaN fails.
+pub fn coverages_support_same(c: &Coverages, t: &CoverageThresholds) -> bool {
+    c.ref_sample >= t.sample_coverage
+        && c.cmp_sample >= t.sample_coverage
+        && c.ref_support >= t.support_coverage
+        && c.cmp_support >= t.support_coverage
+}
+
+/// The reference's AMBG message for a coverage mismatch, e.g.
+/// `sample: min(ref=99.0%, cmp=95.2%) >= 97.0%; support: min(ref=88.0%, cmp=81.3%) >= 80.0%`,
+/// and its severity: the largest shortfall below either threshold (0 if none).
+pub fn mismatch_message(c: &Coverages, t: &CoverageThresholds) -> (String, f64) {
+    let message = format!(
+        "sample: min(ref={}, cmp={}) >= {}; support: min(ref={}, cmp={}) >= {}",
+        format_percent(c.ref_sample),
+        format_percent(c.cmp_sample),
+        format_percent(t.sample_coverage),
+        format_percent(c.ref_support),
+        format_percent(c.cmp_support),
+        format_percent(t.support_coverage),
+    );
+    let sample_deficit = py_max(&[
+        t.sample_coverage - c.ref_sample,
+        t.sample_coverage - c.cmp_sample,
+        0.0,
+    ]);
+    let support_deficit = py_max(&[
+        t.support_coverage - c.ref_support,
+        t.support_coverage - c.cmp_support,
+        0.0,
+    ]);
+    (message, py_max(&[sample_deficit, support_deficit]))
+}
+
+/// Python's builtin `max`: the first item unless a later one compares
+/// greater, so NaN handling depends on position exactly as in the reference.
+fn py_max(items: &[f64]) -> f64 {
+    let Some((&first, rest)) = items.split_first() else {
+        return f64::NAN;
+    };
+    rest.iter()
+        .fold(first, |best, &x| if x > best { x } else { best })
+}
+
+/// Python `f"{v * 100.0:.1f}%"`. Rust's `{:.1}` rounds the exact binary
+/// value half-to-even like Python; only NaN is spelled differently.
+pub fn format_percent(v: f64) -> String {
+    let percent = v * 100.0;
+    if percent.is_nan() {
+        "nan%".to_string()
+    } else {
+        format!("{percent:.1}%")
+    }
+}
+
+/// Widen float32 bulk samples to float64, or `None` when the array is empty
+/// or holds any non-finite or non-positive value (spec "Timing Data Used":
+/// such bulk data are unusable).
+pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
+    let widened: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+    all_positive_finite(&widened).then_some(widened)
+}
+
+fn all_positive_finite(values: &[f64]) -> bool {
+    !values.is_empty() && values.iter().all(|v| v.is_finite() && *v > 0.0)
+}
+
+/// Bulk times and cycles (`time * frequency` in float64, spec step 2), or
+/// `None` when either array is unusable or their lengths differ.
+pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let times = positive_finite(times)?;
+    let frequencies = positive_finite(frequencies)?;
+    if times.len() != frequencies.len() {
+        return None;
+    }
+    let cycles = times.iter().zip(&frequencies).map(|(t, f)| t * f).collect();
+    Some((times, cycles))
+}
+
+/// A robust timing interval `[min, q3]` centred on the median (spec "Time
+/// Estimates And Intervals").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleInterval {
+    pub lower: f64,
+    pub center: f64,
+    pub upper: f64,
+}
+
+/// Interval of bulk samples (spec step 2), or `None` when the samples are
+/// empty, not all positive finite, or `min <= median <= q3` fails.
+pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
+    if !all_positive_finite(values) {
+        return None;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(nan_last);
+    let interval = SampleInterval {
+        lower: sorted[0],
+        center: quantile_linear(&sorted, 0.5),
+        upper: quantile_linear(&sorted, 0.75),
+    };
+    let positive_finite = |v: f64| v.is_finite() && v > 0.0;
+    let valid = positive_finite(interval.lower)
+        && positive_finite(interval.center)
+        && positive_finite(interval.upper)
+        && interval.lower <= interval.center
+        && interval.center <= interval.upper;
+    valid.then_some(interval)
+}
+
+/// `np.quantile(sorted, q)` with the default `linear` method, for an
+/// ascending slice. NaN when the slice is empty or holds NaN, or `q` is
+/// outside `[0, 1]` (NumPy raises or returns NaN there).
+pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() || sorted.iter().any(|v| v.is_nan()) || !(0.0..=1.0).contains(&q) {
+        return f64::NAN;
+    }
+    let last = sorted.len() - 1;
+    // NumPy's virtual index for `linear` is `(n - 1) * q`, not `n * q + ...`.
+    let virtual_index = last as f64 * q;
+    // At or past the last index NumPy pins both neighbours to the last value
+    // and records the floor as -1, so the weight becomes `index + 1`.
+    let (below, floor) = if virtual_index >= last as f64 {
+        (last, -1.0)
+    } else {
+        let floor = virtual_index.floor();
+        (floor as usize, floor)
+    };
+    let above = if floor < 0.0 { last } else { below + 1 };
+    lerp(sorted[below], sorted[above], virtual_index - floor)
+}
+
+/// NumPy's `_lerp`: interpolate from whichever end is nearer, so the result
+/// is exact at `t == 1` and monotone around `t == 0.5`.
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    let span = b - a;
+    if t >= 0.5 {
+        b - span * (1.0 - t)
+    } else {
+        a + span * t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bit-exact float equality (NaN equals NaN of the same payload).
+    #[track_caller]
+    fn assert_bits(got: f64, expected: f64) {
+        assert_eq!(
+            got.to_bits(),
+            expected.to_bits(),
+            "got {got:?}, expected {expected:?}"
+        );
+    }
+
+    fn default_thresholds() -> CoverageThresholds {
+        CoverageThresholds {
+            center_relative: 0.005,
+            sample_coverage: 0.97,
+            support_coverage: 0.80,
+            rare_sample_fraction: 0.001,
+            rare_max_removed_sample_fraction: 0.01,
+        }
+    }
+
+    fn repeat(value: f64, n: usize) -> Vec<f64> {
+        vec![value; n]
+    }
+
+    fn coverages(reference: &[f64], compare: &[f64], t: &CoverageThresholds) -> Coverages {
+        nearest_neighbor_coverages(&sorted_unique(reference), &sorted_unique(compare), t)
+            .expect("non-empty inputs")
+    }
+
+    #[track_caller]
+    fn assert_coverages(c: &Coverages, expected: [f64; 4]) {
+        assert_bits(c.ref_sample, expected[0]);
+        assert_bits(c.cmp_sample, expected[1]);
+        assert_bits(c.ref_support, expected[2]);
+        assert_bits(c.cmp_support, expected[3]);
+    }
+
+    // Expected coverages, filters, severities and messages below were
+    // produced by the reference nvbench_compare.py with numpy 2.4.
+
+    #[test]
+    fn all_unique_values() {
+        let t = default_thresholds();
+        let c = coverages(&[1.0, 2.0, 3.0, 4.0], &[1.004, 2.5, 3.0, 4.1], &t);
+        assert_coverages(&c, [0.5, 0.5, 0.5, 0.5]);
+        assert_eq!(c.ref_filter, SupportFilter::AllValuesUnique);
+        assert_eq!(c.cmp_filter, SupportFilter::AllValuesUnique);
+        assert!(!coverages_support_same(&c, &t));
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=50.0%, cmp=50.0%) >= 97.0%; support: min(ref=50.0%, cmp=50.0%) >= 80.0%"
+        );
+        assert_bits(severity, 0.47);
+    }
+
+    #[test]
+    fn heavy_ties() {
+        let t = default_thresholds();
+        let reference = [repeat(1.0, 50), repeat(2.0, 50)].concat();
+        let compare = [repeat(1.0, 70), repeat(1.003, 30)].concat();
+        let unique = sorted_unique(&reference);
+        assert_eq!(unique.values, vec![1.0, 2.0]);
+        assert_eq!(unique.counts, vec![50, 50]);
+        let c = coverages(&reference, &compare, &t);
+        assert_coverages(&c, [0.5, 1.0, 0.5, 1.0]);
+        assert_eq!(c.ref_filter, SupportFilter::NoRareValues);
+        assert_eq!(c.cmp_filter, SupportFilter::NoRareValues);
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=50.0%, cmp=100.0%) >= 97.0%; support: min(ref=50.0%, cmp=100.0%) >= 80.0%"
+        );
+        assert_bits(severity, 0.47);
+    }
+
+    #[test]
+    fn single_rare_outlier_is_filtered_from_support() {
+        let t = default_thresholds();
+        let reference = [repeat(1.0, 500), repeat(1.001, 499), vec![5.0]].concat();
+        let compare = [repeat(1.0, 400), repeat(1.001, 600)].concat();
+        let c = coverages(&reference, &compare, &t);
+        assert_coverages(&c, [0.999, 1.0, 1.0, 1.0]);
+        assert_eq!(
+            c.ref_filter,
+            SupportFilter::Filtered {
+                removed_sample_fraction: 0.001
+            }
+        );
+        assert_eq!(c.ref_filter.describe(), "on(0.1%)");
+        assert_eq!(c.cmp_filter, SupportFilter::NoRareValues);
+        assert!(coverages_support_same(&c, &t));
+        assert_bits(mismatch_message(&c, &t).1, 0.0);
+    }
+
+    #[test]
+    fn filter_that_would_remove_all_support_keeps_everything() {
+        let t = CoverageThresholds {
+            rare_sample_fraction: 0.5,
+            ..default_thresholds()
+        };
+        let c = coverages(
+            &[1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0],
+            &[1.0, 2.0, 3.0, 4.5],
+            &t,
+        );
+        assert_coverages(&c, [0.75, 0.75, 0.75, 0.75]);
+        assert_eq!(c.ref_filter, SupportFilter::WouldRemoveAllSupport);
+        assert_eq!(c.ref_filter.describe(), "off(would remove all support)");
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=75.0%, cmp=75.0%) >= 97.0%; support: min(ref=75.0%, cmp=75.0%) >= 80.0%"
+        );
+        assert_bits(severity, 0.21999999999999997);
+    }
+
+    #[test]
+    fn filter_that_would_remove_too_much_mass_keeps_everything() {
+        let t = default_thresholds();
+        let reference = [repeat(1.0, 95), vec![2.0, 3.0, 4.0, 5.0, 6.0]].concat();
+        let c = coverages(&reference, &repeat(1.0, 100), &t);
+        assert_coverages(&c, [0.95, 1.0, 0.16666666666666666, 1.0]);
+        assert_eq!(c.ref_filter, SupportFilter::WouldRemoveTooMuchMass);
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=95.0%, cmp=100.0%) >= 97.0%; support: min(ref=16.7%, cmp=100.0%) >= 80.0%"
+        );
+        assert_bits(severity, 0.6333333333333334);
+    }
+
+    #[test]
+    fn zero_sample_fraction_disables_filter() {
+        let t = CoverageThresholds {
+            rare_sample_fraction: 0.0,
+            ..default_thresholds()
+        };
+        let reference = [repeat(1.0, 95), vec![2.0, 3.0, 4.0, 5.0, 6.0]].concat();
+        let c = coverages(&reference, &repeat(1.0, 100), &t);
+        assert_coverages(&c, [0.95, 1.0, 0.16666666666666666, 1.0]);
+        assert_eq!(c.ref_filter, SupportFilter::Disabled);
+        assert_eq!(c.cmp_filter.describe(), "off(disabled)");
+    }
+
+    #[test]
+    fn empty_inputs_are_unusable() {
+        let t = default_thresholds();
+        let empty = sorted_unique(&[]);
+        let one = sorted_unique(&[1.0]);
+        assert!(nearest_neighbor_coverages(&empty, &one, &t).is_none());
+        assert!(nearest_neighbor_coverages(&one, &empty, &t).is_none());
+        let (mask, filter) = support_filter(&[], &t);
+        assert!(mask.is_empty());
+        assert_eq!(filter, SupportFilter::Disabled);
+    }
+
+    #[test]
+    fn empty_support_selection_is_nan_and_prints_nan() {
+        // The public path never yields an empty mask, but np.mean of an
+        // empty selection is NaN and the reference would print "nan%".
+        assert!(support_coverage(&[true, false], &[false, false]).is_nan());
+        let t = default_thresholds();
+        let c = Coverages {
+            ref_sample: 1.0,
+            cmp_sample: 1.0,
+            ref_support: f64::NAN,
+            cmp_support: 1.0,
+            ref_filter: SupportFilter::Disabled,
+            cmp_filter: SupportFilter::Disabled,
+        };
+        assert!(!coverages_support_same(&c, &t));
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=100.0%, cmp=100.0%) >= 97.0%; support: min(ref=nan%, cmp=100.0%) >= 80.0%"
+        );
+        // Python's max(nan, -0.2, 0.0) keeps the leading NaN, but the outer
+        // max(0.0, nan) keeps 0.0 (the reference prints 0.0 here)...
+        assert_bits(severity, 0.0);
+        // ...while a NaN sample deficit comes first and survives (nan).
+        let c = Coverages {
+            ref_sample: f64::NAN,
+            ref_support: 1.0,
+            cmp_support: 0.5,
+            ..c
+        };
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=nan%, cmp=100.0%) >= 97.0%; support: min(ref=100.0%, cmp=50.0%) >= 80.0%"
+        );
+        assert!(severity.is_nan());
+    }
+
+    #[test]
+    fn identical_arrays_are_fully_covered() {
+        let t = default_thresholds();
+        let values = [1.5, 1.5, 2.5, 3.5];
+        let c = coverages(&values, &values, &t);
+        assert_coverages(&c, [1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(c.ref_filter, SupportFilter::WouldRemoveTooMuchMass);
+        assert!(coverages_support_same(&c, &t));
+    }
+
+    #[test]
+    fn disjoint_arrays_are_not_covered() {
+        let t = default_thresholds();
+        let c = coverages(&[1.0, 2.0, 3.0], &[10.0, 20.0], &t);
+        assert_coverages(&c, [0.0, 0.0, 0.0, 0.0]);
+        let (message, severity) = mismatch_message(&c, &t);
+        assert_eq!(
+            message,
+            "sample: min(ref=0.0%, cmp=0.0%) >= 97.0%; support: min(ref=0.0%, cmp=0.0%) >= 80.0%"
+        );
+        assert_bits(severity, 0.97);
+    }
+
+    #[test]
+    fn no_rare_values_when_every_value_repeats() {
+        let t = default_thresholds();
+        let c = coverages(&[1.0, 1.0, 2.0, 2.0], &[1.0, 2.0], &t);
+        assert_eq!(c.ref_filter, SupportFilter::NoRareValues);
+        assert_eq!(c.cmp_filter, SupportFilter::AllValuesUnique);
+        assert!(coverages_support_same(&c, &t));
+    }
+
+    /// Tiny deterministic generator so the merge can be checked on many
+    /// arrays without extra crates.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// The reference's formulation: binary search, clamp, take the minimum.
+    fn searchsorted_distances(target: &[f64], source: &[f64]) -> Vec<f64> {
+        let last = source.len() - 1;
+        target
+            .iter()
+            .map(|&v| {
+                let pos = source.partition_point(|&s| s < v);
+                let left = (v - source[pos.saturating_sub(1).min(last)]).abs();
+                let right = (v - source[pos.min(last)]).abs();
+                nan_min(left, right)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn merge_matches_searchsorted_including_ties_and_ends() {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..2000 {
+            // Small value pools force duplicates, exact matches and targets
+            // beyond either end of the source.
+            let pool = 1 + (round % 40) as u64;
+            let mut draw = |n: u64| -> Vec<f64> {
+                let mut v: Vec<f64> = (0..n)
+                    .map(|_| (xorshift(&mut state) % pool) as f64 * 0.25)
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                v
+            };
+            let n = 1 + round as u64 % 17;
+            let m = 1 + (round as u64 * 7) % 13;
+            let (target, source) = (draw(n), draw(m));
+            let merged: Vec<u64> = nearest_distances(&target, &source)
+                .iter()
+                .map(|d| d.to_bits())
+                .collect();
+            let searched: Vec<u64> = searchsorted_distances(&target, &source)
+                .iter()
+                .map(|d| d.to_bits())
+                .collect();
+            assert_eq!(merged, searched, "target {target:?} source {source:?}");
+        }
+    }
+
+    #[test]
+    fn sorted_unique_merges_signed_zeros_and_nans() {
+        let unique = sorted_unique(&[f64::NAN, 2.0, -0.0, 0.0, 2.0, f64::NAN]);
+        assert_eq!(unique.counts, vec![2, 2, 2]);
+        assert_eq!(unique.values[1], 2.0);
+        assert!(unique.values[2].is_nan());
+    }
+
+    #[test]
+    fn nan_and_zero_inputs_do_not_panic() {
+        let t = default_thresholds();
+        let weird = sorted_unique(&[f64::NAN, 0.0, -1.0, 1.0]);
+        let c = nearest_neighbor_coverages(&weird, &weird, &t).expect("non-empty");
+        assert!(c.ref_sample <= 1.0 || c.ref_sample.is_nan());
+        let nan_thresholds = CoverageThresholds {
+            center_relative: f64::NAN,
+            sample_coverage: f64::NAN,
+            support_coverage: f64::NAN,
+            rare_sample_fraction: f64::NAN,
+            rare_max_removed_sample_fraction: f64::NAN,
+        };
+        let c = coverages(&[1.0, 1.0, 2.0], &[1.0], &nan_thresholds);
+        assert!(!coverages_support_same(&c, &nan_thresholds));
+        let _ = mismatch_message(&c, &nan_thresholds);
+    }
+
+    // Quantile expectations are numpy 2.4 `np.quantile` results.
+
+    #[test]
+    fn quantiles_of_small_arrays_match_numpy() {
+        for q in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            assert_bits(quantile_linear(&[1.0], q), 1.0);
+        }
+        assert_bits(quantile_linear(&[1.0, 2.0], 0.25), 1.25);
+        assert_bits(quantile_linear(&[1.0, 2.0], 0.5), 1.5);
+        assert_bits(quantile_linear(&[1.0, 2.0], 0.75), 1.75);
+        let fractions = [0.1, 0.2, 0.3, 0.7];
+        assert_bits(quantile_linear(&fractions, 0.25), 0.17500000000000002);
+        assert_bits(quantile_linear(&fractions, 0.5), 0.25);
+        assert_bits(quantile_linear(&fractions, 0.75), 0.39999999999999997);
+    }
+
+    #[test]
+    fn quantile_uses_numpy_upper_lerp_when_fraction_is_large() {
+        // Here `a + (b - a) * t` would give 102.38693008422851.
+        let sorted = [31.25909423828125, 53.34477615356445, 114.64746856689453];
+        assert_bits(quantile_linear(&sorted, 0.9), 102.38693008422852);
+        let sorted = [0.013708611950278282, 1.2723194360733032];
+        assert_bits(quantile_linear(&sorted, 0.7), 0.8947361888363956);
+    }
+
+    #[test]
+    fn quantile_degenerate_inputs_are_nan() {
+        assert!(quantile_linear(&[], 0.5).is_nan());
+        assert!(quantile_linear(&[1.0, f64::NAN], 0.5).is_nan());
+        assert!(quantile_linear(&[1.0, 2.0], 1.5).is_nan());
+        assert!(quantile_linear(&[1.0, 2.0], f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn sample_interval_of_float32_samples_matches_numpy() {
+        let samples: Vec<f32> = vec![3.3, 1.1, 2.2, 5.5, 4.4, 1.1, 9.9];
+        let values = positive_finite(&samples).expect("usable");
+        let interval = sample_interval(&values).expect("valid");
+        assert_bits(interval.lower, 1.100000023841858);
+        assert_bits(interval.center, 3.299999952316284);
+        assert_bits(interval.upper, 4.950000047683716);
+        let mut sorted = values.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_bits(quantile_linear(&sorted, 0.25), 1.6500000357627869);
+        assert_bits(quantile_linear(&sorted, 0.9), 7.259999847412111);
+    }
+
+    #[test]
+    fn sample_interval_rejects_unusable_samples() {
+        assert!(sample_interval(&[]).is_none());
+        assert!(sample_interval(&[1.0, 0.0]).is_none());
+        assert!(sample_interval(&[1.0, f64::NAN]).is_none());
+        assert!(sample_interval(&[1.0, f64::INFINITY]).is_none());
+        let same = sample_interval(&[2.0; 5]).expect("all-equal samples are valid");
+        assert_eq!((same.lower, same.center, same.upper), (2.0, 2.0, 2.0));
+    }
+
+    #[test]
+    fn bulk_arrays_must_be_positive_finite_and_paired() {
+        assert!(positive_finite(&[]).is_none());
+        assert!(positive_finite(&[1.0, -0.0]).is_none());
+        assert!(positive_finite(&[1.0, f32::NAN]).is_none());
+        assert_eq!(positive_finite(&[0.5, 2.0]), Some(vec![0.5, 2.0]));
+        assert!(time_and_cycles(&[1.0, 2.0], &[3.0]).is_none());
+        assert!(time_and_cycles(&[1.0], &[0.0]).is_none());
+        let (times, cycles) = time_and_cycles(&[1.1e-5, 2.0e-5], &[1.41e9, 1.5e9]).expect("usable");
+        assert_bits(times[0], f64::from(1.1e-5_f32));
+        // float32 * float32 is exact in float64.
+        assert_bits(cycles[0], f64::from(1.1e-5_f32) * f64::from(1.41e9_f32));
+    }
+
+    #[test]
+    fn percent_formatting_follows_python() {
+        assert_eq!(format_percent(0.1225), "12.2%");
+        assert_eq!(format_percent(0.1275), "12.8%");
+        assert_eq!(format_percent(0.9995), "100.0%");
+        assert_eq!(format_percent(f64::NAN), "nan%");
+        assert_eq!(format_percent(f64::INFINITY), "inf%");
+        for filter in [
+            SupportFilter::AllValuesUnique,
+            SupportFilter::NoRareValues,
+            SupportFilter::WouldRemoveTooMuchMass,
+        ] {
+            assert!(filter.describe().starts_with("off("));
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! How a run fails: where the message goes and which exit code follows.
+
+/// A failure that ends the run with exit status 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The reference catches these and prints the message on stdout.
+    Reported(String),
+    /// The reference dies with an uncaught exception here; we print a clear
+    /// message on stderr instead of a traceback.
+    Fatal(String),
+    /// The message was already printed as part of the output.
+    AlreadyReported,
+    /// Wrong number of paths: the help goes to stdout, as the reference prints it.
+    Usage,
+}
+
+impl Failure {
+    pub fn fatal(message: impl Into<String>) -> Self {
+        Failure::Fatal(message.into())
+    }
+
+    pub fn reported(message: impl Into<String>) -> Self {
+        Failure::Reported(message.into())
+    }
+}

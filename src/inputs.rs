@@ -1,0 +1,103 @@
+//! Input files: pairing two files or two directories, reading NVBench JSON,
+//! and the reader's file-version warnings.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::failure::Failure;
+use crate::model::Root;
+use crate::sidecar::{os_error_text, py_join};
+
+/// `name` has the extension `.json` in Python's `os.path.splitext` sense
+/// (a name made only of dots before `.json` has no extension).
+fn has_json_extension(name: &str) -> bool {
+    name.strip_suffix(".json")
+        .is_some_and(|stem| stem.chars().any(|c| c != '.'))
+}
+
+fn non_empty_file(path: &str) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+}
+
+/// The `(reference, compare)` JSON files to compare. Two directories pair
+/// their same-named non-empty `.json` files; unlike the reference, which
+/// follows the directory's listing order, pairs are sorted by file name so
+/// that output is reproducible.
+pub fn input_pairs(reference: &str, compare: &str) -> Result<Vec<(String, String)>, Failure> {
+    if !(Path::new(reference).is_dir() && Path::new(compare).is_dir()) {
+        return Ok(vec![(reference.to_string(), compare.to_string())]);
+    }
+    let entries = std::fs::read_dir(compare)
+        .map_err(|e| Failure::fatal(format!("cannot list directory: {}", os_error_text(&e, compare))))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| has_json_extension(name))
+        .collect();
+    names.sort();
+    Ok(names
+        .into_iter()
+        .map(|name| (py_join(reference, &name), py_join(compare, &name)))
+        .filter(|(r, c)| non_empty_file(r) && non_empty_file(c))
+        .collect())
+}
+
+const READER_VERSION: &str = "1.0.0";
+
+/// The reader's version check: warnings go to stdout, as the reference prints them.
+fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<(), Failure> {
+    let json_version = root
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("version"))
+        .and_then(|version| version.get("json"));
+    let io = |e: std::io::Error| Failure::fatal(format!("cannot write output: {e}"));
+    let Some(json_version) = json_version else {
+        write!(
+            out,
+            "WARNING:\n  {path} is written in an older, unversioned format. \n  It may not read correctly.\n  Reader expects JSON file version {READER_VERSION}.\n"
+        )
+        .map_err(io)?;
+        return Ok(());
+    };
+    let Some(version) = json_version.get("string") else {
+        return Err(Failure::fatal(format!(
+            "{path}: meta.version.json has no 'string' entry"
+        )));
+    };
+    let version = match version {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    if version != READER_VERSION {
+        write!(
+            out,
+            "WARNING:\n  {path} was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: {version} reader version: {READER_VERSION})\n"
+        )
+        .map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Reads and parses one NVBench JSON file, then prints any version warning.
+pub fn load_root(path: &str, out: &mut dyn Write) -> Result<Root, Failure> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
+    let root: Root = serde_json::from_slice(&bytes)
+        .map_err(|e| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {e}")))?;
+    check_file_version(path, &root, out)?;
+    Ok(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_extension_like_python_splitext() {
+        assert!(has_json_extension("results.json"));
+        assert!(!has_json_extension(".json"));
+        assert!(!has_json_extension("..json"));
+        assert!(has_json_extension(".a.json"));
+        assert!(!has_json_extension("results.json.bak"));
+    }
+}

@@ -1,0 +1,170 @@
+//! Pairing of devices and states (spec "Matching Inputs"): devices by
+//! position, states by match key and occurrence order within a device section.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::failure::Failure;
+use crate::filters::{AxisFilter, DeviceFilter, matches_any_group};
+use crate::model::{Benchmark, State};
+use crate::pyfmt::str_repr;
+
+fn format_ids(ids: &[i64]) -> String {
+    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// A device's `id` as an integer, when it has one.
+pub fn device_id(device: &Value) -> Option<i64> {
+    match device.get("id")? {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    }
+}
+
+/// The devices of a file selected by a device filter, in filter order.
+pub fn select_devices<'a>(all: &'a [Value], filter: &DeviceFilter, option: &str) -> Result<Vec<&'a Value>, Failure> {
+    let Some(ids) = filter else {
+        return Ok(all.iter().collect());
+    };
+    if all.iter().any(|d| d.get("id").is_none()) {
+        return Err(Failure::fatal(format!("a device in the input has no 'id' (needed by {option})")));
+    }
+    // The last device with a given id wins, as in a dict built from the list.
+    let find = |id: i64| all.iter().rev().find(|d| device_id(d) == Some(id));
+    let missing: Vec<i64> = ids.iter().copied().filter(|id| find(*id).is_none()).collect();
+    if !missing.is_empty() {
+        return Err(Failure::reported(format!(
+            "{option} requested device id(s) not present in input: {}",
+            format_ids(&missing)
+        )));
+    }
+    Ok(ids.iter().filter_map(|id| find(*id)).collect())
+}
+
+/// The device ids of a benchmark to compare, in pairing order.
+pub fn benchmark_device_ids(bench: &Benchmark, filter: &DeviceFilter, option: &str) -> Result<Vec<i64>, Failure> {
+    let Some(ids) = filter else {
+        return Ok(bench.devices.clone());
+    };
+    let missing: Vec<i64> = ids.iter().copied().filter(|id| !bench.devices.contains(id)).collect();
+    if !missing.is_empty() {
+        return Err(Failure::reported(format!(
+            "benchmark {} does not contain {option} device id(s): {}",
+            str_repr(&bench.name),
+            format_ids(&missing)
+        )));
+    }
+    Ok(ids.clone())
+}
+
+/// The state's name without its `Device=N` prefix: the key states are matched by.
+pub fn state_match_key(state: &State) -> &str {
+    let prefix = format!("Device={}", state.device);
+    let name = state.name.as_str();
+    if name == prefix {
+        return "";
+    }
+    name.strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_prefix(' '))
+        .unwrap_or(name)
+}
+
+/// A compare state with its reference counterpart.
+pub struct MatchedState<'a> {
+    pub reference: &'a State,
+    pub compare: &'a State,
+    pub key: &'a str,
+    /// Zero-based position among the states with the same key.
+    pub occurrence: usize,
+    pub occurrence_count: usize,
+}
+
+/// States grouped by match key, keys in order of first appearance.
+struct KeyCounts<'a> {
+    order: Vec<&'a str>,
+    states: HashMap<&'a str, Vec<&'a State>>,
+}
+
+impl<'a> KeyCounts<'a> {
+    fn of(states: impl Iterator<Item = &'a State>) -> Self {
+        let mut grouped = KeyCounts {
+            order: Vec::new(),
+            states: HashMap::new(),
+        };
+        for state in states {
+            let key = state_match_key(state);
+            grouped
+                .states
+                .entry(key)
+                .or_insert_with(|| {
+                    grouped.order.push(key);
+                    Vec::new()
+                })
+                .push(state);
+        }
+        grouped
+    }
+
+    fn same_counts(&self, other: &KeyCounts) -> bool {
+        self.states.len() == other.states.len()
+            && self
+                .states
+                .iter()
+                .all(|(key, states)| other.states.get(key).is_some_and(|o| o.len() == states.len()))
+    }
+
+    /// Python repr of the counts dict: `{'key': 2, ...}`.
+    fn repr(&self) -> String {
+        let items: Vec<String> = self
+            .order
+            .iter()
+            .map(|key| format!("{}: {}", str_repr(key), self.states[key].len()))
+            .collect();
+        format!("{{{}}}", items.join(", "))
+    }
+}
+
+/// Matches the filtered states of one device pair, in compare order.
+pub fn match_device_states<'a>(
+    bench_name: &str,
+    reference: &'a [State],
+    compare: &'a [State],
+    devices: (i64, i64),
+    groups: &[Vec<AxisFilter>],
+) -> Result<Vec<MatchedState<'a>>, Failure> {
+    let select = |states: &'a [State], device: i64| {
+        states
+            .iter()
+            .filter(move |s| s.device == device && matches_any_group(s, groups))
+    };
+    let ref_groups = KeyCounts::of(select(reference, devices.0));
+    let cmp_groups = KeyCounts::of(select(compare, devices.1));
+    if !ref_groups.same_counts(&cmp_groups) {
+        return Err(Failure::reported(format!(
+            "benchmark {} device pair ref={} cmp={} has mismatched state occurrences: ref={}, cmp={}",
+            str_repr(bench_name),
+            devices.0,
+            devices.1,
+            ref_groups.repr(),
+            cmp_groups.repr()
+        )));
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    Ok(select(compare, devices.1)
+        .map(|state| {
+            let key = state_match_key(state);
+            let occurrence = seen.entry(key).or_insert(0);
+            let matched = MatchedState {
+                reference: ref_groups.states[key][*occurrence],
+                compare: state,
+                key,
+                occurrence: *occurrence,
+                occurrence_count: cmp_groups.states[key].len(),
+            };
+            *occurrence += 1;
+            matched
+        })
+        .collect())
+}

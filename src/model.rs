@@ -1,0 +1,465 @@
+//! The NVBench JSON result format: a serde mirror that keeps only what the
+//! comparison reads, with JSON scalars kept loosely typed so that the
+//! reference's lazy, per-state schema errors can be reproduced.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::pyfmt;
+
+/// Any JSON value as far as the comparison cares: scalars are kept, arrays
+/// and objects only as a marker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Integers beyond `i64` (Python ints are unbounded).
+    BigInt(String),
+    Float(f64),
+    Str(String),
+    Array,
+    Object,
+}
+
+impl Scalar {
+    /// Python `str(value)` of the value `json.load` would produce.
+    pub fn py_str(&self) -> String {
+        match self {
+            Scalar::Null => "None".to_string(),
+            Scalar::Bool(true) => "True".to_string(),
+            Scalar::Bool(false) => "False".to_string(),
+            Scalar::Int(value) => value.to_string(),
+            Scalar::BigInt(text) => text.clone(),
+            Scalar::Float(value) => pyfmt::float_repr(*value),
+            Scalar::Str(text) => text.clone(),
+            Scalar::Array => "[...]".to_string(),
+            Scalar::Object => "{...}".to_string(),
+        }
+    }
+
+    /// Python `repr(value)`.
+    pub fn py_repr(&self) -> String {
+        match self {
+            Scalar::Str(text) => pyfmt::str_repr(text),
+            other => other.py_str(),
+        }
+    }
+
+    /// Python truthiness.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Scalar::Null => false,
+            Scalar::Bool(value) => *value,
+            Scalar::Int(value) => *value != 0,
+            Scalar::BigInt(_) => true,
+            Scalar::Float(value) => *value != 0.0,
+            Scalar::Str(text) => !text.is_empty(),
+            // Empty containers are falsy in Python, but NVBench never writes
+            // them for the fields whose truthiness is tested.
+            Scalar::Array | Scalar::Object => true,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Python `float(value)`; `Err` carries the reference's ValueError text,
+    /// `Ok(None)` means Python would raise a TypeError (not a number at all).
+    pub fn py_float(&self) -> Result<Option<f64>, String> {
+        match self {
+            Scalar::Bool(value) => Ok(Some(if *value { 1.0 } else { 0.0 })),
+            Scalar::Int(value) => Ok(Some(*value as f64)),
+            Scalar::BigInt(text) => Ok(text.parse::<f64>().ok()),
+            Scalar::Float(value) => Ok(Some(*value)),
+            Scalar::Str(text) => pyfmt::parse_py_float(text).map(Some).ok_or_else(|| {
+                format!(
+                    "could not convert string to float: {}",
+                    pyfmt::str_repr(text)
+                )
+            }),
+            Scalar::Null | Scalar::Array | Scalar::Object => Ok(None),
+        }
+    }
+
+    /// Python `int(value)` for the axis formatting path.
+    pub fn py_int(&self) -> Option<i128> {
+        match self {
+            Scalar::Bool(value) => Some(i128::from(*value)),
+            Scalar::Int(value) => Some(i128::from(*value)),
+            Scalar::BigInt(text) => text.parse().ok(),
+            Scalar::Float(value) if value.is_finite() => Some(value.trunc() as i128),
+            Scalar::Str(text) => pyfmt::parse_py_int(text),
+            _ => None,
+        }
+    }
+
+    /// Python `==` against an integer (JSON ints and integral floats).
+    pub fn equals_int(&self, other: i64) -> bool {
+        match self {
+            Scalar::Int(value) => *value == other,
+            Scalar::Float(value) => *value == other as f64,
+            Scalar::Bool(value) => i64::from(*value) == other,
+            _ => false,
+        }
+    }
+}
+
+struct ScalarVisitor;
+
+impl<'de> Visitor<'de> for ScalarVisitor {
+    type Value = Scalar;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+        Ok(Scalar::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+        Ok(Scalar::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+        Ok(i64::try_from(v).map_or_else(|_| Scalar::BigInt(v.to_string()), Scalar::Int))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+        Ok(Scalar::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+        Ok(Scalar::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+        Ok(Scalar::Str(v))
+    }
+    fn visit_unit<E>(self) -> Result<Scalar, E> {
+        Ok(Scalar::Null)
+    }
+    fn visit_none<E>(self) -> Result<Scalar, E> {
+        Ok(Scalar::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Array)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Object)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// Keeps a present JSON `null` as `Some(Scalar::Null)`: only a missing key is `None`.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Scalar>, D::Error> {
+    Scalar::deserialize(deserializer).map(Some)
+}
+
+/// A whole NVBench JSON file. Missing sections stay `None` so that the
+/// caller can fail at the point where the reference would.
+#[derive(Debug, Deserialize)]
+pub struct Root {
+    #[serde(default)]
+    pub meta: Option<serde_json::Value>,
+    #[serde(default)]
+    pub devices: Option<Vec<serde_json::Value>>,
+    #[serde(default)]
+    pub benchmarks: Option<Vec<Benchmark>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Benchmark {
+    pub name: String,
+    pub devices: Vec<i64>,
+    #[serde(default)]
+    pub axes: Option<Vec<Axis>>,
+    pub states: Vec<State>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Axis {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub axis_type: String,
+    #[serde(default)]
+    pub flags: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct State {
+    pub name: String,
+    pub device: i64,
+    #[serde(default)]
+    pub axis_values: Option<Vec<AxisValue>>,
+    #[serde(default)]
+    pub summaries: Option<Summaries>,
+    #[serde(default)]
+    pub is_skipped: Option<Scalar>,
+    #[serde(default)]
+    pub skip_reason: Option<Scalar>,
+}
+
+impl State {
+    pub fn axis_values(&self) -> &[AxisValue] {
+        self.axis_values.as_deref().unwrap_or(&[])
+    }
+
+    pub fn is_skipped(&self) -> bool {
+        self.is_skipped.as_ref().is_some_and(Scalar::truthy)
+    }
+
+    /// `bool(state.get("summaries"))`.
+    pub fn has_summaries(&self) -> bool {
+        self.summaries.as_ref().is_some_and(|s| s.count > 0)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AxisValue {
+    pub name: String,
+    #[serde(rename = "type", default)]
+    pub value_type: Option<Scalar>,
+    #[serde(default, deserialize_with = "present")]
+    pub value: Option<Scalar>,
+}
+
+/// The summary tags the comparison reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    Min,
+    Max,
+    Mean,
+    Stdev,
+    StdevRelative,
+    Q1,
+    Median,
+    Q3,
+    Iqr,
+    IqrRelative,
+    LegacyIr,
+    LegacyIrRelative,
+    SmClockRateMean,
+    SampleTimes,
+    SampleFrequencies,
+}
+
+impl Tag {
+    pub const COUNT: usize = 15;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tag::Min => "nv/cold/time/gpu/min",
+            Tag::Max => "nv/cold/time/gpu/max",
+            Tag::Mean => "nv/cold/time/gpu/mean",
+            Tag::Stdev => "nv/cold/time/gpu/stdev/absolute",
+            Tag::StdevRelative => "nv/cold/time/gpu/stdev/relative",
+            Tag::Q1 => "nv/cold/time/gpu/q1",
+            Tag::Median => "nv/cold/time/gpu/median",
+            Tag::Q3 => "nv/cold/time/gpu/q3",
+            Tag::Iqr => "nv/cold/time/gpu/iqr/absolute",
+            Tag::IqrRelative => "nv/cold/time/gpu/iqr/relative",
+            Tag::LegacyIr => "nv/cold/time/gpu/ir/absolute",
+            Tag::LegacyIrRelative => "nv/cold/time/gpu/ir/relative",
+            Tag::SmClockRateMean => "nv/cold/sm_clock_rate/mean",
+            Tag::SampleTimes => "nv/json/bin:nv/cold/sample_times",
+            Tag::SampleFrequencies => "nv/json/freqs-bin:nv/cold/sample_freqs",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Tag> {
+        const ALL: [Tag; Tag::COUNT] = [
+            Tag::Min,
+            Tag::Max,
+            Tag::Mean,
+            Tag::Stdev,
+            Tag::StdevRelative,
+            Tag::Q1,
+            Tag::Median,
+            Tag::Q3,
+            Tag::Iqr,
+            Tag::IqrRelative,
+            Tag::LegacyIr,
+            Tag::LegacyIrRelative,
+            Tag::SmClockRateMean,
+            Tag::SampleTimes,
+            Tag::SampleFrequencies,
+        ];
+        ALL.into_iter().find(|tag| tag.name() == name)
+    }
+}
+
+/// One `{"name", "type", "value"}` entry of a summary's `data` list.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DataEntry {
+    #[serde(default)]
+    pub name: Option<Scalar>,
+    #[serde(rename = "type", default)]
+    pub value_type: Option<Scalar>,
+    #[serde(default, deserialize_with = "present")]
+    pub value: Option<Scalar>,
+}
+
+/// A summary as looked up by tag: its data list, or the reason it has none.
+#[derive(Debug, Clone)]
+pub enum SummaryData {
+    Entries(Vec<DataEntry>),
+    /// `data` was present but not a list of objects.
+    Malformed,
+}
+
+/// The `summaries` list of a state, indexed by the tags the comparison
+/// reads. Only the first summary of each tag counts, as in a linear search.
+#[derive(Debug, Clone, Default)]
+pub struct Summaries {
+    pub count: usize,
+    first: [Option<(usize, SummaryData)>; Tag::COUNT],
+    /// Position of the first summary without a `tag` key: a linear search
+    /// reaching it fails.
+    first_untagged: Option<usize>,
+}
+
+/// What a tag lookup finds.
+pub enum Lookup<'a> {
+    Found(&'a SummaryData),
+    Missing,
+    /// A summary without a `tag` key precedes any match.
+    Untagged,
+}
+
+impl Summaries {
+    pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
+        let found = self.first[tag as usize].as_ref();
+        match (found, self.first_untagged) {
+            (Some((position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
+            (None, Some(_)) => Lookup::Untagged,
+            (Some((_, data)), _) => Lookup::Found(data),
+            (None, None) => Lookup::Missing,
+        }
+    }
+
+    fn record(&mut self, position: usize, summary: RawSummary) {
+        match summary.tag {
+            None => {
+                self.first_untagged.get_or_insert(position);
+            }
+            Some(Scalar::Str(name)) => {
+                if let Some(tag) = Tag::from_name(&name) {
+                    let slot = &mut self.first[tag as usize];
+                    if slot.is_none() {
+                        *slot = Some((position, summary.data));
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+struct RawSummary {
+    tag: Option<Scalar>,
+    data: SummaryData,
+}
+
+impl<'de> Deserialize<'de> for RawSummary {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SummaryVisitor;
+        impl<'de> Visitor<'de> for SummaryVisitor {
+            type Value = RawSummary;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a summary object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawSummary, A::Error> {
+                let mut tag = None;
+                let mut data = SummaryData::Entries(Vec::new());
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "tag" => tag = Some(map.next_value::<Scalar>()?),
+                        "data" => data = map.next_value::<DataField>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(RawSummary { tag, data })
+            }
+        }
+        deserializer.deserialize_map(SummaryVisitor)
+    }
+}
+
+struct DataField(SummaryData);
+
+impl<'de> Deserialize<'de> for DataField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DataVisitor;
+        impl<'de> Visitor<'de> for DataVisitor {
+            type Value = DataField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of summary data entries")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DataField, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = seq.next_element::<DataEntry>()? {
+                    entries.push(entry);
+                }
+                Ok(DataField(SummaryData::Entries(entries)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DataField, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+        }
+        deserializer.deserialize_any(DataVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Summaries {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SummariesVisitor;
+        impl<'de> Visitor<'de> for SummariesVisitor {
+            type Value = Summaries;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of summaries")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Summaries, E> {
+                Ok(Summaries::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Summaries, A::Error> {
+                let mut summaries = Summaries::default();
+                while let Some(summary) = seq.next_element::<RawSummary>()? {
+                    summaries.record(summaries.count, summary);
+                    summaries.count += 1;
+                }
+                Ok(summaries)
+            }
+        }
+        deserializer.deserialize_any(SummariesVisitor)
+    }
+}

@@ -1,0 +1,116 @@
+//! One device section's comparison table in the three display modes.
+
+use crate::compare::Comparison;
+use crate::render::status_cell;
+use crate::render::units::{
+    IntervalWidths, change, duration, explicit_widths, percentage, positive_duration,
+    timing_with_explicit_interval, timing_with_interval,
+};
+use crate::tabulate::{Align, github_table};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DisplayMode {
+    #[default]
+    Intervals,
+    Legacy,
+    Explain,
+}
+
+/// A displayed row: its formatted axis values and its comparison.
+pub struct Row<'a> {
+    pub axis_cells: Vec<String>,
+    pub comparison: &'a Comparison,
+}
+
+fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
+    use Align::{Center, Left, Right};
+    match mode {
+        DisplayMode::Legacy => vec![
+            ("Ref Time", Right),
+            ("Ref Noise", Right),
+            ("Cmp Time", Right),
+            ("Cmp Noise", Right),
+            ("Diff", Right),
+            ("%Diff", Right),
+            ("Status", Center),
+        ],
+        DisplayMode::Explain => vec![
+            ("Ref [Lo | Ce | Hi]", Right),
+            ("Cmp [Lo | Ce | Hi]", Right),
+            ("Ref Noise", Right),
+            ("Cmp Noise", Right),
+            ("Reason", Left),
+            ("Change", Right),
+            ("Status", Center),
+        ],
+        DisplayMode::Intervals => vec![
+            ("Ref", Right),
+            ("Cmp", Right),
+            ("Change", Right),
+            ("Status", Center),
+        ],
+    }
+}
+
+fn legacy_cells(c: &Comparison, no_color: bool) -> Vec<String> {
+    vec![
+        positive_duration(c.ref_time),
+        percentage(c.ref_noise),
+        positive_duration(c.cmp_time),
+        percentage(c.cmp_noise),
+        duration(c.diff, true, true),
+        percentage(c.frac_diff),
+        status_cell(c.status, no_color),
+    ]
+}
+
+/// Cells of the explain and intervals modes; timing columns are aligned
+/// over the whole table.
+fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<String>> {
+    let refs = || rows.iter().map(|r| (r.comparison.ref_time, r.comparison.ref_interval));
+    let cmps = || rows.iter().map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval));
+    let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
+    let (ref_widths, cmp_widths) = (IntervalWidths::of(refs()), IntervalWidths::of(cmps()));
+    rows.iter()
+        .map(|row| {
+            let c = row.comparison;
+            let mut cells = if mode == DisplayMode::Explain {
+                vec![
+                    timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
+                    timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+                    percentage(c.ref_noise),
+                    percentage(c.cmp_noise),
+                    c.reason.code.display().to_string(),
+                ]
+            } else {
+                vec![
+                    timing_with_interval(c.ref_time, c.ref_interval.as_ref(), ref_widths),
+                    timing_with_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_widths),
+                ]
+            };
+            cells.push(change(c.status, c.frac_diff_interval));
+            cells.push(status_cell(c.status, no_color));
+            cells
+        })
+        .collect()
+}
+
+/// The table text (without a trailing newline).
+pub fn render_table(axis_names: &[String], rows: &[Row], mode: DisplayMode, no_color: bool) -> String {
+    let columns = mode_columns(mode);
+    let mut headers: Vec<String> = axis_names.to_vec();
+    let mut aligns = vec![Align::Center; axis_names.len()];
+    headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+    aligns.extend(columns.iter().map(|(_, align)| *align));
+
+    let value_cells = match mode {
+        DisplayMode::Legacy => rows.iter().map(|r| legacy_cells(r.comparison, no_color)).collect(),
+        _ => interval_cells(rows, mode, no_color),
+    };
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .zip(value_cells)
+        .map(|(row, values)| row.axis_cells.iter().cloned().chain(values).collect())
+        .collect();
+    github_table(&headers, &aligns, &cells)
+}
