@@ -15,12 +15,14 @@ use crate::filters::{DeviceFilter, FilterPlan};
 use crate::inputs::{input_pairs, load_root};
 use crate::matching::{self, MatchedState, device_id};
 use crate::model::{Benchmark, Root, State};
+use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
+use crate::render::bulk_debug::{BulkDebugRow, SidecarFile, bulk_debug_row, bulk_debug_script};
 use crate::render::summary::{Tally, render_summary};
 use crate::render::table::{DisplayMode, Row, render_table};
 use crate::render::{Color, colorize};
-use crate::sidecar::{SidecarEvidence, Warnings, py_dirname};
-use crate::timing::{Timing, extract_timing};
+use crate::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname, resolve_sidecar_path};
+use crate::timing::{SidecarRef, Timing, extract_timing};
 
 /// Everything a comparison run needs, validated.
 #[derive(Debug, Clone)]
@@ -35,13 +37,20 @@ pub struct Settings {
     pub reference_devices: DeviceFilter,
     pub compare_devices: DeviceFilter,
     pub thresholds: Thresholds,
+    /// `--bulk-debug-python` destination (`stdout`, any case, prints it).
+    pub bulk_debug: Option<String>,
 }
 
 /// A matched state after the decision, with what renderers need.
 pub struct DecidedRow {
-    pub benchmark: String,
     pub axis_cells: Vec<String>,
     pub comparison: Comparison,
+}
+
+/// A decision and the sidecar files both sides advertise.
+struct Decided {
+    comparison: Comparison,
+    sidecars: [SidecarFile; 4],
 }
 
 fn write_err(e: std::io::Error) -> Failure {
@@ -49,7 +58,12 @@ fn write_err(e: std::io::Error) -> Failure {
 }
 
 /// The selected devices of one input, or the reference's error.
-fn selected_devices<'a>(root: &'a Root, path: &str, filter: &DeviceFilter, option: &str) -> Result<Vec<&'a Value>, Failure> {
+fn selected_devices<'a>(
+    root: &'a Root,
+    path: &str,
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<&'a Value>, Failure> {
     let devices = root
         .devices
         .as_deref()
@@ -62,6 +76,8 @@ pub struct Run<'s> {
     settings: &'s Settings,
     pub tally: Tally,
     warnings: RefCell<Warnings>,
+    /// `bulk_rows` entries, when `--bulk-debug-python` is given.
+    bulk_rows: Option<Vec<PyValue>>,
 }
 
 impl<'s> Run<'s> {
@@ -70,6 +86,7 @@ impl<'s> Run<'s> {
             settings,
             tally: Tally::default(),
             warnings: RefCell::new(Warnings::default()),
+            bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
         }
     }
 
@@ -79,16 +96,47 @@ impl<'s> Run<'s> {
         for (reference, compare) in pairs {
             self.compare_files(&reference, &compare, out)?;
         }
-        out.write_all(render_summary(&self.tally, self.settings.display == DisplayMode::Explain).as_bytes())
-            .map_err(write_err)
+        out.write_all(
+            render_summary(&self.tally, self.settings.display == DisplayMode::Explain).as_bytes(),
+        )
+        .map_err(write_err)?;
+        self.write_bulk_debug(out)
     }
 
-    fn compare_files(&mut self, ref_path: &str, cmp_path: &str, out: &mut dyn Write) -> Result<(), Failure> {
+    fn write_bulk_debug(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        let (Some(destination), Some(rows)) = (&self.settings.bulk_debug, self.bulk_rows.take())
+        else {
+            return Ok(());
+        };
+        let script = bulk_debug_script(rows);
+        if destination.eq_ignore_ascii_case("stdout") {
+            return out.write_all(script.as_bytes()).map_err(write_err);
+        }
+        std::fs::write(destination, script).map_err(|e| {
+            Failure::reported(format!(
+                "failed to write bulk debug Python output: {}",
+                os_error_text(&e, destination)
+            ))
+        })
+    }
+
+    fn compare_files(
+        &mut self,
+        ref_path: &str,
+        cmp_path: &str,
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
         let ref_root = load_root(ref_path, out)?;
         let cmp_root = load_root(cmp_path, out)?;
         let s = self.settings;
-        let ref_devices = selected_devices(&ref_root, ref_path, &s.reference_devices, "--reference-devices")?;
-        let cmp_devices = selected_devices(&cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
+        let ref_devices = selected_devices(
+            &ref_root,
+            ref_path,
+            &s.reference_devices,
+            "--reference-devices",
+        )?;
+        let cmp_devices =
+            selected_devices(&cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
         if ref_devices.len() != cmp_devices.len() {
             return Err(Failure::reported(format!(
                 "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
@@ -99,11 +147,20 @@ impl<'s> Run<'s> {
         if ref_devices != cmp_devices {
             self.report_device_mismatch(&ref_devices, &cmp_devices, out)?;
         }
-        let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks) else {
-            let path = if ref_root.benchmarks.is_none() { ref_path } else { cmp_path };
-            return Err(Failure::fatal(format!("{path}: the file has no 'benchmarks' section")));
+        let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks)
+        else {
+            let path = if ref_root.benchmarks.is_none() {
+                ref_path
+            } else {
+                cmp_path
+            };
+            return Err(Failure::fatal(format!(
+                "{path}: the file has no 'benchmarks' section"
+            )));
         };
         let context = FileContext {
+            ref_path,
+            cmp_path,
             ref_devices: &ref_devices,
             cmp_devices: &cmp_devices,
             ref_dir: py_dirname(ref_path),
@@ -124,10 +181,20 @@ impl<'s> Run<'s> {
         Ok(())
     }
 
-    fn report_device_mismatch(&self, reference: &[&Value], compare: &[&Value], out: &mut dyn Write) -> Result<(), Failure> {
+    fn report_device_mismatch(
+        &self,
+        reference: &[&Value],
+        compare: &[&Value],
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
         let s = self.settings;
-        let color = if s.ignore_devices { Color::Yellow } else { Color::Red };
-        let to_list = |devices: &[&Value]| Value::Array(devices.iter().map(|d| (*d).clone()).collect());
+        let color = if s.ignore_devices {
+            Color::Yellow
+        } else {
+            Color::Red
+        };
+        let to_list =
+            |devices: &[&Value]| Value::Array(devices.iter().map(|d| (*d).clone()).collect());
         writeln!(
             out,
             "{}: {}",
@@ -150,8 +217,10 @@ impl<'s> Run<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let s = self.settings;
-        let cmp_ids = matching::benchmark_device_ids(cmp_bench, &s.compare_devices, "--compare-devices")?;
-        let ref_ids = matching::benchmark_device_ids(ref_bench, &s.reference_devices, "--reference-devices")?;
+        let cmp_ids =
+            matching::benchmark_device_ids(cmp_bench, &s.compare_devices, "--compare-devices")?;
+        let ref_ids =
+            matching::benchmark_device_ids(ref_bench, &s.reference_devices, "--reference-devices")?;
         if cmp_ids.len() != ref_ids.len() {
             return Err(Failure::reported(format!(
                 "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
@@ -175,15 +244,37 @@ impl<'s> Run<'s> {
             let mut rows = Vec::new();
             for state in &matched {
                 let cells = axis_cells(state.compare.axis_values(), axes)?;
-                let comparison = self.decide(state, context)?;
+                let decided = self.decide(state, context)?;
+                let comparison = decided.comparison;
                 self.tally.record(comparison.status, &comparison.reason);
-                if self.is_displayed(&comparison) {
-                    rows.push(DecidedRow {
-                        benchmark: cmp_bench.name.clone(),
-                        axis_cells: cells,
-                        comparison,
-                    });
+                if !self.is_displayed(&comparison) {
+                    continue;
                 }
+                if let Some(bulk_rows) = &mut self.bulk_rows {
+                    let row = BulkDebugRow {
+                        table_row_index: rows.len(),
+                        benchmark: &cmp_bench.name,
+                        reference_json: context.ref_path,
+                        compare_json: context.cmp_path,
+                        devices: (ref_id, cmp_id),
+                        state_key: state.key,
+                        occurrence: state.occurrence,
+                        occurrence_count: state.occurrence_count,
+                        axis_values: state
+                            .compare
+                            .axis_values()
+                            .iter()
+                            .zip(cells.iter().cloned())
+                            .collect(),
+                        comparison: &comparison,
+                        sidecars: decided.sidecars,
+                    };
+                    bulk_rows.push(bulk_debug_row(bulk_rows.len(), &row));
+                }
+                rows.push(DecidedRow {
+                    axis_cells: cells,
+                    comparison,
+                });
             }
             if rows.is_empty() {
                 continue;
@@ -210,8 +301,9 @@ impl<'s> Run<'s> {
                 .is_some_and(|f| f.abs() >= self.settings.threshold)
     }
 
-    fn decide(&self, state: &MatchedState, context: &FileContext) -> Result<Comparison, Failure> {
-        let missing = compare::missing_summaries_decision(presence(state.reference), presence(state.compare));
+    fn decide(&self, state: &MatchedState, context: &FileContext) -> Result<Decided, Failure> {
+        let missing =
+            compare::missing_summaries_decision(presence(state.reference), presence(state.compare));
         let mut warnings = Vec::new();
         let extract = |s: &State, warnings: &mut Vec<String>| match &s.summaries {
             Some(summaries) if s.has_summaries() => extract_timing(summaries, warnings),
@@ -228,12 +320,30 @@ impl<'s> Run<'s> {
         }
         let cmp_timing = cmp_timing?;
         let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
+        let sidecars = if self.bulk_rows.is_some() {
+            let resolve = |sidecar: &Option<SidecarRef>, dir: &str| -> SidecarFile {
+                sidecar
+                    .as_ref()
+                    .map(|s| (resolve_sidecar_path(dir, &s.filename), s.count))
+            };
+            [
+                resolve(&ref_timing.samples, &context.ref_dir),
+                resolve(&ref_timing.frequencies, &context.ref_dir),
+                resolve(&cmp_timing.samples, &context.cmp_dir),
+                resolve(&cmp_timing.frequencies, &context.cmp_dir),
+            ]
+        } else {
+            Default::default()
+        };
         if let Some(decision) = missing {
-            return Ok(compare::unavailable_comparison(decision, &ref_timing, &cmp_timing));
+            return Ok(Decided {
+                comparison: compare::unavailable_comparison(decision, &ref_timing, &cmp_timing),
+                sidecars,
+            });
         }
         let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, &self.warnings);
         let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, &self.warnings);
-        Ok(compare::compare_timings(
+        let comparison = compare::compare_timings(
             &Side {
                 timing: &ref_timing,
                 bulk: &ref_bulk,
@@ -243,7 +353,11 @@ impl<'s> Run<'s> {
                 bulk: &cmp_bulk,
             },
             &self.settings.thresholds,
-        ))
+        );
+        Ok(Decided {
+            comparison,
+            sidecars,
+        })
     }
 }
 
@@ -261,6 +375,8 @@ fn presence(state: &State) -> compare::Presence {
 
 /// Per input pair: the selected device sections and the JSON directories.
 struct FileContext<'a> {
+    ref_path: &'a str,
+    cmp_path: &'a str,
     ref_devices: &'a [&'a Value],
     cmp_devices: &'a [&'a Value],
     ref_dir: String,
@@ -280,12 +396,16 @@ fn find_device<'a>(devices: &[&'a Value], id: i64) -> Option<&'a Value> {
 }
 
 /// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
-fn device_heading(context: &FileContext, bench: &str, ref_id: i64, cmp_id: i64) -> Result<String, Failure> {
+fn device_heading(
+    context: &FileContext,
+    bench: &str,
+    ref_id: i64,
+    cmp_id: i64,
+) -> Result<String, Failure> {
     let (Some(ref_device), Some(cmp_device)) = (
         find_device(context.ref_devices, ref_id),
         find_device(context.cmp_devices, cmp_id),
-    )
-    else {
+    ) else {
         return Err(Failure::reported(format!(
             "benchmark {} references device pair ref={ref_id} cmp={cmp_id}, but device metadata is missing",
             crate::pyfmt::str_repr(bench)

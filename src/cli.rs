@@ -100,11 +100,21 @@ pub struct Cli {
     pub no_color: bool,
 
     /// Reference devices: all, a non-negative integer id, or comma-separated ids
-    #[arg(long, value_name = "IDS", default_value = "all", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "IDS",
+        default_value = "all",
+        allow_hyphen_values = true
+    )]
     pub reference_devices: String,
 
     /// Compare devices: all, a non-negative integer id, or comma-separated ids
-    #[arg(long, value_name = "IDS", default_value = "all", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "IDS",
+        default_value = "all",
+        allow_hyphen_values = true
+    )]
     pub compare_devices: String,
 
     /// Filter on an axis value, e.g. -a 'Elements{io}[pow2]=20'; applies to the
@@ -136,7 +146,11 @@ fn ordered_filter_args(matches: &ArgMatches) -> Vec<FilterArg> {
     let mut args: Vec<(usize, FilterArg)> = indexed("axis")
         .into_iter()
         .map(|(i, v)| (i, FilterArg::Axis(v)))
-        .chain(indexed("benchmark").into_iter().map(|(i, v)| (i, FilterArg::Benchmark(v))))
+        .chain(
+            indexed("benchmark")
+                .into_iter()
+                .map(|(i, v)| (i, FilterArg::Benchmark(v))),
+        )
         .collect();
     args.sort_by_key(|(index, _)| *index);
     args.into_iter().map(|(_, arg)| arg).collect()
@@ -164,16 +178,20 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
 /// Validates the options in the reference's order: config, --dump-config,
 /// filters and devices, then the number of paths.
 pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Failure> {
-    let (preset, thresholds) = crate::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
-        .map_err(Failure::Reported)?;
+    let (preset, thresholds) =
+        crate::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
+            .map_err(Failure::Reported)?;
     if cli.dump_config {
-        return Ok(Command::DumpConfig(crate::config::dump(&preset, &thresholds)));
+        return Ok(Command::DumpConfig(crate::config::dump(
+            &preset,
+            &thresholds,
+        )));
     }
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
-    let reference_devices =
-        parse_device_filter(&cli.reference_devices, "--reference-devices").map_err(Failure::Reported)?;
-    let compare_devices =
-        parse_device_filter(&cli.compare_devices, "--compare-devices").map_err(Failure::Reported)?;
+    let reference_devices = parse_device_filter(&cli.reference_devices, "--reference-devices")
+        .map_err(Failure::Reported)?;
+    let compare_devices = parse_device_filter(&cli.compare_devices, "--compare-devices")
+        .map_err(Failure::Reported)?;
     let [reference, compare] = <[String; 2]>::try_from(cli.paths).map_err(|_| Failure::Usage)?;
     Ok(Command::Compare(Box::new(Settings {
         reference,
@@ -190,6 +208,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         reference_devices,
         compare_devices,
         thresholds,
+        bulk_debug: cli.bulk_debug_python,
     })))
 }
 

@@ -205,10 +205,16 @@ fn has_finite_noise(noise: Option<f64>) -> bool {
 }
 
 fn make_interval(lower: f64, upper: f64, center: f64) -> Option<Interval> {
-    let valid = [lower, upper, center].iter().all(|v| is_positive_finite(Some(*v)))
+    let valid = [lower, upper, center]
+        .iter()
+        .all(|v| is_positive_finite(Some(*v)))
         && lower <= center
         && center <= upper;
-    valid.then_some(Interval { lower, upper, center })
+    valid.then_some(Interval {
+        lower,
+        upper,
+        center,
+    })
 }
 
 /// Spec "Time Estimates And Intervals": `[min, q3]` around the median when
@@ -220,7 +226,9 @@ pub fn timing_interval(timing: &Timing) -> Option<Interval> {
         timing.median,
         timing.third_quartile,
     ) {
-        let all_positive = [min, q1, median, q3].iter().all(|v| is_positive_finite(Some(*v)));
+        let all_positive = [min, q1, median, q3]
+            .iter()
+            .all(|v| is_positive_finite(Some(*v)));
         if all_positive && min <= q1 && q1 <= median && median <= q3 {
             return make_interval(min, q3, median);
         }
@@ -228,7 +236,9 @@ pub fn timing_interval(timing: &Timing) -> Option<Interval> {
     if let (Some(min), Some(max), Some(mean), Some(stdev)) =
         (timing.minimum, timing.maximum, timing.mean, timing.stdev)
     {
-        let all_positive = [min, max, mean, stdev].iter().all(|v| is_positive_finite(Some(*v)));
+        let all_positive = [min, max, mean, stdev]
+            .iter()
+            .all(|v| is_positive_finite(Some(*v)));
         if all_positive && min <= mean && mean <= max {
             return make_interval(min.max(mean - stdev), max.min(mean + stdev), mean);
         }
@@ -310,7 +320,11 @@ fn unusable_center_decision(ref_time: Option<f64>, cmp_time: Option<f64>) -> Opt
 }
 
 /// Step 1: a clear gap between the intervals, relative to the lower side.
-pub fn clear_gap_status(reference: &Interval, compare: &Interval, t: &Thresholds) -> Option<Status> {
+pub fn clear_gap_status(
+    reference: &Interval,
+    compare: &Interval,
+    t: &Thresholds,
+) -> Option<Status> {
     if compare.upper < reference.lower
         && (reference.lower - compare.upper) / compare.upper >= t.clear_gap_relative
     {
@@ -326,7 +340,11 @@ pub fn clear_gap_status(reference: &Interval, compare: &Interval, t: &Thresholds
 
 fn scale_interval(interval: &Interval, scale: Option<f64>) -> Option<Interval> {
     let scale = scale.filter(|s| is_positive_finite(Some(*s)))?;
-    make_interval(interval.lower * scale, interval.upper * scale, interval.center * scale)
+    make_interval(
+        interval.lower * scale,
+        interval.upper * scale,
+        interval.center * scale,
+    )
 }
 
 /// Step 2 without bulk data: confirm the gap with `sm_clock_rate/mean`.
@@ -403,26 +421,29 @@ fn confirm_gap_with_bulk_cycles(
             "bulk cycle intervals could not be constructed",
         ));
     };
-    Some(if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
-        decision(
-            status,
-            ReasonCode::ClearGapConfirmedByBulkCycles,
-            "clear timing gap was confirmed by bulk cycle intervals",
-        )
-    } else {
-        decision(
-            Status::Undecided,
-            ReasonCode::BulkCycleGapNotConfirmed,
-            "clear timing gap was not confirmed by bulk cycle intervals",
-        )
-    })
+    Some(
+        if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
+            decision(
+                status,
+                ReasonCode::ClearGapConfirmedByBulkCycles,
+                "clear timing gap was confirmed by bulk cycle intervals",
+            )
+        } else {
+            decision(
+                Status::Undecided,
+                ReasonCode::BulkCycleGapNotConfirmed,
+                "clear timing gap was not confirmed by bulk cycle intervals",
+            )
+        },
+    )
 }
 
 /// Steps 1 and 2.
 fn decide_clear_gap(reference: &Side, compare: &Side, t: &Thresholds) -> Decision {
-    let (Some(ref_interval), Some(cmp_interval)) =
-        (timing_interval(reference.timing), timing_interval(compare.timing))
-    else {
+    let (Some(ref_interval), Some(cmp_interval)) = (
+        timing_interval(reference.timing),
+        timing_interval(compare.timing),
+    ) else {
         return missing_interval_decision();
     };
     let Some(status) = clear_gap_status(&ref_interval, &cmp_interval, t) else {
@@ -568,7 +589,8 @@ fn decide_summary_same(
             "relative dispersion is too high to declare same",
         );
     }
-    let (Some(ref_interval), Some(cmp_interval)) = (timing_interval(reference), timing_interval(compare))
+    let (Some(ref_interval), Some(cmp_interval)) =
+        (timing_interval(reference), timing_interval(compare))
     else {
         return missing_interval_decision();
     };
@@ -609,7 +631,8 @@ fn bulk_values_same(reference: &[f64], compare: &[f64], cycles: bool, t: &Thresh
     let thresholds = coverage_thresholds(t);
     let ref_unique = coverage::sorted_unique(reference);
     let cmp_unique = coverage::sorted_unique(compare);
-    let Some(coverages) = coverage::nearest_neighbor_coverages(&ref_unique, &cmp_unique, &thresholds)
+    let Some(coverages) =
+        coverage::nearest_neighbor_coverages(&ref_unique, &cmp_unique, &thresholds)
     else {
         return decision(
             Status::Undecided,
@@ -636,7 +659,11 @@ fn bulk_values_same(reference: &[f64], compare: &[f64], cycles: bool, t: &Thresh
 }
 
 /// Step 3: `None` when bulk data are unavailable on either side.
-fn decide_bulk_same(reference: &dyn BulkEvidence, compare: &dyn BulkEvidence, t: &Thresholds) -> Option<Decision> {
+fn decide_bulk_same(
+    reference: &dyn BulkEvidence,
+    compare: &dyn BulkEvidence,
+    t: &Thresholds,
+) -> Option<Decision> {
     let (ref_bulk, cmp_bulk) = (reference.time_and_cycles()?, compare.time_and_cycles()?);
     let times = bulk_values_same(&ref_bulk.times, &cmp_bulk.times, false, t);
     if times.status != Status::Same {
@@ -654,7 +681,11 @@ fn decide_bulk_same(reference: &dyn BulkEvidence, compare: &dyn BulkEvidence, t:
 }
 
 /// A comparison that could not be made; the intervals and estimates are still shown.
-pub fn unavailable_comparison(decision: Decision, reference: &Timing, compare: &Timing) -> Comparison {
+pub fn unavailable_comparison(
+    decision: Decision,
+    reference: &Timing,
+    compare: &Timing,
+) -> Comparison {
     let (ref_estimate, cmp_estimate) = common_estimates(reference, compare);
     Comparison {
         ref_interval: timing_interval(reference),
@@ -684,9 +715,15 @@ pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comp
     let ref_interval = timing_interval(reference.timing);
     let cmp_interval = timing_interval(compare.timing);
     let intervals = ref_interval.zip(cmp_interval);
-    let (ref_noise, cmp_noise) = (ref_estimate.relative_dispersion, cmp_estimate.relative_dispersion);
-    let max_noise = (has_finite_noise(ref_noise) && has_finite_noise(cmp_noise))
-        .then(|| ref_noise.unwrap_or(f64::NAN).max(cmp_noise.unwrap_or(f64::NAN)));
+    let (ref_noise, cmp_noise) = (
+        ref_estimate.relative_dispersion,
+        cmp_estimate.relative_dispersion,
+    );
+    let max_noise = (has_finite_noise(ref_noise) && has_finite_noise(cmp_noise)).then(|| {
+        ref_noise
+            .unwrap_or(f64::NAN)
+            .max(cmp_noise.unwrap_or(f64::NAN))
+    });
 
     let mut outcome = decide_clear_gap(reference, compare, t);
     if matches!(
@@ -708,7 +745,8 @@ pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comp
         diff: Some(diff),
         frac_diff: Some(diff / ref_value),
         diff_interval: intervals.map(|(r, c)| (c.lower - r.upper, c.upper - r.lower)),
-        frac_diff_interval: intervals.map(|(r, c)| (c.lower / r.upper - 1.0, c.upper / r.lower - 1.0)),
+        frac_diff_interval: intervals
+            .map(|(r, c)| (c.lower / r.upper - 1.0, c.upper / r.lower - 1.0)),
         max_noise,
         status: outcome.status,
         reason: outcome.reason,
@@ -734,7 +772,11 @@ pub fn missing_summaries_decision(reference: Presence, compare: Presence) -> Opt
         })
         .collect();
     if !skipped.is_empty() {
-        return Some(decision(Status::Unknown, ReasonCode::StateSkipped, &skipped.join("; ")));
+        return Some(decision(
+            Status::Unknown,
+            ReasonCode::StateSkipped,
+            &skipped.join("; "),
+        ));
     }
     let message = match (reference.has_summaries, compare.has_summaries) {
         (true, true) => return None,
@@ -742,5 +784,9 @@ pub fn missing_summaries_decision(reference: Presence, compare: Presence) -> Opt
         (false, true) => "reference GPU timing summaries are missing",
         (true, false) => "compare GPU timing summaries are missing",
     };
-    Some(decision(Status::Unknown, ReasonCode::GpuTimingSummariesMissing, message))
+    Some(decision(
+        Status::Unknown,
+        ReasonCode::GpuTimingSummariesMissing,
+        message,
+    ))
 }

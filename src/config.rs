@@ -108,9 +108,7 @@ impl Field {
             Field::BulkSampleCoverage => &mut thresholds.bulk_sample_coverage,
             Field::BulkSupportCoverage => &mut thresholds.bulk_support_coverage,
             Field::RareSampleFraction => &mut thresholds.rare_sample_fraction,
-            Field::RareMaxRemovedSampleFraction => {
-                &mut thresholds.rare_max_removed_sample_fraction
-            }
+            Field::RareMaxRemovedSampleFraction => &mut thresholds.rare_max_removed_sample_fraction,
         }
     }
 
@@ -147,7 +145,10 @@ const SAME_SECTION: Section = Section {
     keys: &[
         ("center_relative", Field::SameCenterRelative),
         ("overlap_fraction", Field::SameOverlapFraction),
-        ("relative_dispersion_ceiling", Field::SameRelativeDispersionCeiling),
+        (
+            "relative_dispersion_ceiling",
+            Field::SameRelativeDispersionCeiling,
+        ),
     ],
 };
 
@@ -163,7 +164,10 @@ const RARE_SUPPORT_SECTION: Section = Section {
     name: "bulk.rare_support",
     keys: &[
         ("sample_fraction", Field::RareSampleFraction),
-        ("max_removed_sample_fraction", Field::RareMaxRemovedSampleFraction),
+        (
+            "max_removed_sample_fraction",
+            Field::RareMaxRemovedSampleFraction,
+        ),
     ],
 };
 
@@ -245,8 +249,12 @@ pub fn dump(preset_name: &str, thresholds: &Thresholds) -> String {
 fn read_config_file(path: &str) -> Result<ConfigFile, String> {
     let bytes = read_config_bytes(path)?;
     let text = decode_utf8(bytes)?;
-    let table = parse_toml(&text)
-        .map_err(|detail| format!("failed to parse comparison config {}: {detail}", str_repr(path)))?;
+    let table = parse_toml(&text).map_err(|detail| {
+        format!(
+            "failed to parse comparison config {}: {detail}",
+            str_repr(path)
+        )
+    })?;
     interpret_config(&table)
 }
 
@@ -256,8 +264,12 @@ fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
     if path.contains('\0') {
         return Err("embedded null byte".to_string());
     }
-    read_file_like_python(path)
-        .map_err(|os_error| format!("failed to read comparison config {}: {os_error}", str_repr(path)))
+    read_file_like_python(path).map_err(|os_error| {
+        format!(
+            "failed to read comparison config {}: {os_error}",
+            str_repr(path)
+        )
+    })
 }
 
 /// Reads the whole file, describing failures the way Python's `OSError` prints.
@@ -362,7 +374,8 @@ fn describe_syntax_error(text: &str, error: &toml::de::Error) -> String {
 
 /// `line L, column C`, both 1-based, columns counted in characters as tomllib does.
 fn describe_position(text: &str, byte_offset: usize) -> String {
-    let before: String = text.char_indices()
+    let before: String = text
+        .char_indices()
         .take_while(|(index, _)| *index < byte_offset)
         .map(|(_, c)| c)
         .collect();
@@ -424,9 +437,8 @@ fn python_rejects_datetime(datetime: &Datetime) -> bool {
 
 fn describe_rejected_datetime(text: &str, datetime: &Datetime) -> String {
     let rendered = datetime.to_string();
-    let message = format!(
-        "invalid date or time {rendered} (year 0 and second 60 are not supported)"
-    );
+    let message =
+        format!("invalid date or time {rendered} (year 0 and second 60 are not supported)");
     // The parsed value carries no position; its usual spelling locates it.
     match text.find(&rendered) {
         Some(offset) => format!("{message} (at {})", describe_position(text, offset)),
@@ -458,7 +470,10 @@ fn interpret_config(document: &Table) -> Result<ConfigFile, String> {
     if let Some(value) = document.get("bulk") {
         overrides.extend(read_bulk_table(value)?);
     }
-    Ok(ConfigFile { preset_name, overrides })
+    Ok(ConfigFile {
+        preset_name,
+        overrides,
+    })
 }
 
 fn check_version(version: Option<&Value>) -> Result<(), String> {
@@ -490,7 +505,10 @@ fn read_preset_table(value: &Value) -> Result<Option<String>, String> {
 
 fn read_bulk_table(value: &Value) -> Result<Vec<(Field, f64)>, String> {
     let table = expect_table(value, BULK_SECTION.name)?;
-    let known: Vec<&str> = BULK_SECTION.keys.iter().map(|(key, _)| *key)
+    let known: Vec<&str> = BULK_SECTION
+        .keys
+        .iter()
+        .map(|(key, _)| *key)
         .chain([RARE_SUPPORT_KEY])
         .collect();
     if let Some(unknown) = unknown_keys(table, &known) {
@@ -507,7 +525,10 @@ fn read_section(value: &Value, section: &Section) -> Result<Vec<(Field, f64)>, S
     let table = expect_table(value, section.name)?;
     let known: Vec<&str> = section.keys.iter().map(|(key, _)| *key).collect();
     if let Some(unknown) = unknown_keys(table, &known) {
-        return Err(format!("unknown config key(s) in [{}]: {unknown}", section.name));
+        return Err(format!(
+            "unknown config key(s) in [{}]: {unknown}",
+            section.name
+        ));
     }
     read_section_values(table, section)
 }
@@ -559,10 +580,16 @@ fn read_threshold(value: &Value, full_key: &str, field: Field) -> Result<f64, St
     }
     let (minimum, maximum) = field.range();
     if number < minimum {
-        return Err(format!("config value {key} must be >= {}", format_g(minimum, 6)));
+        return Err(format!(
+            "config value {key} must be >= {}",
+            format_g(minimum, 6)
+        ));
     }
     if let Some(maximum) = maximum.filter(|maximum| number > *maximum) {
-        return Err(format!("config value {key} must be <= {}", format_g(maximum, 6)));
+        return Err(format!(
+            "config value {key} must be <= {}",
+            format_g(maximum, 6)
+        ));
     }
     Ok(number)
 }
@@ -575,7 +602,11 @@ fn read_threshold(value: &Value, full_key: &str, field: Field) -> Result<f64, St
 /// quote and no double quote; backslash, the chosen quote, and characters
 /// Python deems unprintable are escaped.
 pub fn str_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut repr = String::with_capacity(text.len() + 2);
     repr.push(quote);
     for c in text.chars() {

@@ -1,1 +1,3 @@
-pub fn symmetric_diff_repr(_a: &serde_json::Value, _b: &serde_json::Value) -> String { String::from("TODO") }
+pub fn symmetric_diff_repr(_a: &serde_json::Value, _b: &serde_json::Value) -> String {
+    String::from("TODO")
+}

@@ -84,7 +84,9 @@ pub fn parse_axis_filter(arg: &str) -> Result<AxisFilter, String> {
         name = base.to_string();
     }
     if values.is_empty() {
-        return Err(format!("Axis filter must specify at least one value: {arg}"));
+        return Err(format!(
+            "Axis filter must specify at least one value: {arg}"
+        ));
     }
     Ok(AxisFilter {
         display: display_of(&name, &display_values),
@@ -116,7 +118,12 @@ pub fn build_filter_plan(args: &[FilterArg]) -> Result<FilterPlan, String> {
             },
         }
     }
-    let parse_all = |items: &[&str]| items.iter().map(|a| parse_axis_filter(a)).collect::<Result<Vec<_>, _>>();
+    let parse_all = |items: &[&str]| {
+        items
+            .iter()
+            .map(|a| parse_axis_filter(a))
+            .collect::<Result<Vec<_>, _>>()
+    };
     // The reference parses the global filters first, then each scope in order.
     let global_axis_filters = parse_all(&global_args)?;
     let scopes = scopes
@@ -214,7 +221,14 @@ mod tests {
     #[test]
     fn axis_filter_forms() {
         let plain = parse_axis_filter(" T = F32 ").unwrap();
-        assert_eq!((plain.name.as_str(), plain.values.clone(), plain.display.as_str()), ("T", vec!["F32".to_string()], "T=F32"));
+        assert_eq!(
+            (
+                plain.name.as_str(),
+                plain.values.clone(),
+                plain.display.as_str()
+            ),
+            ("T", vec!["F32".to_string()], "T=F32")
+        );
         let list = parse_axis_filter("T=[F32, I32,]").unwrap();
         assert_eq!(list.values, vec!["F32", "I32"]);
         assert_eq!(list.display, "T=[F32,I32]");
@@ -226,11 +240,26 @@ mod tests {
 
     #[test]
     fn axis_filter_errors() {
-        assert_eq!(parse_axis_filter("T").unwrap_err(), "Axis filter must be NAME=VALUE: T");
-        assert_eq!(parse_axis_filter("=x").unwrap_err(), "Axis filter must be NAME=VALUE: =x");
-        assert_eq!(parse_axis_filter("[pow2]=3").unwrap_err(), "Axis filter missing name before [pow2]: [pow2]=3");
-        assert_eq!(parse_axis_filter("N[pow2]=x").unwrap_err(), "Axis filter [pow2] value must be integer: N[pow2]=x");
-        assert_eq!(parse_axis_filter("T=[]").unwrap_err(), "Axis filter must specify at least one value: T=[]");
+        assert_eq!(
+            parse_axis_filter("T").unwrap_err(),
+            "Axis filter must be NAME=VALUE: T"
+        );
+        assert_eq!(
+            parse_axis_filter("=x").unwrap_err(),
+            "Axis filter must be NAME=VALUE: =x"
+        );
+        assert_eq!(
+            parse_axis_filter("[pow2]=3").unwrap_err(),
+            "Axis filter missing name before [pow2]: [pow2]=3"
+        );
+        assert_eq!(
+            parse_axis_filter("N[pow2]=x").unwrap_err(),
+            "Axis filter [pow2] value must be integer: N[pow2]=x"
+        );
+        assert_eq!(
+            parse_axis_filter("T=[]").unwrap_err(),
+            "Axis filter must specify at least one value: T=[]"
+        );
     }
 
     #[test]

@@ -27,8 +27,12 @@ pub fn input_pairs(reference: &str, compare: &str) -> Result<Vec<(String, String
     if !(Path::new(reference).is_dir() && Path::new(compare).is_dir()) {
         return Ok(vec![(reference.to_string(), compare.to_string())]);
     }
-    let entries = std::fs::read_dir(compare)
-        .map_err(|e| Failure::fatal(format!("cannot list directory: {}", os_error_text(&e, compare))))?;
+    let entries = std::fs::read_dir(compare).map_err(|e| {
+        Failure::fatal(format!(
+            "cannot list directory: {}",
+            os_error_text(&e, compare)
+        ))
+    })?;
     let mut names: Vec<String> = entries
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .filter(|name| has_json_extension(name))

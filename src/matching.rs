@@ -11,29 +11,44 @@ use crate::model::{Benchmark, State};
 use crate::pyfmt::str_repr;
 
 fn format_ids(ids: &[i64]) -> String {
-    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A device's `id` as an integer, when it has one.
 pub fn device_id(device: &Value) -> Option<i64> {
     match device.get("id")? {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
         Value::Bool(b) => Some(i64::from(*b)),
         _ => None,
     }
 }
 
 /// The devices of a file selected by a device filter, in filter order.
-pub fn select_devices<'a>(all: &'a [Value], filter: &DeviceFilter, option: &str) -> Result<Vec<&'a Value>, Failure> {
+pub fn select_devices<'a>(
+    all: &'a [Value],
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<&'a Value>, Failure> {
     let Some(ids) = filter else {
         return Ok(all.iter().collect());
     };
     if all.iter().any(|d| d.get("id").is_none()) {
-        return Err(Failure::fatal(format!("a device in the input has no 'id' (needed by {option})")));
+        return Err(Failure::fatal(format!(
+            "a device in the input has no 'id' (needed by {option})"
+        )));
     }
     // The last device with a given id wins, as in a dict built from the list.
     let find = |id: i64| all.iter().rev().find(|d| device_id(d) == Some(id));
-    let missing: Vec<i64> = ids.iter().copied().filter(|id| find(*id).is_none()).collect();
+    let missing: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| find(*id).is_none())
+        .collect();
     if !missing.is_empty() {
         return Err(Failure::reported(format!(
             "{option} requested device id(s) not present in input: {}",
@@ -44,11 +59,19 @@ pub fn select_devices<'a>(all: &'a [Value], filter: &DeviceFilter, option: &str)
 }
 
 /// The device ids of a benchmark to compare, in pairing order.
-pub fn benchmark_device_ids(bench: &Benchmark, filter: &DeviceFilter, option: &str) -> Result<Vec<i64>, Failure> {
+pub fn benchmark_device_ids(
+    bench: &Benchmark,
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<i64>, Failure> {
     let Some(ids) = filter else {
         return Ok(bench.devices.clone());
     };
-    let missing: Vec<i64> = ids.iter().copied().filter(|id| !bench.devices.contains(id)).collect();
+    let missing: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| !bench.devices.contains(id))
+        .collect();
     if !missing.is_empty() {
         return Err(Failure::reported(format!(
             "benchmark {} does not contain {option} device id(s): {}",
@@ -109,10 +132,12 @@ impl<'a> KeyCounts<'a> {
 
     fn same_counts(&self, other: &KeyCounts) -> bool {
         self.states.len() == other.states.len()
-            && self
-                .states
-                .iter()
-                .all(|(key, states)| other.states.get(key).is_some_and(|o| o.len() == states.len()))
+            && self.states.iter().all(|(key, states)| {
+                other
+                    .states
+                    .get(key)
+                    .is_some_and(|o| o.len() == states.len())
+            })
     }
 
     /// Python repr of the counts dict: `{'key': 2, ...}`.

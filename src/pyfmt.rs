@@ -94,7 +94,11 @@ pub fn format_g(x: f64, precision: usize) -> String {
     let (mantissa, exponent) = sci.split_once('e').expect("`{:e}` always has an exponent");
     let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
     if exponent < -4 || exponent >= precision as i32 {
-        format!("{}{}", strip_trailing_zeros(mantissa), exponent_suffix(exponent))
+        format!(
+            "{}{}",
+            strip_trailing_zeros(mantissa),
+            exponent_suffix(exponent)
+        )
     } else {
         let decimals = (precision as i32 - 1 - exponent).max(0) as usize;
         strip_trailing_zeros(&format!("{:.*}", decimals, x)).to_string()
@@ -133,8 +137,16 @@ pub fn parse_py_float(text: &str) -> Option<f64> {
     }
     let lower = unsigned.to_ascii_lowercase();
     if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
-        let value = if lower == "nan" { f64::NAN } else { f64::INFINITY };
-        return Some(if cleaned.starts_with('-') { -value } else { value });
+        let value = if lower == "nan" {
+            f64::NAN
+        } else {
+            f64::INFINITY
+        };
+        return Some(if cleaned.starts_with('-') {
+            -value
+        } else {
+            value
+        });
     }
     if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
         return None;
@@ -229,7 +241,11 @@ mod tests {
             (f64::NEG_INFINITY, 5, "-inf"),
         ];
         for (value, precision, expected) in cases {
-            assert_eq!(format_g(value, precision), expected, "%.{precision}g of {value}");
+            assert_eq!(
+                format_g(value, precision),
+                expected,
+                "%.{precision}g of {value}"
+            );
         }
     }
 

@@ -31,8 +31,10 @@ pub fn py_dirname(path: &str) -> String {
 }
 
 /// Where a sidecar named in a JSON file lives: absolute names as given,
-/// otherwise next to the JSON file, then next to its directory. The current
-/// directory is never searched, so results do not depend on where the tool runs.
+/// otherwise next to the JSON file, then next to its directory, then
+/// relative to the working directory (NVBench writes the name relative to
+/// the directory the benchmark ran in, e.g. `runs/base/ref.json-bin/0.bin`).
+/// When none exists, the name next to the JSON file is reported.
 pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
     if filename.starts_with('/') {
         return filename.to_string();
@@ -44,6 +46,9 @@ pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
     let beside_parent = py_join(&py_dirname(json_dir), filename);
     if Path::new(&beside_parent).exists() {
         return beside_parent;
+    }
+    if Path::new(filename).exists() {
+        return filename.to_string();
     }
     beside_json
 }
@@ -57,7 +62,10 @@ pub fn os_error_text(error: &io::Error, path: &str) -> String {
         .unwrap_or(&description)
         .to_string();
     match error.raw_os_error() {
-        Some(code) => format!("[Errno {code}] {description}: {}", crate::pyfmt::str_repr(path)),
+        Some(code) => format!(
+            "[Errno {code}] {description}: {}",
+            crate::pyfmt::str_repr(path)
+        ),
         None => format!("{description}: {}", crate::pyfmt::str_repr(path)),
     }
 }
@@ -81,7 +89,10 @@ pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
     let map = unsafe { memmap2::Mmap::map(&file)? };
     let whole = &map[..map.len() - map.len() % 4];
     Ok(match bytemuck::try_cast_slice::<u8, u32>(whole) {
-        Ok(words) => words.iter().map(|w| f32::from_bits(u32::from_le(*w))).collect(),
+        Ok(words) => words
+            .iter()
+            .map(|w| f32::from_bits(u32::from_le(*w)))
+            .collect(),
         // Misaligned data (never for a fresh map, but cheap to handle) is copied.
         Err(_) => whole
             .chunks_exact(4)
@@ -136,7 +147,9 @@ impl Sidecar {
                     crate::pyfmt::str_repr(&self.path),
                     os_error_text(&error, &self.path)
                 );
-                warnings.borrow_mut().warn(bulk_warning(self.description, &message));
+                warnings
+                    .borrow_mut()
+                    .warn(bulk_warning(self.description, &message));
                 return None;
             }
         };
@@ -147,7 +160,9 @@ impl Sidecar {
                 crate::pyfmt::str_repr(&self.path),
                 values.len()
             );
-            warnings.borrow_mut().warn(bulk_warning(self.description, &message));
+            warnings
+                .borrow_mut()
+                .warn(bulk_warning(self.description, &message));
             return None;
         }
         Some(values)
@@ -180,7 +195,10 @@ impl<'w> SidecarEvidence<'w> {
     fn load(&self) -> Option<BulkSamples> {
         // Both files are read (and warned about) before either is judged.
         let times = self.samples.as_ref().and_then(|s| s.load(self.warnings));
-        let frequencies = self.frequencies.as_ref().and_then(|s| s.load(self.warnings));
+        let frequencies = self
+            .frequencies
+            .as_ref()
+            .and_then(|s| s.load(self.warnings));
         let (times, cycles) = crate::coverage::time_and_cycles(&times?, &frequencies?)?;
         Some(BulkSamples { times, cycles })
     }
@@ -226,12 +244,22 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("nvbc-sidecar-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("v.bin");
-        let mut bytes: Vec<u8> = [1.5f32, 2.25].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut bytes: Vec<u8> = [1.5f32, 2.25]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         bytes.extend([0u8, 1]);
         std::fs::write(&path, bytes).unwrap();
-        assert_eq!(read_float32_file(path.to_str().unwrap()).unwrap(), vec![1.5, 2.25]);
+        assert_eq!(
+            read_float32_file(path.to_str().unwrap()).unwrap(),
+            vec![1.5, 2.25]
+        );
         std::fs::write(&path, b"").unwrap();
-        assert!(read_float32_file(path.to_str().unwrap()).unwrap().is_empty());
+        assert!(
+            read_float32_file(path.to_str().unwrap())
+                .unwrap()
+                .is_empty()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

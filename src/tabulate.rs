@@ -32,7 +32,11 @@ pub fn github_table(headers: &[String], aligns: &[Align], rows: &[Vec<String>]) 
     let column_aligns: Vec<ColumnAlign> = types
         .iter()
         .enumerate()
-        .map(|(index, ty)| aligns.get(index).map_or(default_align(*ty), |a| (*a).into()))
+        .map(|(index, ty)| {
+            aligns
+                .get(index)
+                .map_or(default_align(*ty), |a| (*a).into())
+        })
         .collect();
     let padded_columns = pad_columns(&headers, &columns, &types, &column_aligns, measure);
     let (header_cells, widths) = align_headers(&headers, &column_aligns, &padded_columns, measure);
@@ -100,7 +104,9 @@ fn pad_headers_to_first_row(headers: &[String], rows: &[Vec<String>]) -> Vec<Str
 /// (`_is_separating_line`); tabulate removes those before typing the columns
 /// and re-inserts them at their original indices afterwards.
 fn is_separator_row(row: &[String]) -> bool {
-    row.iter().take(2).any(|cell| py_strip(cell) == SEPARATING_LINE)
+    row.iter()
+        .take(2)
+        .any(|cell| py_strip(cell) == SEPARATING_LINE)
 }
 
 fn split_off_separator_rows(rows: &[Vec<String>]) -> (Vec<&Vec<String>>, Vec<usize>) {
@@ -120,7 +126,11 @@ fn split_off_separator_rows(rows: &[Vec<String>]) -> (Vec<&Vec<String>>, Vec<usi
 fn transpose<'a>(rows: &[&'a Vec<String>]) -> Vec<Vec<Option<&'a str>>> {
     let column_count = rows.iter().map(|row| row.len()).max().unwrap_or(0);
     (0..column_count)
-        .map(|column| rows.iter().map(|row| row.get(column).map(String::as_str)).collect())
+        .map(|column| {
+            rows.iter()
+                .map(|row| row.get(column).map(String::as_str))
+                .collect()
+        })
         .collect()
 }
 
@@ -133,14 +143,20 @@ fn pad_columns(
     aligns: &[ColumnAlign],
     measure: Measure,
 ) -> Vec<Vec<String>> {
-    let kept = if headers.is_empty() { columns.len() } else { columns.len().min(headers.len()) };
+    let kept = if headers.is_empty() {
+        columns.len()
+    } else {
+        columns.len().min(headers.len())
+    };
     (0..kept)
         .map(|index| {
             let formatted = columns[index]
                 .iter()
                 .map(|cell| format_cell(*cell, types[index], measure.has_invisible))
                 .collect();
-            let min_width = headers.get(index).map_or(0, |h| measure.width(h) + MIN_PADDING);
+            let min_width = headers
+                .get(index)
+                .map_or(0, |h| measure.width(h) + MIN_PADDING);
             align_column(formatted, aligns[index], min_width, measure)
         })
         .collect()
@@ -154,7 +170,10 @@ fn align_headers(
     measure: Measure,
 ) -> (Vec<String>, Vec<usize>) {
     if headers.is_empty() {
-        let widths = columns.iter().map(|column| widest(column, measure)).collect();
+        let widths = columns
+            .iter()
+            .map(|column| widest(column, measure))
+            .collect();
         return (Vec::new(), widths);
     }
     if columns.is_empty() {
@@ -164,7 +183,10 @@ fn align_headers(
             .iter()
             .map(|header| {
                 let width = measure.width(header) + MIN_PADDING;
-                (align_header(header, ColumnAlign::Left, width, measure), width)
+                (
+                    align_header(header, ColumnAlign::Left, width, measure),
+                    width,
+                )
             })
             .unzip();
     }
@@ -181,7 +203,11 @@ fn align_headers(
 }
 
 fn widest(cells: &[String], measure: Measure) -> usize {
-    cells.iter().map(|cell| measure.width(cell)).max().unwrap_or(0)
+    cells
+        .iter()
+        .map(|cell| measure.width(cell))
+        .max()
+        .unwrap_or(0)
 }
 
 /// Data rows in order, with separators re-inserted at their original indices
@@ -297,7 +323,10 @@ impl Measure {
     /// Width of a cell: the widest of its `\r`/`\n`-separated lines in multi-line mode.
     fn width(self, cell: &str) -> usize {
         if self.multiline {
-            split_on_cr_lf(cell).map(|line| self.line_width(line)).max().unwrap_or(0)
+            split_on_cr_lf(cell)
+                .map(|line| self.line_width(line))
+                .max()
+                .unwrap_or(0)
         } else {
             self.line_width(cell)
         }
@@ -316,13 +345,24 @@ impl Measure {
 /// `_align_column`: cells are stripped of surrounding whitespace (except for
 /// "decimal", which pads to line up decimal points instead), then padded to
 /// the column's widest cell or the header minimum.
-fn align_column(cells: Vec<String>, align: ColumnAlign, min_width: usize, measure: Measure) -> Vec<String> {
+fn align_column(
+    cells: Vec<String>,
+    align: ColumnAlign,
+    min_width: usize,
+    measure: Measure,
+) -> Vec<String> {
     let cells = match align {
         ColumnAlign::Decimal => pad_decimal_places(cells, measure.has_invisible),
-        _ => cells.iter().map(|cell| py_strip(cell).to_string()).collect(),
+        _ => cells
+            .iter()
+            .map(|cell| py_strip(cell).to_string())
+            .collect(),
     };
     let width = widest(&cells, measure).max(min_width);
-    cells.iter().map(|cell| pad_cell(cell, align, width, measure)).collect()
+    cells
+        .iter()
+        .map(|cell| pad_cell(cell, align, width, measure))
+        .collect()
 }
 
 /// Pads a cell; in multi-line mode each `str.splitlines` line separately. With
@@ -349,7 +389,13 @@ fn pad_cell(cell: &str, align: ColumnAlign, width: usize, measure: Measure) -> S
 fn pad_decimal_places(cells: Vec<String>, has_invisible: bool) -> Vec<String> {
     let places: Vec<isize> = cells
         .iter()
-        .map(|cell| if has_invisible { digits_after_point(&strip_ansi(cell)) } else { digits_after_point(cell) })
+        .map(|cell| {
+            if has_invisible {
+                digits_after_point(&strip_ansi(cell))
+            } else {
+                digits_after_point(cell)
+            }
+        })
         .collect();
     let most = places.iter().copied().max().unwrap_or(-1);
     cells
@@ -426,7 +472,8 @@ fn cell_type(cell: &str) -> CellType {
         CellType::Missing
     } else if text == "True" || text == "False" {
         CellType::Bool
-    } else if python_int_accepts(&text) || (matches_thousands_pattern(&text) && !text.contains('.')) {
+    } else if python_int_accepts(&text) || (matches_thousands_pattern(&text) && !text.contains('.'))
+    {
         CellType::Int
     } else if is_number(&text) || matches_thousands_pattern(&text) {
         CellType::Float
@@ -509,7 +556,11 @@ fn colored_digits_span_at(escaped: &[u8], start: usize) -> Option<(usize, usize)
 
 /// End of a non-empty run of bytes satisfying `accept` starting at `from`.
 fn skip_run(bytes: &[u8], from: usize, accept: impl Fn(u8) -> bool) -> Option<usize> {
-    let run = bytes.get(from..)?.iter().take_while(|b| accept(**b)).count();
+    let run = bytes
+        .get(from..)?
+        .iter()
+        .take_while(|b| accept(**b))
+        .count();
     (run > 0).then_some(from + run)
 }
 
@@ -523,7 +574,9 @@ fn unicode_escape(text: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
-            _ if code < 0x20 || (0x7f..0x100).contains(&code) => out.push_str(&format!("\\x{code:02x}")),
+            _ if code < 0x20 || (0x7f..0x100).contains(&code) => {
+                out.push_str(&format!("\\x{code:02x}"))
+            }
             _ if (0x100..0x10000).contains(&code) => out.push_str(&format!("\\u{code:04x}")),
             _ if code >= 0x10000 => out.push_str(&format!("\\U{code:08x}")),
             _ => out.push(c),
@@ -574,7 +627,9 @@ const INT_MAX_STR_DIGITS: usize = 4300;
 fn is_number(text: &str) -> bool {
     match python_float(text) {
         Some(value) if value.is_finite() => true,
-        Some(_) => ["inf", "-inf", "nan"].iter().any(|word| text.eq_ignore_ascii_case(word)),
+        Some(_) => ["inf", "-inf", "nan"]
+            .iter()
+            .any(|word| text.eq_ignore_ascii_case(word)),
         None => false,
     }
 }
@@ -611,7 +666,10 @@ fn python_float(text: &str) -> Option<f64> {
 /// digits to ASCII (`_PyUnicode_TransformDecimalAndSpaceToASCII`; any other
 /// non-ASCII character fails), then trims C whitespace (" \t\n\v\f\r").
 fn python_number_text(text: &str) -> Option<String> {
-    let ascii: String = text.chars().map(ascii_equivalent).collect::<Option<String>>()?;
+    let ascii: String = text
+        .chars()
+        .map(ascii_equivalent)
+        .collect::<Option<String>>()?;
     Some(ascii.trim_matches(is_c_space).to_string())
 }
 
@@ -632,11 +690,15 @@ fn is_c_space(c: char) -> bool {
 /// `float()` allows an underscore only between two digits, then ignores it.
 fn remove_digit_underscores(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
-    let well_placed = bytes.iter().enumerate().filter(|(_, b)| **b == b'_').all(|(index, _)| {
-        let digit_before = index > 0 && bytes[index - 1].is_ascii_digit();
-        let digit_after = bytes.get(index + 1).is_some_and(u8::is_ascii_digit);
-        digit_before && digit_after
-    });
+    let well_placed = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'_')
+        .all(|(index, _)| {
+            let digit_before = index > 0 && bytes[index - 1].is_ascii_digit();
+            let digit_after = bytes.get(index + 1).is_some_and(u8::is_ascii_digit);
+            digit_before && digit_after
+        });
     well_placed.then(|| text.replace('_', ""))
 }
 
@@ -669,7 +731,8 @@ fn is_decimal_literal(text: &str) -> bool {
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = !(whole.is_empty() && fraction.is_empty()) && all_digits(whole) && all_digits(fraction);
+    let mantissa_ok =
+        !(whole.is_empty() && fraction.is_empty()) && all_digits(whole) && all_digits(fraction);
     let exponent_ok = exponent.map_or(true, |exp| {
         let digits = exp.strip_prefix(['+', '-']).unwrap_or(exp);
         !digits.is_empty() && all_digits(digits)
@@ -709,12 +772,12 @@ fn is_grouped_integer(text: &str) -> bool {
 /// First code points of the runs of ten Unicode decimal digits (Python 3.11 /
 /// Unicode 14 `unicodedata.decimal`), which `int()` and `float()` accept.
 const DECIMAL_DIGIT_ZEROS: [u32; 66] = [
-    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6,
-    0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50,
-    0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0,
-    0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0,
-    0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50, 0x1d7ce,
-    0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66,
+    0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90,
+    0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10,
+    0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650,
+    0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50,
+    0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
 ];
 
 fn unicode_decimal_value(c: char) -> Option<u8> {
@@ -754,7 +817,8 @@ fn strip_ansi(text: &str) -> Cow<'_, str> {
 }
 
 fn contains_ansi_code(text: &str) -> bool {
-    text.match_indices(ESC).any(|(position, _)| ansi_code_at(text, position).is_some())
+    text.match_indices(ESC)
+        .any(|(position, _)| ansi_code_at(text, position).is_some())
 }
 
 /// A code starting at byte `start`: where it ends and the text it displays.
@@ -770,10 +834,18 @@ fn ansi_code_at(text: &str, start: usize) -> Option<(usize, &str)> {
 /// final byte 0x40-0x7e. The three ranges are disjoint, so greedy runs decide.
 fn csi_code_len(text: &str) -> Option<usize> {
     let bytes = text.strip_prefix("\x1b[")?.as_bytes();
-    let params = bytes.iter().take_while(|b| (0x30..=0x3f).contains(*b)).count();
-    let intermediates = bytes[params..].iter().take_while(|b| (0x20..=0x2f).contains(*b)).count();
+    let params = bytes
+        .iter()
+        .take_while(|b| (0x30..=0x3f).contains(*b))
+        .count();
+    let intermediates = bytes[params..]
+        .iter()
+        .take_while(|b| (0x20..=0x2f).contains(*b))
+        .count();
     let final_byte = *bytes.get(params + intermediates)?;
-    (0x40..=0x7e).contains(&final_byte).then_some(2 + params + intermediates + 1)
+    (0x40..=0x7e)
+        .contains(&final_byte)
+        .then_some(2 + params + intermediates + 1)
 }
 
 /// `ESC ]8;` params `;` URI `ESC \` link-text `ESC ]8;; ESC \`, where params
@@ -903,5 +975,16 @@ fn py_splitlines(text: &str) -> Vec<&str> {
 }
 
 fn is_line_boundary(c: char) -> bool {
-    matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}')
+    matches!(
+        c,
+        '\n' | '\r'
+            | '\x0b'
+            | '\x0c'
+            | '\x1c'
+            | '\x1d'
+            | '\x1e'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
 }

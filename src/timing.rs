@@ -38,10 +38,17 @@ pub fn bulk_warning(description: &str, message: &str) -> String {
 }
 
 /// Extracts the timing of one state. Warnings (stderr) are pushed to `warnings`.
-pub fn extract_timing(summaries: &Summaries, warnings: &mut Vec<String>) -> Result<Timing, Failure> {
+pub fn extract_timing(
+    summaries: &Summaries,
+    warnings: &mut Vec<String>,
+) -> Result<Timing, Failure> {
     let mut samples = extract_sidecar(summaries, Tag::SampleTimes, "sample time", warnings)?;
-    let mut frequencies =
-        extract_sidecar(summaries, Tag::SampleFrequencies, "sample frequency", warnings)?;
+    let mut frequencies = extract_sidecar(
+        summaries,
+        Tag::SampleFrequencies,
+        "sample frequency",
+        warnings,
+    )?;
     if let (Some(s), Some(f)) = (&samples, &frequencies) {
         if s.count != f.count {
             warnings.push(bulk_warning(
@@ -83,9 +90,7 @@ pub fn extract_timing(summaries: &Summaries, warnings: &mut Vec<String>) -> Resu
 fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<&[DataEntry]>, Failure> {
     match summaries.lookup(tag) {
         Lookup::Missing => Ok(None),
-        Lookup::Untagged => Err(Failure::Fatal(
-            "a summary has no 'tag' key".to_string(),
-        )),
+        Lookup::Untagged => Err(Failure::Fatal("a summary has no 'tag' key".to_string())),
         Lookup::Found(SummaryData::Entries(entries)) => Ok(Some(entries)),
         Lookup::Found(SummaryData::Malformed) => Err(Failure::Fatal(format!(
             "summary {} has a 'data' field that is not a list of objects",
@@ -106,7 +111,10 @@ fn data_value<'a>(
         .iter()
         .find(|entry| entry.name.as_ref().and_then(Scalar::as_str) == Some(name))
         .ok_or_else(|| {
-            Failure::Reported(format!("summary {tag_repr} is missing field {}", str_repr(name)))
+            Failure::Reported(format!(
+                "summary {tag_repr} is missing field {}",
+                str_repr(name)
+            ))
         })?;
     let actual_type = entry.value_type.as_ref().unwrap_or(&Scalar::Null);
     if actual_type.as_str() != Some(expected_type) {
@@ -125,7 +133,11 @@ fn data_value<'a>(
     })
 }
 
-fn extract_float(summaries: &Summaries, tag: Tag, null_value: Option<f64>) -> Result<Option<f64>, Failure> {
+fn extract_float(
+    summaries: &Summaries,
+    tag: Tag,
+    null_value: Option<f64>,
+) -> Result<Option<f64>, Failure> {
     let Some(entries) = find_summary(summaries, tag)? else {
         return Ok(None);
     };
@@ -169,7 +181,10 @@ fn extract_sidecar(
         )));
     };
     if count < 0 {
-        warnings.push(bulk_warning(description, &format!("negative value count {count}")));
+        warnings.push(bulk_warning(
+            description,
+            &format!("negative value count {count}"),
+        ));
         return Ok(None);
     }
     Ok(Some(SidecarRef {

@@ -11,7 +11,10 @@ fn int64_cell(value: &Scalar, axis: &Axis) -> Result<String, Failure> {
             "invalid literal for int() with base 10: {}",
             str_repr(text)
         )),
-        other => Failure::fatal(format!("int64 axis value {} is not an integer", other.py_repr())),
+        other => Failure::fatal(format!(
+            "int64 axis value {} is not an integer",
+            other.py_repr()
+        )),
     })?;
     let flags = axis
         .flags
@@ -49,7 +52,10 @@ pub fn axis_cell(axis_value: &AxisValue, axes: &[Axis]) -> Result<String, Failur
             ))
         })?;
     let value = axis_value.value.as_ref().ok_or_else(|| {
-        Failure::fatal(format!("axis value {} has no 'value'", str_repr(&axis_value.name)))
+        Failure::fatal(format!(
+            "axis value {} has no 'value'",
+            str_repr(&axis_value.name)
+        ))
     })?;
     match axis.axis_type.as_str() {
         "int64" => int64_cell(value, axis),

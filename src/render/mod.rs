@@ -1,5 +1,6 @@
 //! Renderers: everything that turns decided comparisons into text.
 pub mod axes;
+pub mod bulk_debug;
 pub mod summary;
 pub mod table;
 pub mod units;

@@ -69,7 +69,8 @@ impl Tally {
             Status::Unknown => self.unknown += 1,
             Status::Undecided => {
                 self.undecided += 1;
-                self.undecided_reasons.record(reason.code.canonical(), reason);
+                self.undecided_reasons
+                    .record(reason.code.canonical(), reason);
             }
             Status::Same => self.same += 1,
             Status::Fast => self.fast += 1,
@@ -85,7 +86,7 @@ impl Tally {
             .iter()
             .map(|t| (t.key, t.count, t.message.as_str()))
             .collect();
-        reasons.sort_by(|a, b| b.1.cmp(&a.1));
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
         reasons
     }
 
@@ -105,10 +106,26 @@ pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Summary\n");
     let _ = writeln!(out, "- Total Matches: {}", tally.total);
-    let _ = writeln!(out, "  - Pass        (centers close and intervals overlap): {}", tally.same);
-    let _ = writeln!(out, "  - Improvement (clear timing gap, %Diff < 0): {}", tally.fast);
-    let _ = writeln!(out, "  - Regression  (clear timing gap, %Diff > 0): {}", tally.slow);
-    let _ = writeln!(out, "  - Ambiguous (comparison requires more evidence): {}", tally.undecided);
+    let _ = writeln!(
+        out,
+        "  - Pass        (centers close and intervals overlap): {}",
+        tally.same
+    );
+    let _ = writeln!(
+        out,
+        "  - Improvement (clear timing gap, %Diff < 0): {}",
+        tally.fast
+    );
+    let _ = writeln!(
+        out,
+        "  - Regression  (clear timing gap, %Diff > 0): {}",
+        tally.slow
+    );
+    let _ = writeln!(
+        out,
+        "  - Ambiguous (comparison requires more evidence): {}",
+        tally.undecided
+    );
     let reasons = tally.undecided_reasons();
     if !reasons.is_empty() {
         let _ = writeln!(out, "    - Reasons:");
@@ -122,7 +139,11 @@ pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
             let _ = writeln!(out, "  - Reason legend: {}", entries.join("; "));
         }
     }
-    let _ = writeln!(out, "  - Unknown     (input data unavailable or unusable): {}", tally.unknown);
+    let _ = writeln!(
+        out,
+        "  - Unknown     (input data unavailable or unusable): {}",
+        tally.unknown
+    );
     out
 }
 
@@ -141,11 +162,26 @@ mod tests {
     #[test]
     fn reasons_sorted_by_count_then_first_seen_with_most_severe_message() {
         let mut tally = Tally::default();
-        tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh, "noise", 0.0));
-        tally.record(Status::Undecided, &reason(ReasonCode::BulkTimeSupportMismatch, "a", 0.1));
-        tally.record(Status::Undecided, &reason(ReasonCode::BulkTimeSupportMismatch, "b", 0.3));
-        tally.record(Status::Undecided, &reason(ReasonCode::BulkTimeSupportMismatch, "c", 0.2));
-        tally.record(Status::Undecided, &reason(ReasonCode::MissingInterval, "m", 0.0));
+        tally.record(
+            Status::Undecided,
+            &reason(ReasonCode::NoiseTooHigh, "noise", 0.0),
+        );
+        tally.record(
+            Status::Undecided,
+            &reason(ReasonCode::BulkTimeSupportMismatch, "a", 0.1),
+        );
+        tally.record(
+            Status::Undecided,
+            &reason(ReasonCode::BulkTimeSupportMismatch, "b", 0.3),
+        );
+        tally.record(
+            Status::Undecided,
+            &reason(ReasonCode::BulkTimeSupportMismatch, "c", 0.2),
+        );
+        tally.record(
+            Status::Undecided,
+            &reason(ReasonCode::MissingInterval, "m", 0.0),
+        );
         let reasons = tally.undecided_reasons();
         assert_eq!(
             reasons,
@@ -160,7 +196,10 @@ mod tests {
     #[test]
     fn legend_skips_codes_that_are_their_own_canonical_form() {
         let mut tally = Tally::default();
-        tally.record(Status::Fast, &reason(ReasonCode::ClearGapConfirmedByBulkCycles, "x", 0.0));
+        tally.record(
+            Status::Fast,
+            &reason(ReasonCode::ClearGapConfirmedByBulkCycles, "x", 0.0),
+        );
         tally.record(Status::Unknown, &reason(ReasonCode::StateSkipped, "y", 0.0));
         let text = render_summary(&tally, true);
         assert!(text.contains("  - Reason legend: bc-gap = clear_gap_confirmed_by_bulk_cycles; state-skip = state_skipped\n"));

@@ -67,8 +67,14 @@ fn legacy_cells(c: &Comparison, no_color: bool) -> Vec<String> {
 /// Cells of the explain and intervals modes; timing columns are aligned
 /// over the whole table.
 fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<String>> {
-    let refs = || rows.iter().map(|r| (r.comparison.ref_time, r.comparison.ref_interval));
-    let cmps = || rows.iter().map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval));
+    let refs = || {
+        rows.iter()
+            .map(|r| (r.comparison.ref_time, r.comparison.ref_interval))
+    };
+    let cmps = || {
+        rows.iter()
+            .map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval))
+    };
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
     let (ref_widths, cmp_widths) = (IntervalWidths::of(refs()), IntervalWidths::of(cmps()));
     rows.iter()
@@ -76,8 +82,16 @@ fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<St
             let c = row.comparison;
             let mut cells = if mode == DisplayMode::Explain {
                 vec![
-                    timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
-                    timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+                    timing_with_explicit_interval(
+                        c.ref_time,
+                        c.ref_interval.as_ref(),
+                        ref_explicit,
+                    ),
+                    timing_with_explicit_interval(
+                        c.cmp_time,
+                        c.cmp_interval.as_ref(),
+                        cmp_explicit,
+                    ),
                     percentage(c.ref_noise),
                     percentage(c.cmp_noise),
                     c.reason.code.display().to_string(),
@@ -96,7 +110,12 @@ fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<St
 }
 
 /// The table text (without a trailing newline).
-pub fn render_table(axis_names: &[String], rows: &[Row], mode: DisplayMode, no_color: bool) -> String {
+pub fn render_table(
+    axis_names: &[String],
+    rows: &[Row],
+    mode: DisplayMode,
+    no_color: bool,
+) -> String {
     let columns = mode_columns(mode);
     let mut headers: Vec<String> = axis_names.to_vec();
     let mut aligns = vec![Align::Center; axis_names.len()];
@@ -104,7 +123,10 @@ pub fn render_table(axis_names: &[String], rows: &[Row], mode: DisplayMode, no_c
     aligns.extend(columns.iter().map(|(_, align)| *align));
 
     let value_cells = match mode {
-        DisplayMode::Legacy => rows.iter().map(|r| legacy_cells(r.comparison, no_color)).collect(),
+        DisplayMode::Legacy => rows
+            .iter()
+            .map(|r| legacy_cells(r.comparison, no_color))
+            .collect(),
         _ => interval_cells(rows, mode, no_color),
     };
     let cells: Vec<Vec<String>> = rows

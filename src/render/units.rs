@@ -12,7 +12,9 @@ pub fn duration_units(values: &[Option<f64>]) -> (f64, &'static str) {
         .flatten()
         .filter(|v| v.is_finite())
         .map(|v| v.abs())
-        .fold(None, |acc: Option<f64>, v| Some(acc.map_or(v, |a| a.max(v))));
+        .fold(None, |acc: Option<f64>, v| {
+            Some(acc.map_or(v, |a| a.max(v)))
+        });
     match max_abs {
         Some(m) if m >= 1.0 => (1.0, "s"),
         Some(m) if m >= 1e-3 => (1e3, "ms"),
@@ -94,7 +96,8 @@ impl CenterWithDeltas {
         let lower_delta = interval.lower - interval.center;
         let upper_delta = interval.upper - interval.center;
         let (center_multiplier, center_units) = duration_units(&[Some(center)]);
-        let (delta_multiplier, delta_units) = duration_units(&[Some(lower_delta), Some(upper_delta)]);
+        let (delta_multiplier, delta_units) =
+            duration_units(&[Some(lower_delta), Some(upper_delta)]);
         let precision = delta_precision(center, delta_multiplier);
         CenterWithDeltas {
             center_text: format_f(center * center_multiplier, 3),
@@ -142,13 +145,21 @@ impl IntervalWidths {
 }
 
 /// An intervals-mode cell: `center [-lo, +hi] unit`, aligned with `widths`.
-pub fn timing_with_interval(center: Option<f64>, interval: Option<&Interval>, widths: IntervalWidths) -> String {
+pub fn timing_with_interval(
+    center: Option<f64>,
+    interval: Option<&Interval>,
+    widths: IntervalWidths,
+) -> String {
     let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
         return "n/a".to_string();
     };
     let Some(interval) = interval else {
         let (multiplier, units) = duration_units(&[Some(center)]);
-        let text = format!("{:>width$}", format_f(center * multiplier, 3), width = widths.center);
+        let text = format!(
+            "{:>width$}",
+            format_f(center * multiplier, 3),
+            width = widths.center
+        );
         if widths.deltas == 0 {
             return format!("{text} {units}");
         }
@@ -183,7 +194,7 @@ fn explicit_values(interval: &Interval) -> Option<([String; 3], &'static str)> {
     Some((points.map(|p| format_f(p * multiplier, 3)), units))
 }
 
-fn longest_common_prefix<'a>(values: &'a [String; 3]) -> &'a str {
+fn longest_common_prefix(values: &[String; 3]) -> &str {
     let first = &values[0];
     let mut end = first.len();
     for other in &values[1..] {
@@ -230,7 +241,11 @@ pub fn explicit_widths(cells: impl Iterator<Item = (Option<f64>, Option<Interval
 }
 
 /// An explain-mode cell: `[lo | center | hi] unit`, or the compressed form.
-pub fn timing_with_explicit_interval(center: Option<f64>, interval: Option<&Interval>, widths: [usize; 3]) -> String {
+pub fn timing_with_explicit_interval(
+    center: Option<f64>,
+    interval: Option<&Interval>,
+    widths: [usize; 3],
+) -> String {
     if !is_positive_finite(center) {
         return "n/a".to_string();
     }
@@ -243,7 +258,12 @@ pub fn timing_with_explicit_interval(center: Option<f64>, interval: Option<&Inte
     let prefix = longest_common_prefix(&values);
     if prefix_is_useful(prefix) {
         let suffix = |i: usize| &values[i][prefix.len()..];
-        return format!("{prefix}[{} | {} | {}] {units}", suffix(0), suffix(1), suffix(2));
+        return format!(
+            "{prefix}[{} | {} | {}] {units}",
+            suffix(0),
+            suffix(1),
+            suffix(2)
+        );
     }
     format!(
         "[{:>w0$} | {:>w1$} | {:>w2$}] {units}",
