@@ -70,16 +70,33 @@ pub fn os_error_text(error: &io::Error, path: &str) -> String {
     }
 }
 
-/// Reads all complete little-endian float32 values of a file (a trailing
-/// partial value is ignored, as `numpy.fromfile` does).
-pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
-    let file = File::open(path)?;
-    let metadata = file.metadata()?;
+/// Opens a sidecar that must be a regular file: a directory, FIFO or device
+/// is rejected before opening, so nothing blocks or reads forever.
+fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
+    let metadata = std::fs::metadata(path)?;
     if metadata.is_dir() {
         // EISDIR, as numpy reports for a directory.
         return Err(io::Error::from_raw_os_error(21));
     }
-    if metadata.len() == 0 {
+    if !metadata.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok((File::open(path)?, metadata.len()))
+}
+
+/// Number of complete float32 values in a sidecar, without reading it.
+pub fn float32_count(path: &str) -> io::Result<u64> {
+    open_regular_file(path).map(|(_, length)| length / 4)
+}
+
+/// Reads all complete little-endian float32 values of a file (a trailing
+/// partial value is ignored, as `numpy.fromfile` does).
+pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
+    let (file, length) = open_regular_file(path)?;
+    if length == 0 {
         return Ok(Vec::new());
     }
     // SAFETY: the map is read-only and lives only inside this function; the
@@ -139,33 +156,49 @@ impl Sidecar {
     }
 
     fn load(&self, warnings: &RefCell<Warnings>) -> Option<Vec<f32>> {
-        let values = match read_float32_file(&self.path) {
-            Ok(values) => values,
-            Err(error) => {
-                let message = format!(
-                    "failed to read {}: {}",
-                    crate::pyfmt::str_repr(&self.path),
-                    os_error_text(&error, &self.path)
-                );
-                warnings
-                    .borrow_mut()
-                    .warn(bulk_warning(self.description, &message));
-                return None;
-            }
-        };
-        if values.len() as u64 != self.count {
-            let message = format!(
-                "expected {} values in {}, found {}",
-                self.count,
-                crate::pyfmt::str_repr(&self.path),
-                values.len()
-            );
+        let warn = |message: String| {
             warnings
                 .borrow_mut()
                 .warn(bulk_warning(self.description, &message));
+        };
+        let path_repr = crate::pyfmt::str_repr(&self.path);
+        let read_failure = |error: io::Error| {
+            format!(
+                "failed to read {path_repr}: {}",
+                os_error_text(&error, &self.path)
+            )
+        };
+        // The length is checked before reading, so a `size` that claims far
+        // more values than the file holds allocates nothing.
+        let found = match float32_count(&self.path) {
+            Ok(found) => found,
+            Err(error) => {
+                warn(read_failure(error));
+                return None;
+            }
+        };
+        if found != self.count {
+            warn(format!(
+                "expected {} values in {path_repr}, found {found}",
+                self.count
+            ));
             return None;
         }
-        Some(values)
+        match read_float32_file(&self.path) {
+            Ok(values) if values.len() as u64 == self.count => Some(values),
+            Ok(values) => {
+                warn(format!(
+                    "expected {} values in {path_repr}, found {}",
+                    self.count,
+                    values.len()
+                ));
+                None
+            }
+            Err(error) => {
+                warn(read_failure(error));
+                None
+            }
+        }
     }
 }
 

@@ -94,8 +94,7 @@ fn pad_headers_to_first_row(headers: &[String], rows: &[Vec<String>]) -> Vec<Str
         Some(first) if !headers.is_empty() => first.len().saturating_sub(headers.len()),
         _ => 0,
     };
-    std::iter::repeat(String::new())
-        .take(missing)
+    std::iter::repeat_n(String::new(), missing)
         .chain(headers.iter().cloned())
         .collect()
 }
@@ -513,33 +512,49 @@ fn format_float_cell(text: &str, has_invisible: bool) -> String {
 }
 
 /// Int columns keep their text (`format(str, "")`), except that tabulate
-/// looks at the `unicode_escape` form for a colour code directly followed by
+/// searches the `unicode_escape` form for a colour code directly followed by
 /// digits and a backslash, and re-prints those digits via `int()`, which drops
-/// leading zeros: "\x1b[31m007\x1b[0m" becomes "\x1b[31m7\x1b[0m".
+/// leading zeros. It rebuilds the cell from the match alone, so whatever
+/// precedes that colour code is lost: "\x1b[1m\x1b[31m05\x1b[0m" becomes
+/// "\x1b[31m5\x1b[0m".
 fn normalize_colored_int(cell: &str) -> String {
     let escaped = unicode_escape(cell);
-    let Some((start, end)) = colored_digits_span(escaped.as_bytes()) else {
+    let Some(found) = find_colored_digits(escaped.as_bytes()) else {
         return cell.to_string();
     };
-    let digits = &escaped[start..end];
+    let digits = &escaped[found.digits_start..found.digits_end];
     if !digits.bytes().all(|b| b.is_ascii_digit()) {
         return cell.to_string();
     }
     let trimmed = digits.trim_start_matches('0');
     let canonical = if trimmed.is_empty() { "0" } else { trimmed };
-    let rebuilt = format!("{}{}{}", &escaped[..start], canonical, &escaped[end..]);
+    let rebuilt = format!(
+        "{}{}{}",
+        &escaped[found.match_start..found.digits_start],
+        canonical,
+        &escaped[found.digits_end..]
+    );
+    // Python raises on a malformed escape here; keeping the cell is the
+    // closest non-crashing behaviour.
     unicode_unescape(&rebuilt).unwrap_or_else(|| cell.to_string())
 }
 
-/// Byte range of group 2 of the leftmost match of tabulate's
-/// `(\\[xX]+[0-9a-fA-F]+\[\d+[mM]+)([0-9.]+)(\\.*)$` in escaped (ASCII) text.
-/// Every quantifier there is followed by a disjoint character class, so the
-/// greedy runs are the only possible match at each start.
-fn colored_digits_span(escaped: &[u8]) -> Option<(usize, usize)> {
-    (0..escaped.len()).find_map(|start| colored_digits_span_at(escaped, start))
+/// Where tabulate's int-colour regex matched in the escaped text: the match
+/// start and the byte range of its digits group.
+struct ColoredDigits {
+    match_start: usize,
+    digits_start: usize,
+    digits_end: usize,
 }
 
-fn colored_digits_span_at(escaped: &[u8], start: usize) -> Option<(usize, usize)> {
+/// Leftmost match of `(\\[xX]+[0-9a-fA-F]+\[\d+[mM]+)([0-9.]+)(\\.*)$` in
+/// escaped (ASCII) text. Every quantifier there is followed by a disjoint
+/// character class, so the greedy runs are the only possible match at a start.
+fn find_colored_digits(escaped: &[u8]) -> Option<ColoredDigits> {
+    (0..escaped.len()).find_map(|start| colored_digits_at(escaped, start))
+}
+
+fn colored_digits_at(escaped: &[u8], start: usize) -> Option<ColoredDigits> {
     if escaped.get(start) != Some(&b'\\') {
         return None;
     }
@@ -551,7 +566,11 @@ fn colored_digits_span_at(escaped: &[u8], start: usize) -> Option<(usize, usize)
     let after_params = skip_run(escaped, after_hex + 1, |b| b.is_ascii_digit())?;
     let digits_start = skip_run(escaped, after_params, |b| matches!(b, b'm' | b'M'))?;
     let digits_end = skip_run(escaped, digits_start, |b| b.is_ascii_digit() || b == b'.')?;
-    (escaped.get(digits_end) == Some(&b'\\')).then_some((digits_start, digits_end))
+    (escaped.get(digits_end) == Some(&b'\\')).then_some(ColoredDigits {
+        match_start: start,
+        digits_start,
+        digits_end,
+    })
 }
 
 /// End of a non-empty run of bytes satisfying `accept` starting at `from`.
@@ -601,7 +620,8 @@ fn unicode_unescape(escaped: &str) -> Option<String> {
             b'x' => (hex_char(sequence.get(1..3)?)?, 3),
             b'u' => (hex_char(sequence.get(1..5)?)?, 5),
             b'U' => (hex_char(sequence.get(1..9)?)?, 9),
-            _ => return None,
+            // Python keeps an unknown escape such as `\X` as it is.
+            _ => ('\\', 0),
         };
         out.push(decoded);
         rest = &sequence[used..];
@@ -611,6 +631,9 @@ fn unicode_unescape(escaped: &str) -> Option<String> {
 }
 
 fn hex_char(hex: &str) -> Option<char> {
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
     u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
 }
 
@@ -733,7 +756,7 @@ fn is_decimal_literal(text: &str) -> bool {
     let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
     let mantissa_ok =
         !(whole.is_empty() && fraction.is_empty()) && all_digits(whole) && all_digits(fraction);
-    let exponent_ok = exponent.map_or(true, |exp| {
+    let exponent_ok = exponent.is_none_or(|exp| {
         let digits = exp.strip_prefix(['+', '-']).unwrap_or(exp);
         !digits.is_empty() && all_digits(digits)
     });
@@ -987,4 +1010,448 @@ fn is_line_boundary(c: char) -> bool {
             | '\u{2028}'
             | '\u{2029}'
     )
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(headers: &[&str], aligns: &[Align], rows: &[&[&str]]) -> String {
+        let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect();
+        github_table(&headers, aligns, &rows)
+    }
+
+    /// The shape of the nvbench comparison table: numbers right-aligned, ANSI-coloured status centred.
+    #[test]
+    fn nvbench_table_with_colored_status() {
+        let actual = table(
+            &["Ref", "Cmp", "Change", "Status"],
+            &[Align::Right, Align::Right, Align::Right, Align::Center],
+            &[
+                &["12.34 us", "12.10 us", "-1.98%", "\u{1b}[90mAMBG\u{1b}[39m"],
+                &[
+                    "1.500 ms",
+                    "1.200 ms",
+                    "-20.00%",
+                    "\u{1b}[32mFAST\u{1b}[39m",
+                ],
+                &[
+                    "3.000 ms",
+                    "3.600 ms",
+                    "+20.00%",
+                    "\u{1b}[31mSLOW\u{1b}[39m",
+                ],
+            ],
+        );
+        let expected = [
+            "|      Ref |      Cmp |   Change |  Status  |",
+            "|----------|----------|----------|----------|",
+            "| 12.34 us | 12.10 us |   -1.98% |   \u{1b}[90mAMBG\u{1b}[39m   |",
+            "| 1.500 ms | 1.200 ms |  -20.00% |   \u{1b}[32mFAST\u{1b}[39m   |",
+            "| 3.000 ms | 3.600 ms |  +20.00% |   \u{1b}[31mSLOW\u{1b}[39m   |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// A column of float-looking axis values is re-printed with format(x, 'g').
+    #[test]
+    fn float_axis_column_is_reprinted_with_g() {
+        let actual = table(
+            &["Elements", "Time"],
+            &[Align::Right, Align::Right],
+            &[
+                &["0", "1.0"],
+                &["0.0001", "2.50"],
+                &["1e+05", "3"],
+                &["16777216", "1e-05"],
+            ],
+        );
+        let expected = [
+            "|    Elements |   Time |",
+            "|-------------|--------|",
+            "|           0 |      1 |",
+            "|      0.0001 |    2.5 |",
+            "|      100000 |      3 |",
+            "| 1.67772e+07 |  1e-05 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Int columns are printed as given (format(str, '')), only stripped.
+    #[test]
+    fn int_column_keeps_its_text() {
+        let actual = table(
+            &["N", "Count"],
+            &[Align::Center, Align::Right],
+            &[&["007", " 42 "], &["+4", "1_000"], &["-3", "1,000"]],
+        );
+        let expected = [
+            "|  N  |   Count |",
+            "|-----|---------|",
+            "| 007 |      42 |",
+            "| +4  |   1_000 |",
+            "| -3  |   1,000 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// One float makes the whole column float: ints are re-printed too.
+    #[test]
+    fn mixed_int_and_float_column_becomes_float() {
+        let actual = table(
+            &["Value"],
+            &[Align::Right],
+            &[&["1"], &["2.5"], &["16777216"], &["1,000.5"], &[""]],
+        );
+        let expected = [
+            "|       Value |",
+            "|-------------|",
+            "|           1 |",
+            "|         2.5 |",
+            "| 1.67772e+07 |",
+            "|      1000.5 |",
+            "|             |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Exact 'inf'/'-inf'/'nan' spellings are numbers; overflow like 1e400 makes the column text.
+    #[test]
+    fn inf_and_nan_cells() {
+        let actual = table(
+            &["A", "B"],
+            &[Align::Right, Align::Left],
+            &[
+                &["inf", "1e400"],
+                &["-inf", "2"],
+                &["NaN", "3"],
+                &["1.5", "+inf"],
+            ],
+        );
+        let expected = [
+            "|    A | B     |",
+            "|------|-------|",
+            "|  inf | 1e400 |",
+            "| -inf | 2     |",
+            "|  nan | 3     |",
+            "|  1.5 | +inf  |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Bool columns print as text; with ints they form an int column.
+    #[test]
+    fn true_false_cells() {
+        let actual = table(
+            &["Flag", "Mixed"],
+            &[Align::Center, Align::Right],
+            &[&["True", "True"], &["False", "10"], &["True", "7"]],
+        );
+        let expected = [
+            "|  Flag  |   Mixed |",
+            "|--------|---------|",
+            "|  True  |    True |",
+            "| False  |      10 |",
+            "|  True  |       7 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Without wcwidth an emoji is one character wide.
+    #[test]
+    fn emoji_cells_count_one_column() {
+        let actual = table(
+            &["Status", "Ref"],
+            &[Align::Center, Align::Right],
+            &[
+                &["\u{1f7e2} FAST", "1.5"],
+                &["\u{1f534} SLOW", "2"],
+                &["\u{1b}[32m\u{1f7e2} FAST\u{1b}[0m", "3"],
+            ],
+        );
+        let expected = [
+            "|  Status  |   Ref |",
+            "|----------|-------|",
+            "|  \u{1f7e2} FAST  |   1.5 |",
+            "|  \u{1f534} SLOW  |     2 |",
+            "|  \u{1b}[32m\u{1f7e2} FAST\u{1b}[0m  |     3 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Cells are stripped before alignment; headers are not.
+    #[test]
+    fn surrounding_spaces_are_stripped() {
+        let actual = table(
+            &["  left  ", "right", "mid"],
+            &[Align::Left, Align::Right, Align::Center],
+            &[&["  a  ", " 1 ", "\tx\t"], &["bb", "2 ", " yy"]],
+        );
+        let expected = [
+            "|   left     |   right |  mid  |",
+            "|------------|---------|-------|",
+            "| a          |       1 |   x   |",
+            "| bb         |       2 |  yy   |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// A column of empty strings keeps the header width plus padding.
+    #[test]
+    fn empty_string_column() {
+        let actual = table(
+            &["Empty", "X"],
+            &[Align::Right, Align::Center],
+            &[&["", "a"], &["", "b"]],
+        );
+        let expected = [
+            "|   Empty |  X  |",
+            "|---------|-----|",
+            "|         |  a  |",
+            "|         |  b  |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// format(s, '^N') puts the odd space on the right.
+    #[test]
+    fn odd_and_even_centering() {
+        let actual = table(
+            &["c"],
+            &[Align::Center],
+            &[&["a"], &["ab"], &["abc"], &["abcd"], &["abcde"]],
+        );
+        let expected = [
+            "|   c   |",
+            "|-------|",
+            "|   a   |",
+            "|  ab   |",
+            "|  abc  |",
+            "| abcd  |",
+            "| abcde |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// tabulate's coloured-int rewrite drops leading zeros and anything before the colour code.
+    #[test]
+    fn colored_int_loses_leading_zeros_and_prefix() {
+        let actual = table(
+            &["N"],
+            &[Align::Right],
+            &[
+                &["\u{1b}[32m007\u{1b}[39m"],
+                &["\u{1b}[1m\u{1b}[31m05\u{1b}[0m"],
+                &["12"],
+            ],
+        );
+        let expected = [
+            "|   N |",
+            "|-----|",
+            "|   \u{1b}[32m7\u{1b}[39m |",
+            "|   \u{1b}[31m5\u{1b}[0m |",
+            "|  12 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// '1,000' is an int; in a float column the commas are dropped before re-printing.
+    #[test]
+    fn thousands_separators() {
+        let actual = table(
+            &["Int", "Float"],
+            &[Align::Right, Align::Right],
+            &[&["1,000", "1,000"], &["12,345,678", "0.5"]],
+        );
+        let expected = [
+            "|        Int |   Float |",
+            "|------------|---------|",
+            "|      1,000 |    1000 |",
+            "| 12,345,678 |     0.5 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Without data rows every header is left-aligned at its own width plus 2.
+    #[test]
+    fn zero_rows_left_align_headers() {
+        let actual = table(&["Ref", "Status"], &[Align::Right, Align::Center], &[]);
+        let expected = ["| Ref   | Status   |", "|-------|----------|"].join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Empty headers are prepended; colalign applies from the first column; numbers default to decimal.
+    #[test]
+    fn first_row_longer_than_headers() {
+        let actual = table(
+            &["H"],
+            &[Align::Right],
+            &[&["a", "1.5", "x"], &["bb", "10", "yy"], &["c", "2.25", "z"]],
+        );
+        let expected = [
+            "|    |       | H   |",
+            "|----|-------|-----|",
+            "|  a |  1.5  | x   |",
+            "| bb | 10    | yy  |",
+            "|  c |  2.25 | z   |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Columns come from the rows, so headers without a column are dropped; short rows are padded.
+    #[test]
+    fn rows_shorter_than_headers_drop_headers() {
+        let actual = table(
+            &["A", "B", "C"],
+            &[Align::Left, Align::Center, Align::Right],
+            &[&["x", "1"], &["y"]],
+        );
+        let expected = [
+            "| A   |  B  |",
+            "|-----|-----|",
+            "| x   |  1  |",
+            "| y   |     |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Without headers the rule line goes on top and numeric columns align on the decimal point.
+    #[test]
+    fn no_headers_uses_line_above_and_decimal_alignment() {
+        let actual = table(
+            &[],
+            &[],
+            &[
+                &["a", "1.5", "10"],
+                &["bb", "22.25", "3"],
+                &["c", "3", "-4"],
+            ],
+        );
+        let expected = [
+            "|----|-------|----|",
+            "| a  |  1.5  | 10 |",
+            "| bb | 22.25 |  3 |",
+            "| c  |  3    | -4 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// A row whose first or second cell is '\x01' becomes a rule line.
+    #[test]
+    fn separator_rows() {
+        let actual = table(
+            &["K", "V"],
+            &[Align::Left, Align::Right],
+            &[&["a", "1"], &["\u{1}"], &["b", " \u{1} "], &["c", "3"]],
+        );
+        let expected = [
+            "| K   |   V |",
+            "|-----|-----|",
+            "| a   |   1 |",
+            "|-----|-----|",
+            "|-----|-----|",
+            "| c   |   3 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// A line break anywhere switches tabulate to its multi-line layout.
+    #[test]
+    fn multiline_cells() {
+        let actual = table(
+            &["Name", "Lines"],
+            &[Align::Left, Align::Center],
+            &[&["one", "a\nbb"], &["two", "c"], &["", ""]],
+        );
+        let expected = [
+            "| Name   |  Lines  |",
+            "|--------|---------|",
+            "| one    |    a    |",
+            "|        |   bb    |",
+            "| two    |    c    |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Python's float() accepts other scripts' digits and Unicode spaces.
+    #[test]
+    fn unicode_digits_and_spaces_parse_as_numbers() {
+        let actual = table(
+            &["V"],
+            &[Align::Right],
+            &[&["\u{663}.5"], &["\u{a0}7"], &["\u{ff11}\u{ff12}"]],
+        );
+        let expected = ["|   V |", "|-----|", "| 3.5 |", "|   7 |", "|  12 |"].join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// OSC 8 hyperlinks count only their link text.
+    #[test]
+    fn hyperlink_shows_its_text_width() {
+        let actual = table(
+            &["Link", "N"],
+            &[Align::Center, Align::Right],
+            &[
+                &["\u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\", "1"],
+                &["plain", "22"],
+            ],
+        );
+        let expected = [
+            "|  Link  |   N |",
+            "|--------|-----|",
+            "|  \u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\  |   1 |",
+            "| plain  |  22 |",
+        ]
+        .join("\n");
+        assert_eq!(actual, expected);
+    }
+
+    /// Python's int()/float() acceptance rules behind the column types.
+    #[test]
+    fn python_number_rules() {
+        assert!(python_int_accepts(" +1_000 "));
+        assert!(python_int_accepts("\u{a0}5"));
+        assert!(!python_int_accepts("1__0"));
+        assert!(!python_int_accepts("\u{1c}5"));
+        assert!(!python_int_accepts(&"0".repeat(4301)));
+        assert_eq!(python_float(&"0".repeat(4301)), Some(0.0));
+        assert_eq!(python_float("1e1_0"), Some(1e10));
+        assert_eq!(python_float("1_e5"), None);
+        assert_eq!(python_float("1.e5"), Some(100000.0));
+        assert_eq!(python_float("1e400"), Some(f64::INFINITY));
+        assert!(!is_number("1e400") && is_number("-inf") && !is_number("+inf"));
+        assert!(matches_thousands_pattern("1,000\n") && matches_thousands_pattern(""));
+        assert!(!matches_thousands_pattern("1,0000"));
+    }
+
+    /// Python's str.splitlines() versus re.split("[\r\n]").
+    #[test]
+    fn python_line_splitting() {
+        assert_eq!(py_splitlines("a\r\nb\x0bc\n"), vec!["a", "b", "c"]);
+        assert_eq!(py_splitlines(""), Vec::<&str>::new());
+        assert_eq!(
+            split_on_cr_lf("a\r\nb\n").collect::<Vec<_>>(),
+            vec!["a", "", "b", ""]
+        );
+    }
 }
