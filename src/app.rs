@@ -12,15 +12,18 @@ use crate::config::Thresholds;
 use crate::device_diff::symmetric_diff_repr;
 use crate::failure::Failure;
 use crate::filters::{DeviceFilter, FilterPlan};
-use crate::inputs::{input_pairs, load_root};
-use crate::matching::{self, MatchedState, device_id};
+use crate::inputs::{InputPairs, input_pairs, load_root};
+use crate::matching::{self, MatchedState, StateMatch, device_id};
 use crate::model::{Benchmark, Root, State};
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
-use crate::render::bulk_debug::{BulkDebugRow, SidecarFile, bulk_debug_row, bulk_debug_script};
-use crate::render::summary::{Tally, render_summary};
+use crate::render::bulk_debug::{bulk_debug_row, bulk_debug_script};
+use crate::render::summary::{render_missing, render_summary};
 use crate::render::table::{DisplayMode, Row, render_table};
 use crate::render::{Color, colorize};
+use crate::report::{
+    AxisEntry, MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord,
+};
 use crate::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname, resolve_sidecar_path};
 use crate::timing::{SidecarRef, Timing, extract_timing};
 
@@ -39,12 +42,11 @@ pub struct Settings {
     pub thresholds: Thresholds,
     /// `--bulk-debug-python` destination (`stdout`, any case, prints it).
     pub bulk_debug: Option<String>,
-}
-
-/// A matched state after the decision, with what renderers need.
-pub struct DecidedRow {
-    pub axis_cells: Vec<String>,
-    pub comparison: Comparison,
+    /// List states, benchmarks and files present on one side only (and
+    /// pair what can be paired instead of failing on them).
+    pub report_missing: bool,
+    /// Keep a record of every matched state (for JSON and markdown output).
+    pub keep_records: bool,
 }
 
 /// A decision and the sidecar files both sides advertise.
@@ -71,10 +73,10 @@ fn selected_devices<'a>(
     matching::select_devices(devices, filter, option)
 }
 
-/// State of one whole run: tallies and warnings shared by all input pairs.
+/// State of one whole run: findings and warnings shared by all input pairs.
 pub struct Run<'s> {
     settings: &'s Settings,
-    pub tally: Tally,
+    pub report: Report,
     warnings: RefCell<Warnings>,
     /// `bulk_rows` entries, when `--bulk-debug-python` is given.
     bulk_rows: Option<Vec<PyValue>>,
@@ -84,7 +86,7 @@ impl<'s> Run<'s> {
     pub fn new(settings: &'s Settings) -> Self {
         Run {
             settings,
-            tally: Tally::default(),
+            report: Report::default(),
             warnings: RefCell::new(Warnings::default()),
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
         }
@@ -92,15 +94,44 @@ impl<'s> Run<'s> {
 
     /// Compares every input pair and prints the summary.
     pub fn execute(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
-        let pairs = input_pairs(&self.settings.reference, &self.settings.compare)?;
+        let InputPairs {
+            pairs,
+            only_reference,
+            only_compare,
+        } = input_pairs(&self.settings.reference, &self.settings.compare)?;
+        if self.settings.report_missing {
+            self.record_missing_files(only_reference, only_compare);
+        }
         for (reference, compare) in pairs {
             self.compare_files(&reference, &compare, out)?;
         }
-        out.write_all(
-            render_summary(&self.tally, self.settings.display == DisplayMode::Explain).as_bytes(),
-        )
-        .map_err(write_err)?;
+        let s = self.settings;
+        let missing = s.report_missing.then_some(self.report.missing.as_slice());
+        let mut text = missing.map(render_missing).unwrap_or_default();
+        text.push_str(&render_summary(
+            &self.report.tally,
+            s.display == DisplayMode::Explain,
+        ));
+        if s.report_missing {
+            text.push_str(&crate::render::summary::render_missing_counts(&self.report));
+        }
+        out.write_all(text.as_bytes()).map_err(write_err)?;
         self.write_bulk_debug(out)
+    }
+
+    fn record_missing_files(&mut self, only_reference: Vec<String>, only_compare: Vec<String>) {
+        let files = only_reference
+            .into_iter()
+            .map(|f| (Presence::Dropped, f))
+            .chain(only_compare.into_iter().map(|f| (Presence::New, f)));
+        for (presence, file) in files {
+            self.report.missing.push(MissingItem {
+                presence,
+                file,
+                benchmark: None,
+                kind: MissingKind::File,
+            });
+        }
     }
 
     fn write_bulk_debug(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
@@ -171,14 +202,38 @@ impl<'s> Run<'s> {
             ref_by_name.insert(&bench.name, bench);
         }
         for cmp_bench in cmp_benches {
-            let Some(ref_bench) = ref_by_name.get(cmp_bench.name.as_str()) else {
-                continue;
-            };
-            if s.filters.selects_benchmark(&cmp_bench.name) {
-                self.compare_benchmark(ref_bench, cmp_bench, &context, out)?;
+            let selected = s.filters.selects_benchmark(&cmp_bench.name);
+            match ref_by_name.get(cmp_bench.name.as_str()) {
+                Some(ref_bench) if selected => {
+                    self.compare_benchmark(ref_bench, cmp_bench, &context, out)?
+                }
+                None if selected && s.report_missing => {
+                    self.record_missing_benchmark(Presence::New, cmp_path, &cmp_bench.name)
+                }
+                _ => {}
+            }
+        }
+        if s.report_missing {
+            let cmp_names: std::collections::HashSet<&str> =
+                cmp_benches.iter().map(|b| b.name.as_str()).collect();
+            for ref_bench in ref_benches {
+                if !cmp_names.contains(ref_bench.name.as_str())
+                    && s.filters.selects_benchmark(&ref_bench.name)
+                {
+                    self.record_missing_benchmark(Presence::Dropped, ref_path, &ref_bench.name);
+                }
             }
         }
         Ok(())
+    }
+
+    fn record_missing_benchmark(&mut self, presence: Presence, file: &str, name: &str) {
+        self.report.missing.push(MissingItem {
+            presence,
+            file: file.to_string(),
+            benchmark: Some(name.to_string()),
+            kind: MissingKind::Benchmark,
+        });
     }
 
     fn report_device_mismatch(
@@ -231,66 +286,130 @@ impl<'s> Run<'s> {
         }
         write!(out, "# {}\n\n", cmp_bench.name).map_err(write_err)?;
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
-        let axes = cmp_bench.axes.as_deref().unwrap_or(&[]);
-        let axis_names: Vec<String> = axes.iter().map(|a| a.name.clone()).collect();
+        let axis_names: Vec<String> = (cmp_bench.axes.as_deref().unwrap_or(&[]))
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
         for (ref_id, cmp_id) in ref_ids.into_iter().zip(cmp_ids) {
-            let matched = matching::match_device_states(
+            let StateMatch {
+                matched,
+                only_reference,
+                only_compare,
+            } = matching::match_device_states(
                 &cmp_bench.name,
                 &ref_bench.states,
                 &cmp_bench.states,
                 (ref_id, cmp_id),
                 &groups,
+                s.report_missing,
             )?;
-            let mut rows = Vec::new();
+            self.record_missing_states(
+                context,
+                cmp_bench,
+                (ref_id, cmp_id),
+                only_reference,
+                only_compare,
+            );
+            let mut displayed = Vec::new();
             for state in &matched {
-                let cells = axis_cells(state.compare.axis_values(), axes)?;
-                let decided = self.decide(state, context)?;
-                let comparison = decided.comparison;
-                self.tally.record(comparison.status, &comparison.reason);
-                if !self.is_displayed(&comparison) {
-                    continue;
+                let record = self.decide_state(state, cmp_bench, (ref_id, cmp_id), context)?;
+                self.report
+                    .tally
+                    .record(record.comparison.status, &record.comparison.reason);
+                if record.displayed {
+                    if let Some(bulk_rows) = &mut self.bulk_rows {
+                        bulk_rows.push(bulk_debug_row(bulk_rows.len(), displayed.len(), &record));
+                    }
+                    displayed.push(record);
+                } else if s.keep_records {
+                    self.report.records.push(record);
                 }
-                if let Some(bulk_rows) = &mut self.bulk_rows {
-                    let row = BulkDebugRow {
-                        table_row_index: rows.len(),
-                        benchmark: &cmp_bench.name,
-                        reference_json: context.ref_path,
-                        compare_json: context.cmp_path,
-                        devices: (ref_id, cmp_id),
-                        state_key: state.key,
-                        occurrence: state.occurrence,
-                        occurrence_count: state.occurrence_count,
-                        axis_values: state
-                            .compare
-                            .axis_values()
-                            .iter()
-                            .zip(cells.iter().cloned())
-                            .collect(),
-                        comparison: &comparison,
-                        sidecars: decided.sidecars,
-                    };
-                    bulk_rows.push(bulk_debug_row(bulk_rows.len(), &row));
-                }
-                rows.push(DecidedRow {
-                    axis_cells: cells,
-                    comparison,
-                });
             }
-            if rows.is_empty() {
-                continue;
+            if !displayed.is_empty() {
+                let heading = device_heading(context, &cmp_bench.name, ref_id, cmp_id)?;
+                let table_rows: Vec<Row> = displayed
+                    .iter()
+                    .map(|r| Row {
+                        axis_cells: r.axis_values.iter().map(|a| a.display.clone()).collect(),
+                        comparison: &r.comparison,
+                    })
+                    .collect();
+                let table = render_table(&axis_names, &table_rows, s.display, s.no_color);
+                write!(out, "{heading}\n\n{table}\n\n").map_err(write_err)?;
             }
-            let heading = device_heading(context, &cmp_bench.name, ref_id, cmp_id)?;
-            let table_rows: Vec<Row> = rows
-                .iter()
-                .map(|r| Row {
-                    axis_cells: r.axis_cells.clone(),
-                    comparison: &r.comparison,
-                })
-                .collect();
-            let table = render_table(&axis_names, &table_rows, s.display, s.no_color);
-            write!(out, "{heading}\n\n{table}\n\n").map_err(write_err)?;
+            if s.keep_records {
+                self.report.records.extend(displayed);
+            }
         }
         Ok(())
+    }
+
+    fn record_missing_states(
+        &mut self,
+        context: &FileContext,
+        bench: &Benchmark,
+        devices: (i64, i64),
+        only_reference: Vec<(String, usize)>,
+        only_compare: Vec<(String, usize)>,
+    ) {
+        let sides = only_reference
+            .into_iter()
+            .map(|item| (Presence::Dropped, context.ref_path, item))
+            .chain(
+                only_compare
+                    .into_iter()
+                    .map(|item| (Presence::New, context.cmp_path, item)),
+            );
+        for (presence, file, (state_key, occurrence)) in sides {
+            self.report.missing.push(MissingItem {
+                presence,
+                file: file.to_string(),
+                benchmark: Some(bench.name.clone()),
+                kind: MissingKind::State {
+                    devices,
+                    state_key,
+                    occurrence,
+                },
+            });
+        }
+    }
+
+    /// Formats the axis values, decides, and records one matched state.
+    fn decide_state(
+        &self,
+        state: &MatchedState,
+        bench: &Benchmark,
+        devices: (i64, i64),
+        context: &FileContext,
+    ) -> Result<StateRecord, Failure> {
+        let axes = bench.axes.as_deref().unwrap_or(&[]);
+        let values = state.compare.axis_values();
+        // Axis values are formatted before the decision, so their errors win.
+        let cells = axis_cells(values, axes)?;
+        let decided = self.decide(state, context)?;
+        let axis_values = values
+            .iter()
+            .zip(cells)
+            .map(|(value, display)| AxisEntry {
+                name: value.name.clone(),
+                value_type: value.value_type.clone(),
+                value: value.value.clone(),
+                display,
+            })
+            .collect();
+        Ok(StateRecord {
+            benchmark: bench.name.clone(),
+            reference_json: context.ref_path.to_string(),
+            compare_json: context.cmp_path.to_string(),
+            devices,
+            state_key: state.key.to_string(),
+            occurrence: state.occurrence,
+            occurrence_count: state.occurrence_count,
+            axis_values,
+            displayed: self.is_displayed(&decided.comparison),
+            comparison: decided.comparison,
+            sidecars: decided.sidecars,
+        })
     }
 
     /// `????` rows are always shown; others when `|%diff| >= threshold`.
@@ -320,7 +439,7 @@ impl<'s> Run<'s> {
         }
         let cmp_timing = cmp_timing?;
         let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
-        let sidecars = if self.bulk_rows.is_some() {
+        let sidecars = if self.bulk_rows.is_some() || self.settings.keep_records {
             let resolve = |sidecar: &Option<SidecarRef>, dir: &str| -> SidecarFile {
                 sidecar
                     .as_ref()

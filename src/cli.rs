@@ -209,6 +209,8 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         compare_devices,
         thresholds,
         bulk_debug: cli.bulk_debug_python,
+        report_missing: false,
+        keep_records: false,
     })))
 }
 

@@ -19,18 +19,21 @@ fn non_empty_file(path: &str) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
 }
 
-/// The `(reference, compare)` JSON files to compare. Two directories pair
-/// their same-named non-empty `.json` files; unlike the reference, which
-/// follows the directory's listing order, pairs are sorted by file name so
-/// that output is reproducible.
-pub fn input_pairs(reference: &str, compare: &str) -> Result<Vec<(String, String)>, Failure> {
-    if !(Path::new(reference).is_dir() && Path::new(compare).is_dir()) {
-        return Ok(vec![(reference.to_string(), compare.to_string())]);
-    }
-    let entries = std::fs::read_dir(compare).map_err(|e| {
+/// The `(reference, compare)` JSON files to compare, and in directory mode
+/// the non-empty `.json` files that only one directory has.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct InputPairs {
+    pub pairs: Vec<(String, String)>,
+    pub only_reference: Vec<String>,
+    pub only_compare: Vec<String>,
+}
+
+/// Names of the `.json` files of a directory, sorted.
+fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
+    let entries = std::fs::read_dir(directory).map_err(|e| {
         Failure::fatal(format!(
             "cannot list directory: {}",
-            os_error_text(&e, compare)
+            os_error_text(&e, directory)
         ))
     })?;
     let mut names: Vec<String> = entries
@@ -38,11 +41,38 @@ pub fn input_pairs(reference: &str, compare: &str) -> Result<Vec<(String, String
         .filter(|name| has_json_extension(name))
         .collect();
     names.sort();
-    Ok(names
-        .into_iter()
-        .map(|name| (py_join(reference, &name), py_join(compare, &name)))
-        .filter(|(r, c)| non_empty_file(r) && non_empty_file(c))
-        .collect())
+    Ok(names)
+}
+
+/// Two files are compared as given. Two directories pair their same-named
+/// non-empty `.json` files; unlike the reference, which follows the
+/// directory's listing order, pairs are sorted by file name so that output
+/// is reproducible.
+pub fn input_pairs(reference: &str, compare: &str) -> Result<InputPairs, Failure> {
+    if !(Path::new(reference).is_dir() && Path::new(compare).is_dir()) {
+        return Ok(InputPairs {
+            pairs: vec![(reference.to_string(), compare.to_string())],
+            ..InputPairs::default()
+        });
+    }
+    let compare_names = json_names(compare)?;
+    let reference_names = json_names(reference)?;
+    let mut inputs = InputPairs::default();
+    for name in &compare_names {
+        let (r, c) = (py_join(reference, name), py_join(compare, name));
+        match (non_empty_file(&r), non_empty_file(&c)) {
+            (true, true) => inputs.pairs.push((r, c)),
+            (false, true) => inputs.only_compare.push(c),
+            _ => {}
+        }
+    }
+    inputs.only_reference = reference_names
+        .iter()
+        .filter(|name| !compare_names.contains(name) || !non_empty_file(&py_join(compare, name)))
+        .map(|name| py_join(reference, name))
+        .filter(|path| non_empty_file(path))
+        .collect();
+    Ok(inputs)
 }
 
 const READER_VERSION: &str = "1.0.0";

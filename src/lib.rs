@@ -17,6 +17,7 @@ pub mod model;
 pub mod pprint;
 pub mod pyfmt;
 pub mod render;
+pub mod report;
 pub mod sidecar;
 pub mod tabulate;
 pub mod timing;

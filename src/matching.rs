@@ -151,14 +151,25 @@ impl<'a> KeyCounts<'a> {
     }
 }
 
-/// Matches the filtered states of one device pair, in compare order.
+/// The states of one device pair: matched pairs in compare order, and the
+/// `(key, occurrence)` of states only one side has (lenient matching only).
+pub struct StateMatch<'a> {
+    pub matched: Vec<MatchedState<'a>>,
+    pub only_reference: Vec<(String, usize)>,
+    pub only_compare: Vec<(String, usize)>,
+}
+
+/// Matches the filtered states of one device pair by key and occurrence.
+/// Strict matching (the reference's) fails when the occurrence counts
+/// differ; lenient matching pairs what it can and lists the rest.
 pub fn match_device_states<'a>(
     bench_name: &str,
     reference: &'a [State],
     compare: &'a [State],
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
-) -> Result<Vec<MatchedState<'a>>, Failure> {
+    lenient: bool,
+) -> Result<StateMatch<'a>, Failure> {
     let select = |states: &'a [State], device: i64| {
         states
             .iter()
@@ -166,7 +177,7 @@ pub fn match_device_states<'a>(
     };
     let ref_groups = KeyCounts::of(select(reference, devices.0));
     let cmp_groups = KeyCounts::of(select(compare, devices.1));
-    if !ref_groups.same_counts(&cmp_groups) {
+    if !lenient && !ref_groups.same_counts(&cmp_groups) {
         return Err(Failure::reported(format!(
             "benchmark {} device pair ref={} cmp={} has mismatched state occurrences: ref={}, cmp={}",
             str_repr(bench_name),
@@ -176,20 +187,36 @@ pub fn match_device_states<'a>(
             cmp_groups.repr()
         )));
     }
+    let mut result = StateMatch {
+        matched: Vec::new(),
+        only_reference: Vec::new(),
+        only_compare: Vec::new(),
+    };
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    Ok(select(compare, devices.1)
-        .map(|state| {
-            let key = state_match_key(state);
-            let occurrence = seen.entry(key).or_insert(0);
-            let matched = MatchedState {
-                reference: ref_groups.states[key][*occurrence],
+    for state in select(compare, devices.1) {
+        let key = state_match_key(state);
+        let occurrence = seen.entry(key).or_insert(0);
+        match ref_groups
+            .states
+            .get(key)
+            .and_then(|states| states.get(*occurrence))
+        {
+            Some(reference) => result.matched.push(MatchedState {
+                reference,
                 compare: state,
                 key,
                 occurrence: *occurrence,
                 occurrence_count: cmp_groups.states[key].len(),
-            };
-            *occurrence += 1;
-            matched
-        })
-        .collect())
+            }),
+            None => result.only_compare.push((key.to_string(), *occurrence)),
+        }
+        *occurrence += 1;
+    }
+    for key in &ref_groups.order {
+        let compare_count = cmp_groups.states.get(key).map_or(0, Vec::len);
+        for occurrence in compare_count..ref_groups.states[key].len() {
+            result.only_reference.push((key.to_string(), occurrence));
+        }
+    }
+    Ok(result)
 }

@@ -2,29 +2,9 @@
 //! displayed row) and `load_bulk_data(row)`. Every string from an input file
 //! is emitted through `repr`, so the output is always valid Python.
 
-use crate::compare::Comparison;
-use crate::model::{AxisValue, Scalar};
+use crate::model::Scalar;
 use crate::pprint::{PyValue, pformat};
-
-/// A resolved sidecar path and its advertised value count.
-pub type SidecarFile = Option<(String, u64)>;
-
-/// What one displayed row contributes to `bulk_rows`.
-pub struct BulkDebugRow<'a> {
-    pub table_row_index: usize,
-    pub benchmark: &'a str,
-    pub reference_json: &'a str,
-    pub compare_json: &'a str,
-    pub devices: (i64, i64),
-    pub state_key: &'a str,
-    pub occurrence: usize,
-    pub occurrence_count: usize,
-    /// The compare state's axis values with their displayed form.
-    pub axis_values: Vec<(&'a AxisValue, String)>,
-    pub comparison: &'a Comparison,
-    /// Reference samples, reference frequencies, compare samples, compare frequencies.
-    pub sidecars: [SidecarFile; 4],
-}
+use crate::report::{AxisEntry, SidecarFile, StateRecord};
 
 fn scalar_value(value: Option<&Scalar>) -> PyValue {
     match value {
@@ -48,12 +28,12 @@ fn count_value(count: usize) -> PyValue {
     PyValue::Int(i64::try_from(count).unwrap_or(i64::MAX))
 }
 
-fn axis_entry(value: &AxisValue, display: &str) -> PyValue {
+fn axis_entry(entry: &AxisEntry) -> PyValue {
     PyValue::Dict(vec![
-        ("name".into(), PyValue::Str(value.name.clone())),
-        ("type".into(), scalar_value(value.value_type.as_ref())),
-        ("value".into(), scalar_value(value.value.as_ref())),
-        ("display".into(), PyValue::Str(display.to_string())),
+        ("name".into(), PyValue::Str(entry.name.clone())),
+        ("type".into(), scalar_value(entry.value_type.as_ref())),
+        ("value".into(), scalar_value(entry.value.as_ref())),
+        ("display".into(), PyValue::Str(entry.display.clone())),
     ])
 }
 
@@ -71,44 +51,32 @@ fn sidecar_entries(prefix: &str, file: &SidecarFile) -> [(String, PyValue); 2] {
     ]
 }
 
-/// The `bulk_rows` entry of the `row_index`-th displayed row.
-pub fn bulk_debug_row(row_index: usize, row: &BulkDebugRow) -> PyValue {
-    let c = row.comparison;
+/// The `bulk_rows` entry of a displayed row: `row_index` among all
+/// displayed rows, `table_row_index` within its table.
+pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRecord) -> PyValue {
+    let c = &record.comparison;
+    let text = |s: &str| PyValue::Str(s.to_string());
     let mut entries = vec![
         ("row_index".to_string(), count_value(row_index)),
-        ("table_row_index".into(), count_value(row.table_row_index)),
-        ("benchmark".into(), PyValue::Str(row.benchmark.to_string())),
+        ("table_row_index".into(), count_value(table_row_index)),
+        ("benchmark".into(), text(&record.benchmark)),
+        ("reference_json".into(), text(&record.reference_json)),
+        ("compare_json".into(), text(&record.compare_json)),
+        ("reference_device_id".into(), PyValue::Int(record.devices.0)),
+        ("compare_device_id".into(), PyValue::Int(record.devices.1)),
+        ("state_key".into(), text(&record.state_key)),
+        ("occurrence".into(), count_value(record.occurrence)),
         (
-            "reference_json".into(),
-            PyValue::Str(row.reference_json.to_string()),
+            "occurrence_count".into(),
+            count_value(record.occurrence_count),
         ),
-        (
-            "compare_json".into(),
-            PyValue::Str(row.compare_json.to_string()),
-        ),
-        ("reference_device_id".into(), PyValue::Int(row.devices.0)),
-        ("compare_device_id".into(), PyValue::Int(row.devices.1)),
-        ("state_key".into(), PyValue::Str(row.state_key.to_string())),
-        ("occurrence".into(), count_value(row.occurrence)),
-        ("occurrence_count".into(), count_value(row.occurrence_count)),
         (
             "axis_values".into(),
-            PyValue::List(
-                row.axis_values
-                    .iter()
-                    .map(|(v, d)| axis_entry(v, d))
-                    .collect(),
-            ),
+            PyValue::List(record.axis_values.iter().map(axis_entry).collect()),
         ),
-        ("status".into(), PyValue::Str(c.status.label().to_string())),
-        (
-            "reason".into(),
-            PyValue::Str(c.reason.code.canonical().to_string()),
-        ),
-        (
-            "reason_message".into(),
-            PyValue::Str(c.reason.message.clone()),
-        ),
+        ("status".into(), text(c.status.label())),
+        ("reason".into(), text(c.reason.code.canonical())),
+        ("reason_message".into(), text(&c.reason.message)),
         ("reference_time".into(), optional_float(c.ref_time)),
         ("compare_time".into(), optional_float(c.cmp_time)),
         ("fractional_difference".into(), optional_float(c.frac_diff)),
@@ -119,7 +87,7 @@ pub fn bulk_debug_row(row_index: usize, row: &BulkDebugRow) -> PyValue {
         "compare_sample",
         "compare_frequency",
     ];
-    for (prefix, file) in prefixes.iter().zip(&row.sidecars) {
+    for (prefix, file) in prefixes.iter().zip(&record.sidecars) {
         entries.extend(sidecar_entries(prefix, file));
     }
     PyValue::Dict(entries)

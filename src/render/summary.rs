@@ -3,103 +3,28 @@
 
 use std::fmt::Write;
 
-use crate::compare::{Reason, ReasonCode, Status};
+use crate::report::{MissingItem, Presence, Report, Tally};
 
-/// Occurrences of one reason, keeping the message of its most severe instance.
-#[derive(Debug, Clone)]
-struct ReasonTally {
-    key: &'static str,
-    canonical: ReasonCode,
-    count: usize,
-    message: String,
-    severity: f64,
+/// The `# Missing` section (`--report-missing`): what only one side has.
+pub fn render_missing(missing: &[MissingItem]) -> String {
+    if missing.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("# Missing\n\n");
+    for item in missing {
+        let _ = writeln!(out, "- {}", item.describe());
+    }
+    out.push('\n');
+    out
 }
 
-impl ReasonTally {
-    fn record(&mut self, reason: &Reason) {
-        if self.count == 0 || reason.severity > self.severity {
-            self.canonical = reason.code;
-            self.message = reason.message.clone();
-            self.severity = reason.severity;
-        }
-        self.count += 1;
-    }
-}
-
-/// Insertion-ordered tallies keyed by code (the summary orders ties by first appearance).
-#[derive(Debug, Clone, Default)]
-struct ReasonTallies(Vec<ReasonTally>);
-
-impl ReasonTallies {
-    fn record(&mut self, key: &'static str, reason: &Reason) {
-        let index = match self.0.iter().position(|t| t.key == key) {
-            Some(index) => index,
-            None => {
-                self.0.push(ReasonTally {
-                    key,
-                    canonical: reason.code,
-                    count: 0,
-                    message: String::new(),
-                    severity: 0.0,
-                });
-                self.0.len() - 1
-            }
-        };
-        self.0[index].record(reason);
-    }
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Tally {
-    pub total: usize,
-    pub same: usize,
-    pub fast: usize,
-    pub slow: usize,
-    pub undecided: usize,
-    pub unknown: usize,
-    undecided_reasons: ReasonTallies,
-    legend: ReasonTallies,
-}
-
-impl Tally {
-    pub fn record(&mut self, status: Status, reason: &Reason) {
-        self.total += 1;
-        self.legend.record(reason.code.display(), reason);
-        match status {
-            Status::Unknown => self.unknown += 1,
-            Status::Undecided => {
-                self.undecided += 1;
-                self.undecided_reasons
-                    .record(reason.code.canonical(), reason);
-            }
-            Status::Same => self.same += 1,
-            Status::Fast => self.fast += 1,
-            Status::Slow => self.slow += 1,
-        }
-    }
-
-    /// `(code, count, message)` of undecided reasons, most frequent first.
-    pub fn undecided_reasons(&self) -> Vec<(&'static str, usize, &str)> {
-        let mut reasons: Vec<_> = self
-            .undecided_reasons
-            .0
-            .iter()
-            .map(|t| (t.key, t.count, t.message.as_str()))
-            .collect();
-        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
-        reasons
-    }
-
-    /// Explain-mode legend entries `short = canonical`, sorted by short code.
-    fn legend_entries(&self) -> Vec<String> {
-        let mut tallies: Vec<&ReasonTally> = self.legend.0.iter().collect();
-        tallies.sort_by_key(|t| t.key);
-        tallies
-            .into_iter()
-            .filter(|t| t.key != t.canonical.canonical().replace('_', "-"))
-            .map(|t| format!("{} = {}", t.key, t.canonical.canonical()))
-            .collect()
-    }
+/// The summary's completeness lines (`--report-missing`).
+pub fn render_missing_counts(report: &Report) -> String {
+    format!(
+        "  - New         (only in compare): {}\n  - Dropped     (only in reference): {}\n",
+        report.count_missing(Presence::New),
+        report.count_missing(Presence::Dropped)
+    )
 }
 
 pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
@@ -150,6 +75,7 @@ pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::{Reason, ReasonCode, Status};
 
     fn reason(code: ReasonCode, message: &str, severity: f64) -> Reason {
         Reason {
