@@ -47,6 +47,10 @@ pub struct Settings {
     pub report_missing: bool,
     /// Keep a record of every matched state (for JSON and markdown output).
     pub keep_records: bool,
+    /// Print the next steps for each AMBG reason after the summary.
+    pub explain_ambg: bool,
+    /// Name of the preset the thresholds are based on.
+    pub preset: String,
 }
 
 /// A decision and the sidecar files both sides advertise.
@@ -114,6 +118,13 @@ impl<'s> Run<'s> {
         ));
         if s.report_missing {
             text.push_str(&crate::render::summary::render_missing_counts(&self.report));
+        }
+        if s.explain_ambg {
+            let steps = crate::render::advice::render_next_steps(&self.report.tally);
+            if !steps.is_empty() {
+                text.push('\n');
+                text.push_str(&steps);
+            }
         }
         out.write_all(text.as_bytes()).map_err(write_err)?;
         self.write_bulk_debug(out)
@@ -310,7 +321,8 @@ impl<'s> Run<'s> {
                 only_reference,
                 only_compare,
             );
-            let mut displayed = Vec::new();
+            let mut records = Vec::with_capacity(matched.len());
+            let mut table_rows = 0;
             for state in &matched {
                 let record = self.decide_state(state, cmp_bench, (ref_id, cmp_id), context)?;
                 self.report
@@ -318,27 +330,27 @@ impl<'s> Run<'s> {
                     .record(record.comparison.status, &record.comparison.reason);
                 if record.displayed {
                     if let Some(bulk_rows) = &mut self.bulk_rows {
-                        bulk_rows.push(bulk_debug_row(bulk_rows.len(), displayed.len(), &record));
+                        bulk_rows.push(bulk_debug_row(bulk_rows.len(), table_rows, &record));
                     }
-                    displayed.push(record);
-                } else if s.keep_records {
-                    self.report.records.push(record);
+                    table_rows += 1;
                 }
+                records.push(record);
             }
-            if !displayed.is_empty() {
+            if table_rows > 0 {
                 let heading = device_heading(context, &cmp_bench.name, ref_id, cmp_id)?;
-                let table_rows: Vec<Row> = displayed
+                let rows: Vec<Row> = records
                     .iter()
+                    .filter(|r| r.displayed)
                     .map(|r| Row {
                         axis_cells: r.axis_values.iter().map(|a| a.display.clone()).collect(),
                         comparison: &r.comparison,
                     })
                     .collect();
-                let table = render_table(&axis_names, &table_rows, s.display, s.no_color);
+                let table = render_table(&axis_names, &rows, s.display, s.no_color);
                 write!(out, "{heading}\n\n{table}\n\n").map_err(write_err)?;
             }
             if s.keep_records {
-                self.report.records.extend(displayed);
+                self.report.records.extend(records);
             }
         }
         Ok(())

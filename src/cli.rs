@@ -9,6 +9,7 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 use crate::app::Settings;
 use crate::failure::Failure;
 use crate::filters::{FilterArg, build_filter_plan, parse_device_filter};
+use crate::gate::GateCategory;
 use crate::render::table::DisplayMode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -33,6 +34,14 @@ impl PresetArg {
             PresetArg::Strict => "strict",
         }
     }
+}
+
+/// The `--fail-on` list (a newtype, so that clap takes it as one value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailOn(pub Vec<GateCategory>);
+
+fn parse_fail_on(text: &str) -> Result<FailOn, String> {
+    crate::gate::parse_fail_on(text).map(FailOn)
 }
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
@@ -123,16 +132,58 @@ pub struct Cli {
           allow_hyphen_values = true)]
     pub axis: Vec<String>,
 
+    /// Exit with status 3 when any of these occur (comma-separated): slow,
+    /// ambg, unknown, missing. FAST never fails the gate
+    #[arg(long, value_name = "LIST", value_parser = parse_fail_on)]
+    pub fail_on: Option<FailOn>,
+
+    /// Write a JSON report of every matched state to PATH ('-' for stdout,
+    /// which then replaces the tables)
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<String>,
+
+    /// List states, benchmarks and files present on one side only as NEW /
+    /// DROPPED (after the tables) and count them in the summary
+    #[arg(long)]
+    pub report_missing: bool,
+
+    /// Write a markdown summary (for $GITHUB_STEP_SUMMARY or a PR comment) to PATH
+    #[arg(long, value_name = "PATH")]
+    pub markdown_summary: Option<String>,
+
+    /// Size limit of the markdown summary in bytes
+    #[arg(long, value_name = "N", default_value_t = crate::render::markdown::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+
+    /// After the summary, say what evidence would settle each AMBG reason
+    #[arg(long)]
+    pub explain_ambg: bool,
+
     /// Filter by benchmark name (can repeat)
     #[arg(short = 'b', long = "benchmark", value_name = "NAME", action = clap::ArgAction::Append,
           allow_hyphen_values = true)]
     pub benchmark: Vec<String>,
 }
 
+/// Outputs beyond the reference's: machine-readable reports and the gate.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    pub json: Option<String>,
+    pub markdown: Option<String>,
+    pub max_bytes: usize,
+    pub fail_on: Vec<GateCategory>,
+}
+
+impl Extras {
+    pub fn json_to_stdout(&self) -> bool {
+        self.json.as_deref() == Some("-")
+    }
+}
+
 /// What the command line asks for.
 pub enum Command {
     DumpConfig(String),
-    Compare(Box<Settings>),
+    Compare(Box<Settings>, Extras),
 }
 
 /// `-b`/`-a` values in command-line order.
@@ -193,25 +244,47 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let compare_devices = parse_device_filter(&cli.compare_devices, "--compare-devices")
         .map_err(Failure::Reported)?;
     let [reference, compare] = <[String; 2]>::try_from(cli.paths).map_err(|_| Failure::Usage)?;
-    Ok(Command::Compare(Box::new(Settings {
-        reference,
-        compare,
-        threshold: cli.threshold,
-        display: match cli.display {
-            DisplayArg::Intervals => DisplayMode::Intervals,
-            DisplayArg::Legacy => DisplayMode::Legacy,
-            DisplayArg::Explain => DisplayMode::Explain,
-        },
-        no_color: cli.no_color || no_color_from_env(),
-        ignore_devices: cli.ignore_devices,
-        filters,
-        reference_devices,
-        compare_devices,
-        thresholds,
-        bulk_debug: cli.bulk_debug_python,
-        report_missing: false,
-        keep_records: false,
-    })))
+    let extras = Extras {
+        json: cli.json,
+        markdown: cli.markdown_summary,
+        max_bytes: cli.max_bytes,
+        fail_on: cli.fail_on.map(|f| f.0).unwrap_or_default(),
+    };
+    let bulk_debug_to_stdout = cli
+        .bulk_debug_python
+        .as_deref()
+        .is_some_and(|d| d.eq_ignore_ascii_case("stdout"));
+    if extras.json_to_stdout() && bulk_debug_to_stdout {
+        return Err(Failure::reported(
+            "--json - and --bulk-debug-python stdout cannot both write to stdout",
+        ));
+    }
+    let report_missing = cli.report_missing || extras.fail_on.contains(&GateCategory::Missing);
+    let keep_records = extras.json.is_some() || extras.markdown.is_some();
+    Ok(Command::Compare(
+        Box::new(Settings {
+            reference,
+            compare,
+            threshold: cli.threshold,
+            display: match cli.display {
+                DisplayArg::Intervals => DisplayMode::Intervals,
+                DisplayArg::Legacy => DisplayMode::Legacy,
+                DisplayArg::Explain => DisplayMode::Explain,
+            },
+            no_color: cli.no_color || no_color_from_env(),
+            ignore_devices: cli.ignore_devices,
+            filters,
+            reference_devices,
+            compare_devices,
+            thresholds,
+            bulk_debug: cli.bulk_debug_python,
+            report_missing,
+            keep_records,
+            explain_ambg: cli.explain_ambg,
+            preset,
+        }),
+        extras,
+    ))
 }
 
 /// The help text, printed when the number of paths is wrong.

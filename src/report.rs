@@ -90,6 +90,18 @@ impl Tally {
         reasons
     }
 
+    /// Reason codes of undecided states with their counts, most frequent first.
+    pub fn undecided_reason_codes(&self) -> Vec<(ReasonCode, usize)> {
+        let mut reasons: Vec<_> = self
+            .undecided_reasons
+            .0
+            .iter()
+            .map(|t| (t.canonical, t.count))
+            .collect();
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
+        reasons
+    }
+
     /// Explain-mode legend entries `short = canonical`, sorted by short code.
     pub fn legend_entries(&self) -> Vec<String> {
         let mut tallies: Vec<&ReasonTally> = self.legend.0.iter().collect();

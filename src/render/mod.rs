@@ -1,6 +1,9 @@
 //! Renderers: everything that turns decided comparisons into text.
+pub mod advice;
 pub mod axes;
 pub mod bulk_debug;
+pub mod json;
+pub mod markdown;
 pub mod summary;
 pub mod table;
 pub mod units;
