@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::compare::{self, Comparison, Side, Status};
 use crate::config::Thresholds;
-use crate::device_diff::symmetric_diff_repr;
+use crate::device_diff::{python_equal, symmetric_diff_repr};
 use crate::failure::Failure;
 use crate::filters::{DeviceFilter, FilterPlan};
 use crate::inputs::{InputPairs, input_pairs, load_root};
@@ -186,8 +186,12 @@ impl<'s> Run<'s> {
                 cmp_devices.len()
             )));
         }
-        if ref_devices != cmp_devices {
-            self.report_device_mismatch(&ref_devices, &cmp_devices, out)?;
+        let as_list =
+            |devices: &[&Value]| Value::Array(devices.iter().map(|d| (*d).clone()).collect());
+        let (ref_list, cmp_list) = (as_list(&ref_devices), as_list(&cmp_devices));
+        // Python equality: key order is ignored and 1 == 1.0.
+        if !python_equal(&ref_list, &cmp_list) {
+            self.report_device_mismatch(&ref_list, &cmp_list, out)?;
         }
         let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks)
         else {
@@ -249,8 +253,8 @@ impl<'s> Run<'s> {
 
     fn report_device_mismatch(
         &self,
-        reference: &[&Value],
-        compare: &[&Value],
+        reference: &Value,
+        compare: &Value,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let s = self.settings;
@@ -259,13 +263,11 @@ impl<'s> Run<'s> {
         } else {
             Color::Red
         };
-        let to_list =
-            |devices: &[&Value]| Value::Array(devices.iter().map(|d| (*d).clone()).collect());
         writeln!(
             out,
             "{}: {}",
             colorize("Device sections do not match", color, None, s.no_color),
-            symmetric_diff_repr(&to_list(reference), &to_list(compare))
+            symmetric_diff_repr(reference, compare)
         )
         .map_err(write_err)?;
         let filtered = s.reference_devices.is_some() || s.compare_devices.is_some();
@@ -543,7 +545,7 @@ fn device_heading(
         )));
     };
     let label = |d: &Value| format!("[{}] {}", json_text(d.get("id")), json_text(d.get("name")));
-    Ok(if ref_device == cmp_device {
+    Ok(if python_equal(ref_device, cmp_device) {
         format!("## {}", label(cmp_device))
     } else {
         format!("## {} vs. {}", label(ref_device), label(cmp_device))

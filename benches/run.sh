@@ -1,0 +1,329 @@
+#!/usr/bin/env bash
+# End-to-end benchmark: nvbench-compare (this crate) vs. the Python reference
+# nvbench_compare.py on large generated NVBench result pairs.  See benches/README.md.
+#
+#   benches/run.sh
+#   NVBENCH_COMPARE_REF=/path/to/nvbench/python/scripts/nvbench_compare.py benches/run.sh
+#
+# Environment:
+#   NVBENCH_COMPARE_REF  reference script; timed only if set and python3 can import
+#                        numpy, tabulate, colorama and jsondiff
+#   BENCH_ROUNDS_OURS    timed runs of our binary per pair (default 5)
+#   BENCH_ROUNDS_REF     timed runs of the reference per pair (default 3)
+#   BENCH_PAIRS          subset of pairs by name, space separated (default: all four), or
+#                        explicit name:states:samples specs, e.g. for a quick smoke test:
+#                        "summary-10k:500:0 summary-20k:1000:0 bulk-1k:50:1000 bulk-2k:100:1000"
+#   BENCH_DATA_DIR       where inputs, outputs and raw results go (default target/bench-data)
+#   BENCH_GEN_ARGS       extra gen_inputs.py arguments, e.g. "--compact" (part of the cache key)
+#   BENCH_ARGS           extra arguments passed to both tools (default: none)
+#   BENCH_SKIP_BUILD=1   do not run cargo build; use NVBENCH_COMPARE_BIN or target/release
+#   NVBENCH_COMPARE_BIN  binary to time (default target/release/nvbench-compare)
+#   BENCH_COMMIT         commit id to print instead of `git rev-parse --short HEAD`
+#   PYTHON               python interpreter (default python3)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+PY=${PYTHON:-python3}
+DATA=${BENCH_DATA_DIR:-$ROOT/target/bench-data}
+ROUNDS_OURS=${BENCH_ROUNDS_OURS:-5}
+ROUNDS_REF=${BENCH_ROUNDS_REF:-3}
+REF=${NVBENCH_COMPARE_REF:-}
+GEN=$HERE/gen_inputs.py
+GEN_ARGS=${BENCH_GEN_ARGS:-}
+read -r -a TOOL_ARGS <<<"${BENCH_ARGS:-}"
+
+# name:states:samples   (samples 0 = summary-only)
+ALL_PAIRS="summary-10k:10000:0 summary-20k:20000:0 bulk-1k:1000:10000 bulk-2k:2000:10000"
+PAIRS=()
+if [[ "${BENCH_PAIRS:-}" == *:* ]]; then
+  read -r -a PAIRS <<<"$BENCH_PAIRS" # explicit name:states:samples specs (smoke tests)
+else
+  for spec in $ALL_PAIRS; do
+    if [[ -z "${BENCH_PAIRS:-}" || " $BENCH_PAIRS " == *" ${spec%%:*} "* ]]; then
+      PAIRS+=("$spec")
+    fi
+  done
+fi
+if ((${#PAIRS[@]} == 0)); then
+  echo "BENCH_PAIRS='${BENCH_PAIRS:-}' selects none of: $ALL_PAIRS" >&2
+  exit 2
+fi
+
+# Same conditions for both tools: the reference ignores NO_COLOR, ours honours it.
+unset NO_COLOR
+export LC_ALL=C.UTF-8 COLUMNS=80
+
+mkdir -p "$DATA/out" "$DATA/results"
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+RESULTS=$DATA/results/$STAMP.tsv
+LOG=$DATA/results/$STAMP.log
+STATUS=$DATA/results/$STAMP.status
+: >"$STATUS"
+printf 'pair\tstates\tsamples\ttool\tround\twall_s\tmaxrss_kb\texit\tuser_s\tsys_s\tloadavg\n' >"$RESULTS"
+
+log() { printf '%s\n' "$*" | tee -a "$LOG"; }
+
+# Runs a command in a directory, stdout to a file; prints
+# "wall_s maxrss_kb exit user_s sys_s" (peak RSS from wait4's rusage of the child).
+MEASURE_PY='
+import os, subprocess, sys, time
+out, cwd, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+with open(out, "wb") as so, open(out + ".stderr", "wb") as se:
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=so, stderr=se)
+    _, status, ru = os.wait4(p.pid, 0)
+    t1 = time.perf_counter()
+if os.WIFEXITED(status):
+    code = os.WEXITSTATUS(status)
+else:
+    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else 255
+p.returncode = code
+rss_kb = ru.ru_maxrss // 1024 if sys.platform == "darwin" else ru.ru_maxrss
+print(f"{t1 - t0:.6f} {rss_kb} {code} {ru.ru_utime:.3f} {ru.ru_stime:.3f}")
+'
+
+# ---------------------------------------------------------------- header
+cpu_model=$( (lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1) || true)
+[[ -n "$cpu_model" ]] || cpu_model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n1 || true)
+[[ -n "$cpu_model" ]] || cpu_model=$(sysctl -n machdep.cpu.brand_string 2>/dev/null || echo unknown)
+ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
+commit=${BENCH_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+
+log "# nvbench-compare benchmark  ($STAMP)"
+log "commit:   $commit"
+log "host:     $(uname -srm), $ncpu CPUs, $cpu_model"
+log "load:     $(uptime 2>/dev/null || cat /proc/loadavg)"
+log "rustc:    $(rustc --version 2>/dev/null || echo '?')  (cargo build --release; profile.release in Cargo.toml)"
+log "python:   $($PY --version 2>&1)"
+log "rounds:   ours $ROUNDS_OURS, reference $ROUNDS_REF (alternating A,B,A,B; page cache warmed before each pair)"
+log "data:     $DATA   raw results: $RESULTS"
+
+# ---------------------------------------------------------------- build
+BIN=${NVBENCH_COMPARE_BIN:-$ROOT/target/release/nvbench-compare}
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+  log "build:    cargo build --release"
+  if ! (cd "$ROOT" && cargo build --release) >>"$LOG" 2>&1; then
+    echo "cargo build --release failed (log: $LOG); set BENCH_SKIP_BUILD=1 to time an existing binary" >&2
+    tail -n 20 "$LOG" >&2
+    exit 1
+  fi
+fi
+if [[ ! -x "$BIN" ]]; then
+  echo "binary not found: $BIN" >&2
+  exit 1
+fi
+log "binary:   $BIN ($(stat -c '%y' "$BIN" 2>/dev/null | cut -d. -f1 || echo '?'))"
+
+# ---------------------------------------------------------------- reference
+HAVE_REF=0
+if [[ -z "$REF" ]]; then
+  log "reference: not timed (set NVBENCH_COMPARE_REF=/path/to/nvbench_compare.py)"
+elif [[ ! -f "$REF" ]]; then
+  log "reference: not timed ($REF does not exist)"
+elif ! "$PY" -c 'import numpy, tabulate, colorama, jsondiff' 2>/dev/null; then
+  log "reference: not timed ($PY cannot import numpy, tabulate, colorama, jsondiff)"
+else
+  HAVE_REF=1
+  log "reference: $REF ($("$PY" -c 'import numpy, tabulate; print("numpy", numpy.__version__, "tabulate", tabulate.__version__)'))"
+fi
+log ""
+
+# ---------------------------------------------------------------- inputs
+gen_key() {
+  local states=$1 samples=$2
+  printf '%s states=%s samples=%s args=%s\n' \
+    "$( (sha256sum "$GEN" 2>/dev/null || shasum -a 256 "$GEN") | cut -d' ' -f1)" \
+    "$states" "$samples" "$GEN_ARGS"
+}
+
+for spec in "${PAIRS[@]}"; do
+  IFS=: read -r name states samples <<<"$spec"
+  dir=$DATA/$name
+  key=$(gen_key "$states" "$samples")
+  if [[ -f "$dir/.stamp" && "$(cat "$dir/.stamp")" == "$key" ]]; then
+    log "inputs:   $name cached"
+    continue
+  fi
+  rm -f "$dir/.stamp"
+  mkdir -p "$dir"
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  "$PY" "$GEN" --states "$states" --samples "$samples" --out "$dir" $GEN_ARGS 2>&1 | tee -a "$LOG"
+  printf '%s\n' "$key" >"$dir/.stamp"
+  log "inputs:   $name generated in $(($(date +%s) - t0)) s"
+done
+log ""
+
+# ---------------------------------------------------------------- runs
+run_one() { # pair states samples tool round dir out -- cmd...
+  local pair=$1 states=$2 samples=$3 tool=$4 round=$5 dir=$6 out=$7
+  shift 8
+  local load res
+  load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null | tr ' ' '/' || echo '?')
+  res=$("$PY" -c "$MEASURE_PY" "$out" "$dir" "$@")
+  read -r wall rss code user sys <<<"$res"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+    "$pair" "$states" "$samples" "$tool" "$round" "$wall" "$rss" "$code" "$user" "$sys" "$load" >>"$RESULTS"
+  printf '  %-5s #%s  %8.3f s  %7.1f MB  exit %s  load %s\n' \
+    "$tool" "$round" "$wall" "$(awk "BEGIN{print $rss/1024}")" "$code" "$load" | tee -a "$LOG"
+  if [[ "$code" != 0 ]]; then
+    log "  !! $tool exited with status $code; stderr:"
+    head -n 5 "$out.stderr" | tee -a "$LOG"
+    printf '%s\t%s\tFAILED(%s exit %s)\n' "$pair" "$tool" "$tool" "$code" >>"$STATUS"
+  fi
+}
+
+maxr=$ROUNDS_OURS
+if ((HAVE_REF && ROUNDS_REF > maxr)); then maxr=$ROUNDS_REF; fi
+
+for spec in "${PAIRS[@]}"; do
+  IFS=: read -r name states samples <<<"$spec"
+  dir=$DATA/$name
+  log "== $name: $states states, $( ((samples > 0)) && echo "$samples samples/state in sidecars" || echo summary-only)"
+  # Warm the page cache so neither tool pays for the first read from disk.
+  find "$dir" -type f -exec cat {} + >/dev/null
+  ours_first=$DATA/out/$name.ours.txt
+  ref_first=$DATA/out/$name.ref.txt
+  for ((i = 1; i <= maxr; i++)); do
+    if ((i <= ROUNDS_OURS)); then
+      out=$DATA/out/$name.ours.run.txt
+      ((i == 1)) && out=$ours_first
+      run_one "$name" "$states" "$samples" ours "$i" "$dir" "$out" -- \
+        "$BIN" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} ref.json cmp.json
+      if ((i > 1)) && ! cmp -s "$out" "$ours_first"; then
+        log "  !! ours: output of run $i differs from run 1 (non-deterministic)"
+        printf '%s\tours\tNONDETERMINISTIC\n' "$name" >>"$STATUS"
+      fi
+    fi
+    if ((HAVE_REF && i <= ROUNDS_REF)); then
+      out=$DATA/out/$name.ref.run.txt
+      ((i == 1)) && out=$ref_first
+      run_one "$name" "$states" "$samples" ref "$i" "$dir" "$out" -- \
+        "$PY" "$REF" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} ref.json cmp.json
+    fi
+  done
+  rm -f "$DATA/out/$name".*.run.txt "$DATA/out/$name".*.run.txt.stderr
+  if ((HAVE_REF)); then
+    if cmp -s "$ours_first" "$ref_first"; then
+      log "  output: identical to the reference ($(wc -l <"$ours_first") lines, $(wc -c <"$ours_first") bytes)"
+      printf '%s\tdiff\tidentical\n' "$name" >>"$STATUS"
+    else
+      log "  !!!!!!!! OUTPUT DIFFERENT from the reference: $ref_first vs $ours_first"
+      diff "$ref_first" "$ours_first" | head -n 20 | tee -a "$LOG" || true
+      printf '%s\tdiff\tDIFFERENT\n' "$name" >>"$STATUS"
+    fi
+  fi
+  log ""
+done
+log "load at end: $(uptime 2>/dev/null || cat /proc/loadavg)"
+log ""
+
+# ---------------------------------------------------------------- table
+"$PY" - "$RESULTS" "$STATUS" "$DATA" "${PAIRS[@]}" <<'PYEOF' | tee -a "$LOG"
+import csv, os, statistics, sys
+
+results, status_file, data = sys.argv[1:4]
+pairs = [s.split(":") for s in sys.argv[4:]]
+runs = {}
+with open(results, newline="") as f:
+    for r in csv.DictReader(f, delimiter="\t"):
+        if r["exit"] == "0":
+            runs.setdefault((r["pair"], r["tool"]), []).append(r)
+status = {}
+with open(status_file) as f:
+    for line in f:
+        pair, what, value = line.rstrip("\n").split("\t")
+        status.setdefault(pair, []).append(value)
+
+
+def summary(pair, tool):
+    rs = runs.get((pair, tool))
+    if not rs:
+        return None
+    walls = sorted(float(r["wall_s"]) for r in rs)
+    rss = max(int(r["maxrss_kb"]) for r in rs) / 1024.0
+    return statistics.median(walls), walls[0], walls[-1], rss, len(walls)
+
+
+def mb(n):
+    return n / 1e6
+
+
+rows, info = [], {}
+for name, states, samples in pairs:
+    d = os.path.join(data, name)
+    json_bytes = max(os.path.getsize(os.path.join(d, f"{s}.json")) for s in ("ref", "cmp"))
+    side_bytes = 0
+    for sub in ("ref.json-bin", "ref.json-freqs-bin", "cmp.json-bin", "cmp.json-freqs-bin"):
+        p = os.path.join(d, sub)
+        if os.path.isdir(p):
+            side_bytes += sum(e.stat().st_size for e in os.scandir(p))
+    o, r = summary(name, "ours"), summary(name, "ref")
+    info[name] = (int(states), o, r)
+    size = f"{mb(json_bytes):.1f}" + (f" (+{mb(side_bytes):.0f} bin)" if side_bytes else "")
+    rows.append([
+        name, states, size,
+        f"{o[0]:.3f} [{o[1]:.3f}-{o[2]:.3f}] n={o[4]}" if o else "n/a",
+        f"{o[3]:.0f}" if o else "n/a",
+        f"{r[0]:.2f} [{r[1]:.2f}-{r[2]:.2f}] n={r[4]}" if r else "-",
+        f"{r[3]:.0f}" if r else "-",
+        f"{r[0] / o[0]:.1f}x" if (o and r) else "-",
+        f"{o[3] * 1024 * 1024 / json_bytes:.2f}" if o else "n/a",
+        ",".join(status.get(name, [])) or ("-" if not r else "?"),
+    ])
+
+head = ["pair", "states", "JSON MB", "ours median [min-max] s", "ours RSS MB",
+        "ref median [min-max] s", "ref RSS MB", "speedup", "RSS/JSON", "output vs ref"]
+w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+print("| " + " | ".join(h.ljust(n) for h, n in zip(head, w)) + " |")
+print("|" + "|".join("-" * (n + 2) for n in w) + "|")
+for row in rows:
+    print("| " + " | ".join(str(c).ljust(n) for c, n in zip(row, w)) + " |")
+print()
+print("JSON MB = larger of ref.json/cmp.json (+ total sidecar MB); RSS = max peak RSS over runs;")
+print("speedup = reference median / ours median; RSS/JSON = ours peak RSS / larger input JSON.")
+print()
+print("Linearity (median wall time per state; ratio 1.00 = linear):")
+for small, large in (("summary-10k", "summary-20k"), ("bulk-1k", "bulk-2k")):
+    if small not in info or large not in info:
+        continue
+    for tool, idx in (("ours", 1), ("ref", 2)):
+        a, b = info[small][idx], info[large][idx]
+        if not a or not b:
+            continue
+        na, nb = info[small][0], info[large][0]
+        pa, pb = a[0] / na * 1e6, b[0] / nb * 1e6
+        print(f"  {tool:4}  {small:>11} {pa:9.2f} us/state   {large:>11} {pb:9.2f} us/state   "
+              f"ratio {pb / pa:.2f}")
+print()
+targets = []
+if "summary-20k" in info and info["summary-20k"][1]:
+    o, r = info["summary-20k"][1], info["summary-20k"][2]
+    d = os.path.join(data, "summary-20k")
+    jb = max(os.path.getsize(os.path.join(d, f"{s}.json")) for s in ("ref", "cmp"))
+    if r:
+        targets.append(f"summary-20k speedup {r[0] / o[0]:.1f}x (target >= 100x): "
+                       + ("met" if r[0] / o[0] >= 100 else "NOT met"))
+    ratio = o[3] * 1024 * 1024 / jb
+    targets.append(f"summary-20k peak RSS {ratio:.2f}x the larger input JSON (target <= 1.5x): "
+                   + ("met" if ratio <= 1.5 else "NOT met"))
+if "bulk-2k" in info and info["bulk-2k"][1] and info["bulk-2k"][2]:
+    o, r = info["bulk-2k"][1], info["bulk-2k"][2]
+    targets.append(f"bulk-2k speedup {r[0] / o[0]:.1f}x (target >= 30x): "
+                   + ("met" if r[0] / o[0] >= 30 else "NOT met"))
+if targets:
+    print("Targets (from the issue):")
+    for t in targets:
+        print("  " + t)
+    print()
+bad = [f"{p}: {v}" for p, vs in status.items() for v in vs if v != "identical"]
+if bad:
+    print("PROBLEMS: " + "; ".join(bad))
+PYEOF
+
+log "raw results: $RESULTS"
+log "outputs:     $DATA/out/<pair>.{ours,ref}.txt"
+if grep -qE 'DIFFERENT|FAILED|NONDETERMINISTIC' "$STATUS"; then
+  exit 1
+fi
