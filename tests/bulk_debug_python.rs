@@ -1,0 +1,194 @@
+//! `--bulk-debug-python` output executed by a real Python: `load_bulk_data`
+//! returns the sidecar values, and strings from input files cannot inject code.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn case_copy(name: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/conformance/cases/161-bulk-debug-stdout");
+    let target = std::env::temp_dir().join(format!("nvbc-bulkpy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&target);
+    copy_dir(&source, &target);
+    target
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The generated code between the markers, as `sed -n '/^# NVB-BULK-BEGIN$/,/^# NVB-BULK-END$/p'` extracts it.
+fn generated_python(dir: &Path) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args([
+            "--no-color",
+            "--bulk-debug-python",
+            "stdout",
+            "ref.json",
+            "cmp.json",
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut inside = false;
+    let mut code = String::new();
+    for line in stdout.split_inclusive('\n') {
+        if line == "# NVB-BULK-BEGIN\n" {
+            inside = true;
+        }
+        if inside {
+            code.push_str(line);
+        }
+        if line == "# NVB-BULK-END\n" {
+            inside = false;
+        }
+    }
+    assert!(code.ends_with("# NVB-BULK-END\n"), "markers missing");
+    code
+}
+
+fn python_available(module: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Runs `driver` in python3 with the generated code at `code_path`.
+fn run_python(dir: &Path, driver: &str) -> String {
+    let output = Command::new("python3")
+        .args(["-c", driver])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "python failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn read_f32(path: &Path) -> Vec<f32> {
+    std::fs::read(path)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[test]
+fn load_bulk_data_returns_the_sidecar_values() {
+    if !python_available("numpy") {
+        eprintln!("SKIPPED: python3 with numpy is not available (.ci/run installs it)");
+        return;
+    }
+    let dir = case_copy("roundtrip");
+    std::fs::write(dir.join("rows.py"), generated_python(&dir)).unwrap();
+    let driver = "exec(open('rows.py').read())\n\
+                  import json\n\
+                  out = []\n\
+                  for row in bulk_rows:\n\
+                  \x20   arrays = load_bulk_data(row)\n\
+                  \x20   out.append({k: (None if v is None else [float(x) for x in v]) for k, v in arrays.items()})\n\
+                  \x20   out[-1]['files'] = [row['compare_sample_filename'], row['reference_frequency_filename']]\n\
+                  print(json.dumps(out))\n";
+    let printed: serde_json::Value = serde_json::from_str(&run_python(&dir, driver)).unwrap();
+    let rows = printed.as_array().unwrap();
+    assert!(!rows.is_empty());
+    let mut checked = 0;
+    for row in rows {
+        let files = row["files"].as_array().unwrap();
+        for (key, file) in [
+            ("compare_samples", &files[0]),
+            ("reference_frequencies", &files[1]),
+        ] {
+            let Some(file) = file.as_str() else { continue };
+            let expected: Vec<f64> = read_f32(&dir.join(file))
+                .into_iter()
+                .map(f64::from)
+                .collect();
+            let actual: Vec<f64> = row[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            assert_eq!(actual, expected, "{key} of {file}");
+            assert!(!expected.is_empty());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "no row had sidecars to check");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rewrites a JSON file's benchmark names and one sidecar filename.
+fn inject(path: &Path, benchmark: &str, sidecar: Option<(&str, &str)>) {
+    let mut root: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    for bench in root["benchmarks"].as_array_mut().unwrap() {
+        bench["name"] = benchmark.into();
+        let Some((old, new)) = sidecar else { continue };
+        for state in bench["states"].as_array_mut().unwrap() {
+            for summary in state["summaries"].as_array_mut().into_iter().flatten() {
+                for data in summary["data"].as_array_mut().into_iter().flatten() {
+                    if data["value"] == old {
+                        data["value"] = new.into();
+                    }
+                }
+            }
+        }
+    }
+    std::fs::write(path, serde_json::to_vec(&root).unwrap()).unwrap();
+}
+
+#[test]
+fn strings_from_input_files_cannot_inject_code() {
+    if !python_available("json") {
+        eprintln!("SKIPPED: python3 is not available");
+        return;
+    }
+    let dir = case_copy("inject");
+    let evil_bench = "x\"\"\"; import os #";
+    let evil_file = "cmp.json-bin/we'ird\"\n\\name''' ).bin";
+    std::fs::rename(dir.join("cmp.json-bin/0.bin"), dir.join(evil_file)).unwrap();
+    inject(&dir.join("ref.json"), evil_bench, None);
+    inject(
+        &dir.join("cmp.json"),
+        evil_bench,
+        Some(("cmp.json-bin/0.bin", evil_file)),
+    );
+    std::fs::write(dir.join("rows.py"), generated_python(&dir)).unwrap();
+    // numpy is only needed by load_bulk_data; a stand-in keeps this test
+    // independent of it.
+    let driver = "import sys, types, json\n\
+                  sys.modules.setdefault('numpy', types.ModuleType('numpy'))\n\
+                  code = open('rows.py').read()\n\
+                  namespace = {}\n\
+                  exec(compile(code, 'rows.py', 'exec'), namespace)\n\
+                  print(json.dumps({'os_imported': 'os' in namespace, 'rows': namespace['bulk_rows']}))\n";
+    let printed: serde_json::Value = serde_json::from_str(&run_python(&dir, driver)).unwrap();
+    assert_eq!(printed["os_imported"], false);
+    let rows = printed["rows"].as_array().unwrap();
+    assert!(rows.iter().all(|row| row["benchmark"] == evil_bench));
+    assert_eq!(rows[0]["compare_sample_filename"], evil_file);
+    let _ = std::fs::remove_dir_all(&dir);
+}
