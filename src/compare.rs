@@ -1124,6 +1124,56 @@ mod tests {
         );
     }
 
+    /// Evidence that fails the test if a decision reads the samples.
+    struct Tripwire {
+        material: bool,
+    }
+
+    impl BulkEvidence for Tripwire {
+        fn has_material_cycle_sources(&self) -> bool {
+            self.material
+        }
+        fn time_and_cycles(&self) -> Option<&BulkSamples> {
+            panic!("the samples were read although summaries settle this decision");
+        }
+    }
+
+    #[test]
+    fn decisions_settled_by_summaries_do_not_read_samples() {
+        let reference = robust(1.0e-3, 1.01e-3, 1.02e-3, 0.01, Some(1.5e9));
+        let faster = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, Some(1.5e9));
+        let (material, absent) = (Tripwire { material: true }, Tripwire { material: false });
+        // A clear gap with sidecars missing on one side: the clock summaries decide.
+        let result = compare_timings(
+            &Side {
+                timing: &reference,
+                bulk: &material,
+            },
+            &Side {
+                timing: &faster,
+                bulk: &absent,
+            },
+            &t(),
+        );
+        assert_eq!(
+            result.reason.code,
+            ReasonCode::ClearGapConfirmedBySummaryCycles
+        );
+        // An unusable center is `????` before any evidence is looked at.
+        let result = compare_timings(
+            &Side {
+                timing: &reference,
+                bulk: &material,
+            },
+            &Side {
+                timing: &Timing::default(),
+                bulk: &material,
+            },
+            &t(),
+        );
+        assert_eq!(result.status, Status::Unknown);
+    }
+
     #[test]
     fn unusable_centers_are_unknown() {
         let good = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, None);

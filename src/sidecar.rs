@@ -273,6 +273,39 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_sidecar_is_neither_material_nor_read() {
+        let dir = std::env::temp_dir().join(format!("nvbc-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("samples.bin");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("SKIPPED: mkfifo is not available");
+            return;
+        }
+        let path = fifo.to_str().unwrap().to_string();
+        let sidecar = Some(SidecarRef {
+            count: 3,
+            filename: path.clone(),
+        });
+        let timing = Timing {
+            samples: sidecar.clone(),
+            frequencies: sidecar,
+            ..Timing::default()
+        };
+        let warnings = RefCell::new(Warnings::default());
+        let evidence = SidecarEvidence::new(&timing, "", &warnings);
+        // Opening a FIFO for reading would block this test forever.
+        assert!(!evidence.has_material_cycle_sources());
+        assert!(evidence.time_and_cycles().is_none());
+        assert!(
+            warnings.borrow().seen[0].contains("not a regular file"),
+            "{:?}",
+            warnings.borrow().seen
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn reads_little_endian_floats_and_ignores_a_partial_tail() {
         let dir = std::env::temp_dir().join(format!("nvbc-sidecar-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
