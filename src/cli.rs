@@ -55,7 +55,8 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
     name = "nvbench-compare",
     version,
     override_usage = "nvbench-compare [OPTIONS] reference.json compare.json\n       nvbench-compare [OPTIONS] reference_dir/ compare_dir/",
-    infer_long_args = true
+    infer_long_args = true,
+    args_override_self = true
 )]
 pub struct Cli {
     /// Reference and compare JSON files, or two directories
