@@ -7,11 +7,12 @@ use std::io::Write;
 
 use serde_json::Value;
 
+use crate::charts::{ChartSettings, Charts};
 use crate::compare::{self, Comparison, Side, Status};
 use crate::config::Thresholds;
 use crate::device_diff::{python_equal, symmetric_diff_repr};
 use crate::failure::Failure;
-use crate::filters::{DeviceFilter, FilterPlan};
+use crate::filters::{DeviceFilter, FilterPlan, matching_group};
 use crate::inputs::{InputPairs, input_pairs, load_root};
 use crate::matching::{self, MatchedState, StateMatch, device_id};
 use crate::model::{Benchmark, Root, State};
@@ -51,6 +52,7 @@ pub struct Settings {
     pub explain_ambg: bool,
     /// Name of the preset the thresholds are based on.
     pub preset: String,
+    pub charts: ChartSettings,
 }
 
 /// A decision and the sidecar files both sides advertise.
@@ -84,6 +86,7 @@ pub struct Run<'s> {
     warnings: RefCell<Warnings>,
     /// `bulk_rows` entries, when `--bulk-debug-python` is given.
     bulk_rows: Option<Vec<PyValue>>,
+    charts: Charts<'s>,
 }
 
 impl<'s> Run<'s> {
@@ -93,6 +96,7 @@ impl<'s> Run<'s> {
             report: Report::default(),
             warnings: RefCell::new(Warnings::default()),
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
+            charts: Charts::new(&settings.charts),
         }
     }
 
@@ -239,7 +243,8 @@ impl<'s> Run<'s> {
                 }
             }
         }
-        Ok(())
+        self.charts
+            .finish_input_pair(&s.filters.global_axis_filters, out)
     }
 
     fn record_missing_benchmark(&mut self, presence: Presence, file: &str, name: &str) {
@@ -303,7 +308,7 @@ impl<'s> Run<'s> {
             .iter()
             .map(|a| a.name.clone())
             .collect();
-        for (ref_id, cmp_id) in ref_ids.into_iter().zip(cmp_ids) {
+        for (pair_index, (ref_id, cmp_id)) in ref_ids.into_iter().zip(cmp_ids).enumerate() {
             let StateMatch {
                 matched,
                 only_reference,
@@ -334,6 +339,12 @@ impl<'s> Run<'s> {
                     if let Some(bulk_rows) = &mut self.bulk_rows {
                         bulk_rows.push(bulk_debug_row(bulk_rows.len(), table_rows, &record));
                     }
+                    if s.charts.summary {
+                        let name = find_device(context.cmp_devices, state.compare.device)
+                            .map(|d| json_text(d.get("name")));
+                        let filters = matching_group(state.compare, &groups);
+                        self.charts.add_row(&record, filters, name);
+                    }
                     table_rows += 1;
                 }
                 records.push(record);
@@ -350,6 +361,12 @@ impl<'s> Run<'s> {
                     .collect();
                 let table = render_table(&axis_names, &rows, s.display, s.no_color);
                 write!(out, "{heading}\n\n{table}\n\n").map_err(write_err)?;
+                // As in the reference, an along chart follows a printed table.
+                let cmp_name = find_device(context.cmp_devices, cmp_id)
+                    .map(|d| json_text(d.get("name")))
+                    .unwrap_or_default();
+                self.charts
+                    .finish_device_pair(&records, (cmp_id, pair_index), &cmp_name)?;
             }
             if s.keep_records {
                 self.report.records.extend(records);

@@ -7,6 +7,7 @@ use std::io::Write;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use crate::app::Settings;
+use crate::charts::ChartSettings;
 use crate::failure::Failure;
 use crate::filters::{FilterArg, build_filter_plan, parse_device_filter};
 use crate::gate::GateCategory;
@@ -97,9 +98,20 @@ pub struct Cli {
     #[arg(long, value_name = "AXIS")]
     pub plot_along: Option<String>,
 
-    /// Plot the comparison summary
+    /// Plot the comparison summary (written to nvbench_compare.png unless
+    /// --plot-output is given)
     #[arg(long)]
     pub plot: bool,
+
+    /// Write the --plot chart to PATH (.png or .svg)
+    #[arg(long, value_name = "PATH")]
+    pub plot_output: Option<String>,
+
+    /// Write --plot-along charts to files named by TEMPLATE (.png or .svg;
+    /// fields {benchmark}, {device}, {axis}, {pair}); default
+    /// nvbench_compare-{benchmark}-{axis}-{pair}.png
+    #[arg(long, value_name = "TEMPLATE")]
+    pub plot_along_output: Option<String>,
 
     /// Use a dark theme for --plot
     #[arg(long)]
@@ -239,6 +251,17 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             &thresholds,
         )));
     }
+    crate::render::plot::validate_plot_options(
+        cli.plot,
+        cli.plot_output.as_deref(),
+        cli.plot_along.as_deref(),
+        cli.plot_along_output.as_deref(),
+    )
+    .map_err(Failure::Fatal)?;
+    if let Some(path) = &cli.plot_output {
+        crate::render::plot::ImageFormat::from_path(std::path::Path::new(path))
+            .map_err(|e| Failure::fatal(format!("--plot-output {path}: {e}")))?;
+    }
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
     let reference_devices = parse_device_filter(&cli.reference_devices, "--reference-devices")
         .map_err(Failure::Reported)?;
@@ -283,6 +306,13 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             keep_records,
             explain_ambg: cli.explain_ambg,
             preset,
+            charts: ChartSettings {
+                summary: cli.plot,
+                summary_output: cli.plot_output,
+                dark: cli.dark,
+                along: cli.plot_along,
+                along_template: cli.plot_along_output,
+            },
         }),
         extras,
     ))

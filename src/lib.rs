@@ -4,6 +4,7 @@
 //! states, [`compare`] decides, [`render`] prints.
 
 pub mod app;
+pub mod charts;
 pub mod cli;
 pub mod compare;
 pub mod config;

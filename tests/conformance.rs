@@ -9,7 +9,7 @@ use std::sync::Mutex;
 /// Cases whose feature has not landed yet, by directory name. Later issues
 /// empty this list; a listed case that starts passing fails the test so the
 /// list cannot go stale.
-const EXPECTED_FAILURES: &[&str] = &["193-plot-no-entries"];
+const EXPECTED_FAILURES: &[&str] = &[];
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/cases")
