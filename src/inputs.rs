@@ -112,11 +112,43 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
     Ok(())
 }
 
+/// The bytes of a file: memory-mapped (and pre-faulted in one call) when
+/// it is a regular file, read otherwise (pipes, process substitution).
+enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl AsRef<[u8]> for FileBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+fn map_file(path: &str) -> std::io::Result<FileBytes> {
+    let file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() || metadata.len() == 0 {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut &file, &mut bytes)?;
+        return Ok(FileBytes::Read(bytes));
+    }
+    // SAFETY: the map is read-only and dropped as soon as the file is parsed.
+    // A concurrent truncation of the input could raise SIGBUS, the accepted
+    // trade-off of memory-mapped input (ripgrep makes the same one).
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file)? };
+    Ok(FileBytes::Mapped(map))
+}
+
 /// Reads and parses one NVBench JSON file, then prints any version warning.
 pub fn load_root(path: &str, out: &mut dyn Write) -> Result<Root, Failure> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
-    let root: Root = serde_json::from_slice(&bytes)
+    let cannot_read =
+        |e: std::io::Error| Failure::fatal(format!("cannot read {}", os_error_text(&e, path)));
+    let bytes = map_file(path).map_err(cannot_read)?;
+    let root: Root = serde_json::from_slice(bytes.as_ref())
         .map_err(|e| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {e}")))?;
     check_file_version(path, &root, out)?;
     Ok(root)

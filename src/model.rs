@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::pyfmt;
+use crate::timing::{Extracted, extract_summary};
 
 /// Any JSON value as far as the comparison cares: scalars are kept, arrays
 /// and objects only as a marker.
@@ -301,11 +302,124 @@ impl Tag {
 #[derive(Debug, Clone, Deserialize)]
 pub struct DataEntry {
     #[serde(default)]
-    pub name: Option<Scalar>,
+    pub name: Option<Word>,
     #[serde(rename = "type", default)]
-    pub value_type: Option<Scalar>,
+    pub value_type: Option<Word>,
     #[serde(default, deserialize_with = "present")]
     pub value: Option<Scalar>,
+}
+
+/// The `name` or `type` of a data entry: the few words NVBench writes
+/// there are recognised without allocating; anything else is kept whole.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Word {
+    Known(&'static str),
+    Other(Scalar),
+}
+
+const KNOWN_WORDS: [&str; 6] = ["value", "size", "filename", "float64", "int64", "string"];
+
+impl Word {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Word::Known(word) => Some(word),
+            Word::Other(scalar) => scalar.as_str(),
+        }
+    }
+
+    /// Python `repr` of the value.
+    pub fn py_repr(&self) -> String {
+        match self {
+            Word::Known(word) => pyfmt::str_repr(word),
+            Word::Other(scalar) => scalar.py_repr(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Word {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WordVisitor;
+        impl<'de> Visitor<'de> for WordVisitor {
+            type Value = Word;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Word, E> {
+                Ok(KNOWN_WORDS.iter().find(|word| **word == v).map_or_else(
+                    || Word::Other(Scalar::Str(v.to_string())),
+                    |word| Word::Known(word),
+                ))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Bool(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Int(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Word, E> {
+                ScalarVisitor.visit_u64(v).map(Word::Other)
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Float(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Null))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Word, A::Error> {
+                ScalarVisitor.visit_seq(seq).map(Word::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Word, A::Error> {
+                ScalarVisitor.visit_map(map).map(Word::Other)
+            }
+        }
+        deserializer.deserialize_any(WordVisitor)
+    }
+}
+
+/// A summary's `tag`, read without allocating.
+struct TagField(RawTag);
+
+impl<'de> Deserialize<'de> for TagField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TagVisitor;
+        impl<'de> Visitor<'de> for TagVisitor {
+            type Value = TagField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<TagField, E> {
+                Ok(TagField(
+                    Tag::from_name(v).map_or(RawTag::Other, RawTag::Known),
+                ))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_unit<E>(self) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TagField, A::Error> {
+                ScalarVisitor
+                    .visit_seq(seq)
+                    .map(|_| TagField(RawTag::Other))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<TagField, A::Error> {
+                ScalarVisitor
+                    .visit_map(map)
+                    .map(|_| TagField(RawTag::Other))
+            }
+        }
+        deserializer.deserialize_any(TagVisitor)
+    }
 }
 
 /// A summary as looked up by tag: its data list, or the reason it has none.
@@ -316,12 +430,14 @@ pub enum SummaryData {
     Malformed,
 }
 
-/// The `summaries` list of a state, indexed by the tags the comparison
-/// reads. Only the first summary of each tag counts, as in a linear search.
+/// The `summaries` list of a state, reduced to what the comparison reads:
+/// the extracted value of the first summary of each known tag, as a linear
+/// search would find it.
 #[derive(Debug, Clone, Default)]
 pub struct Summaries {
     pub count: usize,
-    first: [Option<(usize, SummaryData)>; Tag::COUNT],
+    /// `(tag, position in the list, value)` of the first summary of each tag.
+    first: Vec<(Tag, usize, Extracted)>,
     /// Position of the first summary without a `tag` key: a linear search
     /// reaching it fails.
     first_untagged: Option<usize>,
@@ -329,7 +445,7 @@ pub struct Summaries {
 
 /// What a tag lookup finds.
 pub enum Lookup<'a> {
-    Found(&'a SummaryData),
+    Found(&'a Extracted),
     Missing,
     /// A summary without a `tag` key precedes any match.
     Untagged,
@@ -337,35 +453,38 @@ pub enum Lookup<'a> {
 
 impl Summaries {
     pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
-        let found = self.first[tag as usize].as_ref();
+        let found = self.first.iter().find(|(t, _, _)| *t == tag);
         match (found, self.first_untagged) {
-            (Some((position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
+            (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
             (None, Some(_)) => Lookup::Untagged,
-            (Some((_, data)), _) => Lookup::Found(data),
+            (Some((_, _, value)), _) => Lookup::Found(value),
             (None, None) => Lookup::Missing,
         }
     }
 
     fn record(&mut self, position: usize, summary: RawSummary) {
         match summary.tag {
-            None => {
+            RawTag::Missing => {
                 self.first_untagged.get_or_insert(position);
             }
-            Some(Scalar::Str(name)) => {
-                if let Some(tag) = Tag::from_name(&name) {
-                    let slot = &mut self.first[tag as usize];
-                    if slot.is_none() {
-                        *slot = Some((position, summary.data));
-                    }
-                }
+            RawTag::Known(tag) if !self.first.iter().any(|(t, _, _)| *t == tag) => {
+                let value = extract_summary(tag, &summary.data);
+                self.first.push((tag, position, value));
             }
-            Some(_) => {}
+            RawTag::Known(_) | RawTag::Other => {}
         }
     }
 }
 
+/// A summary's `tag`: one the comparison reads, another one, or none.
+enum RawTag {
+    Known(Tag),
+    Other,
+    Missing,
+}
+
 struct RawSummary {
-    tag: Option<Scalar>,
+    tag: RawTag,
     data: SummaryData,
 }
 
@@ -378,11 +497,16 @@ impl<'de> Deserialize<'de> for RawSummary {
                 f.write_str("a summary object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawSummary, A::Error> {
-                let mut tag = None;
+                let mut tag = RawTag::Missing;
                 let mut data = SummaryData::Entries(Vec::new());
                 while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
                     match key.as_ref() {
-                        "tag" => tag = Some(map.next_value::<Scalar>()?),
+                        "tag" => tag = map.next_value::<TagField>()?.0,
+                        // NVBench writes the tag first: the data of summaries
+                        // the comparison never reads is skipped unparsed.
+                        "data" if matches!(tag, RawTag::Other) => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
                         "data" => data = map.next_value::<DataField>()?.0,
                         _ => {
                             map.next_value::<IgnoredAny>()?;

@@ -3,7 +3,34 @@
 //! error it would raise is the one reported.
 
 use crate::failure::Failure;
-use crate::model::{DataEntry, Lookup, Scalar, Summaries, SummaryData, Tag};
+use crate::model::{DataEntry, Lookup, Scalar, Summaries, SummaryData, Tag, Word};
+
+/// What a summary of a known tag yields, computed once while the file is
+/// read so that its data entries need not be kept. Errors are kept too and
+/// raised only when the state is compared, where the reference raises them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extracted {
+    /// A float summary: `Ok(None)` is a JSON `null`.
+    Float(Result<Option<f64>, Failure>),
+    /// A sidecar summary: its `size` (any integer) and `filename`.
+    Sidecar(Result<(i128, String), Failure>),
+}
+
+/// Extracts the value of one summary of a known tag from its data entries.
+pub fn extract_summary(tag: Tag, data: &SummaryData) -> Extracted {
+    let entries = match data {
+        SummaryData::Entries(entries) => Ok(entries.as_slice()),
+        SummaryData::Malformed => Err(Failure::Fatal(format!(
+            "summary {} has a 'data' field that is not a list of objects",
+            str_repr(tag.name())
+        ))),
+    };
+    if matches!(tag, Tag::SampleTimes | Tag::SampleFrequencies) {
+        Extracted::Sidecar(entries.and_then(|e| sidecar_meta(e, tag)))
+    } else {
+        Extracted::Float(entries.and_then(|e| float_value(e, tag)))
+    }
+}
 use crate::pyfmt::str_repr;
 
 /// A `--jsonbin` sidecar as advertised by a summary: the file name as
@@ -87,15 +114,11 @@ pub fn extract_timing(
     })
 }
 
-fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<&[DataEntry]>, Failure> {
+fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<&Extracted>, Failure> {
     match summaries.lookup(tag) {
         Lookup::Missing => Ok(None),
         Lookup::Untagged => Err(Failure::Fatal("a summary has no 'tag' key".to_string())),
-        Lookup::Found(SummaryData::Entries(entries)) => Ok(Some(entries)),
-        Lookup::Found(SummaryData::Malformed) => Err(Failure::Fatal(format!(
-            "summary {} has a 'data' field that is not a list of objects",
-            str_repr(tag.name())
-        ))),
+        Lookup::Found(extracted) => Ok(Some(extracted)),
     }
 }
 
@@ -109,14 +132,15 @@ fn data_value<'a>(
     let tag_repr = str_repr(tag.name());
     let entry = entries
         .iter()
-        .find(|entry| entry.name.as_ref().and_then(Scalar::as_str) == Some(name))
+        .find(|entry| entry.name.as_ref().and_then(Word::as_str) == Some(name))
         .ok_or_else(|| {
             Failure::Reported(format!(
                 "summary {tag_repr} is missing field {}",
                 str_repr(name)
             ))
         })?;
-    let actual_type = entry.value_type.as_ref().unwrap_or(&Scalar::Null);
+    let null = Word::Other(Scalar::Null);
+    let actual_type = entry.value_type.as_ref().unwrap_or(&null);
     if actual_type.as_str() != Some(expected_type) {
         return Err(Failure::Reported(format!(
             "summary {tag_repr} field {} has type {}; expected {}",
@@ -133,17 +157,11 @@ fn data_value<'a>(
     })
 }
 
-fn extract_float(
-    summaries: &Summaries,
-    tag: Tag,
-    null_value: Option<f64>,
-) -> Result<Option<f64>, Failure> {
-    let Some(entries) = find_summary(summaries, tag)? else {
-        return Ok(None);
-    };
+/// `float(value)` of the `value` entry, `None` for a JSON `null`.
+fn float_value(entries: &[DataEntry], tag: Tag) -> Result<Option<f64>, Failure> {
     let value = data_value(entries, tag, "value", "float64")?;
     if *value == Scalar::Null {
-        return Ok(null_value);
+        return Ok(None);
     }
     match value.py_float() {
         Ok(Some(number)) => Ok(Some(number)),
@@ -156,15 +174,8 @@ fn extract_float(
     }
 }
 
-fn extract_sidecar(
-    summaries: &Summaries,
-    tag: Tag,
-    description: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Option<SidecarRef>, Failure> {
-    let Some(entries) = find_summary(summaries, tag)? else {
-        return Ok(None);
-    };
+/// The `size` and `filename` entries of a sidecar summary.
+fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(i128, String), Failure> {
     let size = data_value(entries, tag, "size", "int64")?;
     let count = size.py_int().ok_or_else(|| {
         Failure::Reported(format!(
@@ -180,6 +191,31 @@ fn extract_sidecar(
             str_repr(tag.name())
         )));
     };
+    Ok((count, filename.to_string()))
+}
+
+fn extract_float(
+    summaries: &Summaries,
+    tag: Tag,
+    null_value: Option<f64>,
+) -> Result<Option<f64>, Failure> {
+    match find_summary(summaries, tag)? {
+        None => Ok(None),
+        Some(Extracted::Float(value)) => value.clone().map(|v| v.or(null_value)),
+        Some(Extracted::Sidecar(_)) => Ok(None),
+    }
+}
+
+fn extract_sidecar(
+    summaries: &Summaries,
+    tag: Tag,
+    description: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<SidecarRef>, Failure> {
+    let (count, filename) = match find_summary(summaries, tag)? {
+        Some(Extracted::Sidecar(meta)) => meta.clone()?,
+        _ => return Ok(None),
+    };
     if count < 0 {
         warnings.push(bulk_warning(
             description,
@@ -189,6 +225,6 @@ fn extract_sidecar(
     }
     Ok(Some(SidecarRef {
         count: u64::try_from(count).unwrap_or(u64::MAX),
-        filename: filename.to_string(),
+        filename,
     }))
 }
