@@ -347,6 +347,32 @@ fn scale_interval(interval: &Interval, scale: Option<f64>) -> Option<Interval> {
     )
 }
 
+/// Both intervals in cycle space (time x `sm_clock_rate/mean`).
+enum CycleIntervals {
+    /// A side has no clock-rate summary.
+    Missing,
+    /// A clock rate is not positive and finite, or a scaled interval is invalid.
+    Invalid,
+    Scaled(Interval, Interval),
+}
+
+fn cycle_intervals(
+    reference: (&Timing, &Interval),
+    compare: (&Timing, &Interval),
+) -> CycleIntervals {
+    let (ref_clock, cmp_clock) = (reference.0.sm_clock_rate_mean, compare.0.sm_clock_rate_mean);
+    if ref_clock.is_none() || cmp_clock.is_none() {
+        return CycleIntervals::Missing;
+    }
+    match (
+        scale_interval(reference.1, ref_clock),
+        scale_interval(compare.1, cmp_clock),
+    ) {
+        (Some(r), Some(c)) => CycleIntervals::Scaled(r, c),
+        _ => CycleIntervals::Invalid,
+    }
+}
+
 /// Step 2 without bulk data: confirm the gap with `sm_clock_rate/mean`.
 fn confirm_gap_with_clock_rate(
     status: Status,
@@ -354,23 +380,22 @@ fn confirm_gap_with_clock_rate(
     compare: (&Timing, &Interval),
     t: &Thresholds,
 ) -> Decision {
-    let (ref_clock, cmp_clock) = (reference.0.sm_clock_rate_mean, compare.0.sm_clock_rate_mean);
-    if ref_clock.is_none() || cmp_clock.is_none() {
-        return decision(
-            Status::Undecided,
-            ReasonCode::MissingClockRate,
-            "clear timing gap was not confirmed because SM clock summaries are unavailable",
-        );
-    }
-    let (Some(ref_cycles), Some(cmp_cycles)) = (
-        scale_interval(reference.1, ref_clock),
-        scale_interval(compare.1, cmp_clock),
-    ) else {
-        return decision(
-            Status::Undecided,
-            ReasonCode::InvalidClockRate,
-            "clear timing gap was not confirmed because SM clock summaries are invalid",
-        );
+    let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
+        CycleIntervals::Missing => {
+            return decision(
+                Status::Undecided,
+                ReasonCode::MissingClockRate,
+                "clear timing gap was not confirmed because SM clock summaries are unavailable",
+            );
+        }
+        CycleIntervals::Invalid => {
+            return decision(
+                Status::Undecided,
+                ReasonCode::InvalidClockRate,
+                "clear timing gap was not confirmed because SM clock summaries are invalid",
+            );
+        }
+        CycleIntervals::Scaled(r, c) => (r, c),
     };
     if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
         decision(
@@ -532,23 +557,22 @@ fn confirm_same_with_clock_rate(
     compare: (&Timing, &Interval),
     t: &Thresholds,
 ) -> Decision {
-    let (ref_clock, cmp_clock) = (reference.0.sm_clock_rate_mean, compare.0.sm_clock_rate_mean);
-    if ref_clock.is_none() || cmp_clock.is_none() {
-        return decision(
-            Status::Same,
-            ReasonCode::SameWithoutClockRate,
-            "timing centers are close and intervals overlap strongly; SM clock summaries are unavailable",
-        );
-    }
-    let (Some(ref_cycles), Some(cmp_cycles)) = (
-        scale_interval(reference.1, ref_clock),
-        scale_interval(compare.1, cmp_clock),
-    ) else {
-        return decision(
-            Status::Undecided,
-            ReasonCode::InvalidClockRate,
-            "same decision was not confirmed because SM clock summaries are invalid",
-        );
+    let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
+        CycleIntervals::Missing => {
+            return decision(
+                Status::Same,
+                ReasonCode::SameWithoutClockRate,
+                "timing centers are close and intervals overlap strongly; SM clock summaries are unavailable",
+            );
+        }
+        CycleIntervals::Invalid => {
+            return decision(
+                Status::Undecided,
+                ReasonCode::InvalidClockRate,
+                "same decision was not confirmed because SM clock summaries are invalid",
+            );
+        }
+        CycleIntervals::Scaled(r, c) => (r, c),
     };
     if intervals_support_same(&ref_cycles, &cmp_cycles, t).status == Status::Same {
         decision(

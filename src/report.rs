@@ -78,25 +78,14 @@ impl Tally {
         }
     }
 
-    /// `(code, count, message)` of undecided reasons, most frequent first.
-    pub fn undecided_reasons(&self) -> Vec<(&'static str, usize, &str)> {
+    /// `(code, count, message)` of undecided reasons, most frequent first
+    /// (ties in order of first appearance).
+    pub fn undecided_reasons(&self) -> Vec<(ReasonCode, usize, &str)> {
         let mut reasons: Vec<_> = self
             .undecided_reasons
             .0
             .iter()
-            .map(|t| (t.key, t.count, t.message.as_str()))
-            .collect();
-        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
-        reasons
-    }
-
-    /// Reason codes of undecided states with their counts, most frequent first.
-    pub fn undecided_reason_codes(&self) -> Vec<(ReasonCode, usize)> {
-        let mut reasons: Vec<_> = self
-            .undecided_reasons
-            .0
-            .iter()
-            .map(|t| (t.canonical, t.count))
+            .map(|t| (t.canonical, t.count, t.message.as_str()))
             .collect();
         reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
         reasons

@@ -43,12 +43,12 @@ pub fn next_step(code: ReasonCode) -> &'static str {
 
 /// One line per AMBG reason present: `- code (N): next step`.
 pub fn render_next_steps(tally: &Tally) -> String {
-    let reasons = tally.undecided_reason_codes();
+    let reasons = tally.undecided_reasons();
     if reasons.is_empty() {
         return String::new();
     }
     let mut out = String::from("# What would settle the AMBG rows\n\n");
-    for (code, count) in reasons {
+    for (code, count, _) in reasons {
         let _ = writeln!(out, "- {} ({count}): {}", code.canonical(), next_step(code));
     }
     out.push('\n');

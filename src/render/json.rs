@@ -299,7 +299,7 @@ pub fn render_json(report: &Report, preset: &str, t: &Thresholds) -> String {
                 .undecided_reasons()
                 .into_iter()
                 .map(|(code, count, message)| ReasonCount {
-                    code,
+                    code: code.canonical(),
                     count,
                     message,
                 })

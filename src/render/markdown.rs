@@ -80,12 +80,12 @@ fn header(report: &Report) -> String {
 }
 
 fn next_steps(report: &Report) -> String {
-    let reasons = report.tally.undecided_reason_codes();
+    let reasons = report.tally.undecided_reasons();
     if reasons.is_empty() {
         return String::new();
     }
     let mut out = String::from("### What would settle the AMBG rows\n\n");
-    for (code, count) in reasons {
+    for (code, count, _) in reasons {
         let _ = writeln!(
             out,
             "- `{}` ({count}): {}",

@@ -55,7 +55,7 @@ pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
     if !reasons.is_empty() {
         let _ = writeln!(out, "    - Reasons:");
         for (code, count, message) in reasons {
-            let _ = writeln!(out, "      - {code}: {count} ({message})");
+            let _ = writeln!(out, "      - {}: {count} ({message})", code.canonical());
         }
     }
     if with_legend {
@@ -112,9 +112,9 @@ mod tests {
         assert_eq!(
             reasons,
             vec![
-                ("bulk_time_support_mismatch", 3, "b"),
-                ("noise_too_high", 1, "noise"),
-                ("missing_interval", 1, "m"),
+                (ReasonCode::BulkTimeSupportMismatch, 3, "b"),
+                (ReasonCode::NoiseTooHigh, 1, "noise"),
+                (ReasonCode::MissingInterval, 1, "m"),
             ]
         );
     }
