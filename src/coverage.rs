@@ -84,8 +84,7 @@ pub struct SortedUnique {
 /// Sort and count distinct values. As in NumPy, `-0.0 == 0.0` share one
 /// entry and NaNs sort last and collapse into one entry.
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by(nan_last);
+    let sorted = sorted_copy(values);
     let mut unique = SortedUnique {
         values: Vec::new(),
         counts: Vec::new(),
@@ -100,6 +99,78 @@ pub fn sorted_unique(values: &[f64]) -> SortedUnique {
         }
     }
     unique
+}
+
+/// An ascending copy of `values`. Bulk samples are positive and finite,
+/// and for those the IEEE bit patterns sort like the numbers, so a radix
+/// sort on the bits (linear, and far faster than comparisons for the 10^4+
+/// samples per run NVBench records) gives the same order. Anything else is
+/// sorted by comparison.
+fn sorted_copy(values: &[f64]) -> Vec<f64> {
+    if values.iter().all(|v| v.is_finite() && *v > 0.0) {
+        // Sample times are float32 values: their 32-bit patterns sort in
+        // fewer passes than the widened 64-bit ones.
+        if values.iter().all(|v| f64::from(*v as f32) == *v) {
+            let keys: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
+            return radix_sort(keys, 32).into_iter().map(|k| f64::from(f32::from_bits(k))).collect();
+        }
+        let keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+        return radix_sort(keys, 64).into_iter().map(f64::from_bits).collect();
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(nan_last);
+    sorted
+}
+
+const RADIX_BITS: u32 = 11;
+const RADIX_BUCKETS: usize = 1 << RADIX_BITS;
+
+/// Unsigned keys a radix sort can take apart.
+trait RadixKey: Copy + Default {
+    fn digit(self, shift: u32) -> usize;
+}
+
+impl RadixKey for u32 {
+    fn digit(self, shift: u32) -> usize {
+        ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+    }
+}
+
+impl RadixKey for u64 {
+    fn digit(self, shift: u32) -> usize {
+        ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+    }
+}
+
+/// LSD radix sort on 11-bit digits. Passes whose digit is the same in every
+/// key are skipped (nearby values share their exponent bits).
+fn radix_sort<K: RadixKey>(mut keys: Vec<K>, key_bits: u32) -> Vec<K> {
+    let shifts: Vec<u32> = (0..key_bits).step_by(RADIX_BITS as usize).collect();
+    let mut histograms = vec![[0u32; RADIX_BUCKETS]; shifts.len()];
+    for key in &keys {
+        for (histogram, shift) in histograms.iter_mut().zip(&shifts) {
+            histogram[key.digit(*shift)] += 1;
+        }
+    }
+    let mut scratch = vec![K::default(); keys.len()];
+    for (histogram, shift) in histograms.iter().zip(&shifts) {
+        if histogram.iter().any(|&n| n as usize == keys.len()) {
+            continue;
+        }
+        let mut offsets = [0u32; RADIX_BUCKETS];
+        let mut total = 0;
+        for (offset, &n) in offsets.iter_mut().zip(histogram.iter()) {
+            *offset = total;
+            total += n;
+        }
+        for &key in &keys {
+            let slot = &mut offsets[key.digit(*shift)];
+            scratch[*slot as usize] = key;
+            *slot += 1;
+        }
+        std::mem::swap(&mut keys, &mut scratch);
+    }
+    keys
 }
 
 /// A total order for sorting: numeric order, all NaNs equal and greatest.
@@ -366,8 +437,7 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     if !all_positive_finite(values) {
         return None;
     }
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by(nan_last);
+    let sorted = sorted_copy(values);
     let interval = SampleInterval {
         lower: sorted[0],
         center: quantile_linear(&sorted, 0.5),
@@ -412,6 +482,39 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
         b - span * (1.0 - t)
     } else {
         a + span * t
+    }
+}
+
+#[cfg(test)]
+mod radix_tests {
+    use super::*;
+
+    #[test]
+    fn radix_order_matches_comparison_order() {
+        let mut state = 0x2545F4914F6CDD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for size in [0, 1, 2, 3, 100, 5000] {
+            let values: Vec<f64> = (0..size)
+                .map(|i| match i % 4 {
+                    0 => f64::from((next() % 1000 + 1) as f32 * 1e-6),
+                    1 => (next() % 1_000_000) as f64 * 1e-9 + 1e-12,
+                    2 => f64::from(f32::from_bits((next() as u32 & 0x3fff_ffff) | 0x0080_0000)),
+                    _ => 1e-3,
+                })
+                .collect();
+            let mut expected = values.clone();
+            expected.sort_by(f64::total_cmp);
+            assert_eq!(sorted_copy(&values), expected, "size {size}");
+        }
+        let with_nan = [2.0, f64::NAN, 1.0, -1.0];
+        let sorted = sorted_copy(&with_nan);
+        assert_eq!(&sorted[..3], &[-1.0, 1.0, 2.0]);
+        assert!(sorted[3].is_nan());
     }
 }
 
