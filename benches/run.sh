@@ -55,6 +55,10 @@ unset NO_COLOR
 export LC_ALL=C.UTF-8 COLUMNS=80
 
 mkdir -p "$DATA/out" "$DATA/results"
+DATA=$(cd "$DATA" && pwd)
+if [[ -n "$REF" && -f "$REF" ]]; then # the tools run in each pair's directory
+  REF=$(cd "$(dirname "$REF")" && pwd)/$(basename "$REF")
+fi
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 RESULTS=$DATA/results/$STAMP.tsv
 LOG=$DATA/results/$STAMP.log
@@ -118,7 +122,12 @@ if [[ ! -x "$BIN" ]]; then
   echo "binary not found: $BIN" >&2
   exit 1
 fi
-log "binary:   $BIN ($(stat -c '%y' "$BIN" 2>/dev/null | cut -d. -f1 || echo '?'))"
+# Time a private copy, so a concurrent `cargo build` cannot swap the binary mid-run.
+mkdir -p "$DATA/bin"
+cp "$BIN" "$DATA/bin/nvbench-compare"
+bin_sum=$( (sha256sum "$DATA/bin/nvbench-compare" 2>/dev/null || shasum -a 256 "$DATA/bin/nvbench-compare") | cut -c1-12)
+log "binary:   $BIN ($(stat -c '%y' "$BIN" 2>/dev/null | cut -d. -f1 || echo '?'), sha256 $bin_sum), timed as $DATA/bin/nvbench-compare"
+BIN=$DATA/bin/nvbench-compare
 
 # ---------------------------------------------------------------- reference
 HAVE_REF=0

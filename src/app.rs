@@ -13,7 +13,7 @@ use crate::config::Thresholds;
 use crate::device_diff::{python_equal, symmetric_diff_repr};
 use crate::failure::Failure;
 use crate::filters::{DeviceFilter, FilterPlan, matching_group};
-use crate::inputs::{InputPairs, input_pairs, load_root};
+use crate::inputs::{InputPairs, input_pairs, load_pair};
 use crate::matching::{self, MatchedState, StateMatch, device_id};
 use crate::model::{Benchmark, Root, State};
 use crate::pprint::PyValue;
@@ -172,8 +172,7 @@ impl<'s> Run<'s> {
         cmp_path: &str,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
-        let ref_root = load_root(ref_path, out)?;
-        let cmp_root = load_root(cmp_path, out)?;
+        let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, out)?;
         let s = self.settings;
         let ref_devices = selected_devices(
             &ref_root,
@@ -328,10 +327,23 @@ impl<'s> Run<'s> {
                 only_reference,
                 only_compare,
             );
+            let decider = Decider {
+                settings: s,
+                context,
+                bench: cmp_bench,
+                devices: (ref_id, cmp_id),
+                resolve_sidecars: self.bulk_rows.is_some() || s.keep_records,
+            };
+            // Decisions are independent: they run in parallel, and their
+            // results (and warnings, and the first error) are taken in order.
+            let decided = map_in_parallel(&matched, |state| decider.decide_state(state));
             let mut records = Vec::with_capacity(matched.len());
             let mut table_rows = 0;
-            for state in &matched {
-                let record = self.decide_state(state, cmp_bench, (ref_id, cmp_id), context)?;
+            for (state, (record, warnings)) in matched.iter().zip(decided) {
+                for warning in warnings {
+                    self.warnings.borrow_mut().warn(warning);
+                }
+                let record = record?;
                 self.report
                     .tally
                     .record(record.comparison.status, &record.comparison.reason);
@@ -404,20 +416,39 @@ impl<'s> Run<'s> {
             });
         }
     }
+}
 
+/// Decides the matched states of one device pair. Shared by the threads
+/// that decide in parallel, so it only reads.
+struct Decider<'a> {
+    settings: &'a Settings,
+    context: &'a FileContext<'a>,
+    bench: &'a Benchmark,
+    devices: (i64, i64),
+    /// Resolve sidecar paths for the records (bulk-debug and JSON output).
+    resolve_sidecars: bool,
+}
+
+impl Decider<'_> {
     /// Formats the axis values, decides, and records one matched state.
-    fn decide_state(
+    /// The record of one state and the warnings its decision raised.
+    fn decide_state(&self, state: &MatchedState) -> (Result<StateRecord, Failure>, Vec<String>) {
+        let warnings = RefCell::new(Vec::new());
+        let record = self.record(state, &warnings);
+        (record, warnings.into_inner())
+    }
+
+    fn record(
         &self,
         state: &MatchedState,
-        bench: &Benchmark,
-        devices: (i64, i64),
-        context: &FileContext,
+        warnings: &RefCell<Vec<String>>,
     ) -> Result<StateRecord, Failure> {
+        let (bench, context) = (self.bench, self.context);
         let axes = bench.axes.as_deref().unwrap_or(&[]);
         let values = state.compare.axis_values();
         // Axis values are formatted before the decision, so their errors win.
         let cells = axis_cells(values, axes)?;
-        let decided = self.decide(state, context)?;
+        let decided = self.decide(state, warnings)?;
         let axis_values = values
             .iter()
             .zip(cells)
@@ -432,7 +463,7 @@ impl<'s> Run<'s> {
             benchmark: bench.name.clone(),
             reference_json: context.ref_path.to_string(),
             compare_json: context.cmp_path.to_string(),
-            devices,
+            devices: self.devices,
             state_key: state.key.to_string(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -451,26 +482,26 @@ impl<'s> Run<'s> {
                 .is_some_and(|f| f.abs() >= self.settings.threshold)
     }
 
-    fn decide(&self, state: &MatchedState, context: &FileContext) -> Result<Decided, Failure> {
+    fn decide(
+        &self,
+        state: &MatchedState,
+        warnings: &RefCell<Vec<String>>,
+    ) -> Result<Decided, Failure> {
+        let context = self.context;
         let missing =
             compare::missing_summaries_decision(presence(state.reference), presence(state.compare));
-        let mut warnings = Vec::new();
-        let extract = |s: &State, warnings: &mut Vec<String>| match &s.summaries {
-            Some(summaries) if s.has_summaries() => extract_timing(summaries, warnings),
+        let extract = |s: &State| match &s.summaries {
+            Some(summaries) if s.has_summaries() => {
+                extract_timing(summaries, &mut warnings.borrow_mut())
+            }
             _ => Ok(Timing::default()),
         };
         // The compare side is read first, so its schema errors win.
-        let cmp_timing = extract(state.compare, &mut warnings);
-        let ref_timing = cmp_timing
-            .as_ref()
-            .ok()
-            .map(|_| extract(state.reference, &mut warnings));
-        for warning in warnings {
-            self.warnings.borrow_mut().warn(warning);
-        }
+        let cmp_timing = extract(state.compare);
+        let ref_timing = cmp_timing.as_ref().ok().map(|_| extract(state.reference));
         let cmp_timing = cmp_timing?;
         let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
-        let sidecars = if self.bulk_rows.is_some() || self.settings.keep_records {
+        let sidecars = if self.resolve_sidecars {
             let resolve = |sidecar: &Option<SidecarRef>, dir: &str| -> SidecarFile {
                 sidecar
                     .as_ref()
@@ -491,8 +522,8 @@ impl<'s> Run<'s> {
                 sidecars,
             });
         }
-        let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, &self.warnings);
-        let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, &self.warnings);
+        let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, warnings);
+        let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, warnings);
         let comparison = compare::compare_timings(
             &Side {
                 timing: &ref_timing,
@@ -509,6 +540,34 @@ impl<'s> Run<'s> {
             sidecars,
         })
     }
+}
+
+/// `f` over `items`, in order, on all cores when there is enough work.
+fn map_in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    const MIN_ITEMS_PER_THREAD: usize = 32;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len() / MIN_ITEMS_PER_THREAD)
+        .min(16);
+    if threads < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
 fn presence(state: &State) -> compare::Presence {

@@ -112,10 +112,16 @@ fn sorted_copy(values: &[f64]) -> Vec<f64> {
         // fewer passes than the widened 64-bit ones.
         if values.iter().all(|v| f64::from(*v as f32) == *v) {
             let keys: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
-            return radix_sort(keys, 32).into_iter().map(|k| f64::from(f32::from_bits(k))).collect();
+            return radix_sort(keys, 32)
+                .into_iter()
+                .map(|k| f64::from(f32::from_bits(k)))
+                .collect();
         }
         let keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
-        return radix_sort(keys, 64).into_iter().map(f64::from_bits).collect();
+        return radix_sort(keys, 64)
+            .into_iter()
+            .map(f64::from_bits)
+            .collect();
     }
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(nan_last);

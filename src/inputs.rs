@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::failure::Failure;
+use crate::mapped::{open_input, parse_with_release};
 use crate::model::Root;
 use crate::sidecar::{os_error_text, py_join};
 
@@ -112,46 +113,40 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
     Ok(())
 }
 
-/// The bytes of a file: memory-mapped (and pre-faulted in one call) when
-/// it is a regular file, read otherwise (pipes, process substitution).
-enum FileBytes {
-    Mapped(memmap2::Mmap),
-    Read(Vec<u8>),
+/// Reads and parses one NVBench JSON file.
+pub fn parse_root(path: &str) -> Result<Root, Failure> {
+    let bytes = open_input(path)
+        .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
+    parse_with_release(&bytes, |bytes| serde_json::from_slice::<Root>(bytes))
+        .map_err(|e| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {e}")))
 }
 
-impl AsRef<[u8]> for FileBytes {
-    fn as_ref(&self) -> &[u8] {
-        match self {
-            FileBytes::Mapped(map) => map,
-            FileBytes::Read(bytes) => bytes,
-        }
-    }
-}
-
-fn map_file(path: &str) -> std::io::Result<FileBytes> {
-    let file = std::fs::File::open(path)?;
-    let metadata = file.metadata()?;
-    if !metadata.is_file() || metadata.len() == 0 {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut &file, &mut bytes)?;
-        return Ok(FileBytes::Read(bytes));
-    }
-    // SAFETY: the map is read-only and dropped as soon as the file is parsed.
-    // A concurrent truncation of the input could raise SIGBUS, the accepted
-    // trade-off of memory-mapped input (ripgrep makes the same one).
-    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file)? };
-    Ok(FileBytes::Mapped(map))
-}
-
-/// Reads and parses one NVBench JSON file, then prints any version warning.
-pub fn load_root(path: &str, out: &mut dyn Write) -> Result<Root, Failure> {
-    let cannot_read =
-        |e: std::io::Error| Failure::fatal(format!("cannot read {}", os_error_text(&e, path)));
-    let bytes = map_file(path).map_err(cannot_read)?;
-    let root: Root = serde_json::from_slice(bytes.as_ref())
-        .map_err(|e| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {e}")))?;
-    check_file_version(path, &root, out)?;
-    Ok(root)
+/// Reads both files of a pair (at the same time when there are two cores)
+/// and prints their version warnings in order, as the reference does.
+pub fn load_pair(
+    reference: &str,
+    compare: &str,
+    out: &mut dyn Write,
+) -> Result<(Root, Root), Failure> {
+    let parallel = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let (ref_root, cmp_root) = if parallel {
+        std::thread::scope(|scope| {
+            let compare_worker = scope.spawn(|| parse_root(compare));
+            let ref_root = parse_root(reference);
+            let cmp_root = compare_worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (ref_root, cmp_root)
+        })
+    } else {
+        let ref_root = parse_root(reference);
+        (ref_root, parse_root(compare))
+    };
+    let ref_root = ref_root?;
+    check_file_version(reference, &ref_root, out)?;
+    let cmp_root = cmp_root?;
+    check_file_version(compare, &cmp_root, out)?;
+    Ok((ref_root, cmp_root))
 }
 
 #[cfg(test)]

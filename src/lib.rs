@@ -14,6 +14,7 @@ pub mod failure;
 pub mod filters;
 pub mod gate;
 pub mod inputs;
+pub mod mapped;
 pub mod matching;
 pub mod model;
 pub mod pprint;

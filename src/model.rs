@@ -165,6 +165,26 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Scalar>,
     Scalar::deserialize(deserializer).map(Some)
 }
 
+/// A state's name; its position in the input tells the reader how far
+/// parsing has come (see `mapped::reached`).
+fn state_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    struct NameVisitor;
+    impl<'de> Visitor<'de> for NameVisitor {
+        type Value = String;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a state name")
+        }
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<String, E> {
+            crate::mapped::reached(v.as_ptr());
+            Ok(v.to_string())
+        }
+        fn visit_str<E>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    deserializer.deserialize_str(NameVisitor)
+}
+
 /// A whole NVBench JSON file. Missing sections stay `None` so that the
 /// caller can fail at the point where the reference would.
 #[derive(Debug, Deserialize)]
@@ -197,6 +217,7 @@ pub struct Axis {
 
 #[derive(Debug, Deserialize)]
 pub struct State {
+    #[serde(deserialize_with = "state_name")]
     pub name: String,
     pub device: i64,
     #[serde(default)]

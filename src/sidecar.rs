@@ -87,15 +87,15 @@ fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
     Ok((File::open(path)?, metadata.len()))
 }
 
-/// Number of complete float32 values in a sidecar, without reading it.
-pub fn float32_count(path: &str) -> io::Result<u64> {
-    open_regular_file(path).map(|(_, length)| length / 4)
-}
-
 /// Reads all complete little-endian float32 values of a file (a trailing
 /// partial value is ignored, as `numpy.fromfile` does).
 pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
     let (file, length) = open_regular_file(path)?;
+    read_float32(&file, length)
+}
+
+/// The float32 values of an open regular file of `length` bytes.
+fn read_float32(file: &File, length: u64) -> io::Result<Vec<f32>> {
     if length == 0 {
         return Ok(Vec::new());
     }
@@ -103,7 +103,7 @@ pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
     // sidecar files are written once by NVBench and not modified while we
     // compare. A concurrent truncation could raise SIGBUS, the accepted
     // trade-off of memory-mapped input (ripgrep makes the same one).
-    let map = unsafe { memmap2::Mmap::map(&file)? };
+    let map = unsafe { memmap2::Mmap::map(file)? };
     let whole = &map[..map.len() - map.len() % 4];
     Ok(match bytemuck::try_cast_slice::<u8, u32>(whole) {
         Ok(words) => words
@@ -155,11 +155,11 @@ impl Sidecar {
         self.count > 0 && std::fs::metadata(&self.path).is_ok_and(|m| m.len() > 0)
     }
 
-    fn load(&self, warnings: &RefCell<Warnings>) -> Option<Vec<f32>> {
+    fn load(&self, warnings: &RefCell<Vec<String>>) -> Option<Vec<f32>> {
         let warn = |message: String| {
             warnings
                 .borrow_mut()
-                .warn(bulk_warning(self.description, &message));
+                .push(bulk_warning(self.description, &message));
         };
         let path_repr = crate::pyfmt::str_repr(&self.path);
         let read_failure = |error: io::Error| {
@@ -170,30 +170,23 @@ impl Sidecar {
         };
         // The length is checked before reading, so a `size` that claims far
         // more values than the file holds allocates nothing.
-        let found = match float32_count(&self.path) {
-            Ok(found) => found,
+        let (file, length) = match open_regular_file(&self.path) {
+            Ok(opened) => opened,
             Err(error) => {
                 warn(read_failure(error));
                 return None;
             }
         };
-        if found != self.count {
+        if length / 4 != self.count {
             warn(format!(
-                "expected {} values in {path_repr}, found {found}",
-                self.count
+                "expected {} values in {path_repr}, found {}",
+                self.count,
+                length / 4
             ));
             return None;
         }
-        match read_float32_file(&self.path) {
-            Ok(values) if values.len() as u64 == self.count => Some(values),
-            Ok(values) => {
-                warn(format!(
-                    "expected {} values in {path_repr}, found {}",
-                    self.count,
-                    values.len()
-                ));
-                None
-            }
+        match read_float32(&file, length) {
+            Ok(values) => Some(values),
             Err(error) => {
                 warn(read_failure(error));
                 None
@@ -207,11 +200,12 @@ pub struct SidecarEvidence<'w> {
     samples: Option<Sidecar>,
     frequencies: Option<Sidecar>,
     loaded: OnceCell<Option<BulkSamples>>,
-    warnings: &'w RefCell<Warnings>,
+    /// Warnings of this state, printed by the caller in state order.
+    warnings: &'w RefCell<Vec<String>>,
 }
 
 impl<'w> SidecarEvidence<'w> {
-    pub fn new(timing: &Timing, json_dir: &str, warnings: &'w RefCell<Warnings>) -> Self {
+    pub fn new(timing: &Timing, json_dir: &str, warnings: &'w RefCell<Vec<String>>) -> Self {
         SidecarEvidence {
             samples: Sidecar::new(&timing.samples, json_dir, "sample time"),
             frequencies: Sidecar::new(&timing.frequencies, json_dir, "sample frequency"),
@@ -292,15 +286,15 @@ mod tests {
             frequencies: sidecar,
             ..Timing::default()
         };
-        let warnings = RefCell::new(Warnings::default());
+        let warnings = RefCell::new(Vec::new());
         let evidence = SidecarEvidence::new(&timing, "", &warnings);
         // Opening a FIFO for reading would block this test forever.
         assert!(!evidence.has_material_cycle_sources());
         assert!(evidence.time_and_cycles().is_none());
         assert!(
-            warnings.borrow().seen[0].contains("not a regular file"),
+            warnings.borrow()[0].contains("not a regular file"),
             "{:?}",
-            warnings.borrow().seen
+            warnings.borrow()
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,0 +1,112 @@
+//! Memory-mapped JSON input whose already-parsed pages are handed back to
+//! the kernel while parsing goes on, so that two large files can be parsed
+//! at once without holding both in memory (peak RSS stays near the size of
+//! the parsed data, not of the files).
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io;
+
+use memmap2::{Advice, Mmap, UncheckedAdvice};
+
+/// How far behind the parser pages are released, and in what steps.
+const RELEASE_STEP: usize = 16 << 20;
+const RELEASE_MARGIN: usize = 1 << 20;
+
+/// The bytes of an input file.
+pub enum InputBytes {
+    Mapped(Mmap),
+    Read(Vec<u8>),
+}
+
+impl AsRef<[u8]> for InputBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            InputBytes::Mapped(map) => map,
+            InputBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// Maps a regular file (read otherwise: pipes, process substitution).
+pub fn open_input(path: &str) -> io::Result<InputBytes> {
+    let file = File::open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() || metadata.len() == 0 {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut &file, &mut bytes)?;
+        return Ok(InputBytes::Read(bytes));
+    }
+    // SAFETY: the map is read-only and dropped as soon as the file is parsed.
+    // A concurrent truncation of the input could raise SIGBUS, the accepted
+    // trade-off of memory-mapped input (ripgrep makes the same one).
+    let map = unsafe { Mmap::map(&file)? };
+    // Only a hint: read ahead aggressively.
+    let _ = map.advise(Advice::Sequential);
+    Ok(InputBytes::Mapped(map))
+}
+
+/// The mapping being parsed on this thread and how much of it was released.
+struct Window {
+    map: *const Mmap,
+    start: usize,
+    len: usize,
+    released: usize,
+}
+
+thread_local! {
+    static WINDOW: RefCell<Option<Window>> = const { RefCell::new(None) };
+}
+
+/// Runs `parse` on the bytes; while it runs, [`reached`] may release pages.
+pub fn parse_with_release<T>(bytes: &InputBytes, parse: impl FnOnce(&[u8]) -> T) -> T {
+    let InputBytes::Mapped(map) = bytes else {
+        return parse(bytes.as_ref());
+    };
+    WINDOW.with(|w| {
+        *w.borrow_mut() = Some(Window {
+            map,
+            start: map.as_ptr() as usize,
+            len: map.len(),
+            released: 0,
+        })
+    });
+    let result = parse(map);
+    WINDOW.with(|w| *w.borrow_mut() = None);
+    result
+}
+
+/// The parser has reached the byte at `pointer` (taken from a string it
+/// borrowed from the input). Pages well behind it are released.
+pub fn reached(pointer: *const u8) {
+    WINDOW.with(|w| {
+        let mut window = w.borrow_mut();
+        let Some(window) = window.as_mut() else {
+            return;
+        };
+        let address = pointer as usize;
+        if address < window.start || address >= window.start + window.len {
+            return;
+        }
+        let offset = address - window.start;
+        if offset < window.released + RELEASE_STEP + RELEASE_MARGIN {
+            return;
+        }
+        let until = (offset - RELEASE_MARGIN) & !(4095);
+        // SAFETY: `window.map` points to the mapping `parse_with_release`
+        // is parsing, which outlives the parse. MADV_DONTNEED on a private,
+        // read-only file mapping only drops pages: a later read (the parser
+        // never goes back, except to count lines for an error message)
+        // faults them in again from the file with the same contents.
+        let released = unsafe {
+            (*window.map).unchecked_advise_range(
+                UncheckedAdvice::DontNeed,
+                window.released,
+                until - window.released,
+            )
+        };
+        if released.is_ok() {
+            window.released = until;
+        }
+    });
+}
