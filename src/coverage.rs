@@ -231,36 +231,25 @@ pub fn nearest_neighbor_coverages(
 }
 
 /// Whether each sorted `target` value lies within `tolerance` of some value
-/// in the sorted, non-empty `source`.
+/// in the sorted, non-empty `source`, by the reference's distance: `pos` is
+/// the `searchsorted(side="left")` insertion point and the distance is the
+/// smaller of the gaps to `source[pos - 1]` and `source[pos]`, both clamped
+/// into range. The targets are sorted (and `ln` is monotone), so `pos` only
+/// moves forward and the whole pass is a linear merge.
 fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
-    nearest_distances(target, source)
-        .into_iter()
-        .map(|distance| distance <= tolerance)
-        .collect()
-}
-
-/// Distance from each target to its nearest source value, as the reference
-/// computes it: `pos` is the `searchsorted(side="left")` insertion point and
-/// the distance is the smaller of the gaps to `source[pos - 1]` and
-/// `source[pos]`, both clamped into range. Because the targets are sorted,
-/// `pos` only moves forward, so the whole pass is a linear merge.
-fn nearest_distances(target: &[f64], source: &[f64]) -> Vec<f64> {
     let last = source.len().saturating_sub(1);
     let mut pos = 0;
-    let mut distances = Vec::with_capacity(target.len());
-    for &value in target {
-        while pos < source.len() && source[pos] < value {
-            pos += 1;
-        }
-        // Only needed if `ln` were ever non-monotone; keeps `pos` exact.
-        while pos > 0 && source[pos - 1] >= value {
-            pos -= 1;
-        }
-        let below = source[pos.saturating_sub(1).min(last)];
-        let above = source[pos.min(last)];
-        distances.push(nan_min((value - below).abs(), (value - above).abs()));
-    }
-    distances
+    target
+        .iter()
+        .map(|&value| {
+            while pos < source.len() && source[pos] < value {
+                pos += 1;
+            }
+            let below = source[pos.saturating_sub(1).min(last)];
+            let above = source[pos.min(last)];
+            nan_min((value - below).abs(), (value - above).abs()) <= tolerance
+        })
+        .collect()
 }
 
 /// `np.minimum`: NaN wins, unlike `f64::min`.
@@ -795,15 +784,14 @@ mod tests {
             let n = 1 + round as u64 % 17;
             let m = 1 + (round as u64 * 7) % 13;
             let (target, source) = (draw(n), draw(m));
-            let merged: Vec<u64> = nearest_distances(&target, &source)
-                .iter()
-                .map(|d| d.to_bits())
-                .collect();
-            let searched: Vec<u64> = searchsorted_distances(&target, &source)
-                .iter()
-                .map(|d| d.to_bits())
-                .collect();
-            assert_eq!(merged, searched, "target {target:?} source {source:?}");
+            for tolerance in [0.0, 0.2, 0.25, 0.5] {
+                let merged = covered_flags(&target, &source, tolerance);
+                let searched: Vec<bool> = searchsorted_distances(&target, &source)
+                    .iter()
+                    .map(|d| *d <= tolerance)
+                    .collect();
+                assert_eq!(merged, searched, "target {target:?} source {source:?}");
+            }
         }
     }
 
