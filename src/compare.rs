@@ -688,7 +688,9 @@ fn decide_bulk_same(
     compare: &dyn BulkEvidence,
     t: &Thresholds,
 ) -> Option<Decision> {
-    let (ref_bulk, cmp_bulk) = (reference.time_and_cycles()?, compare.time_and_cycles()?);
+    // Both sides are loaded (and warned about) before either is judged.
+    let (ref_bulk, cmp_bulk) = (reference.time_and_cycles(), compare.time_and_cycles());
+    let (ref_bulk, cmp_bulk) = (ref_bulk?, cmp_bulk?);
     let times = bulk_values_same(&ref_bulk.times, &cmp_bulk.times, false, t);
     if times.status != Status::Same {
         return Some(times);

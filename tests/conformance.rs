@@ -112,6 +112,19 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
             first_difference(&expected_stdout, &stdout)
         ));
     }
+    // Sidecar warnings use the reference's words (argparse's usage errors,
+    // the other stderr lines of the corpus, are our own).
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let expected_stderr = std::fs::read_to_string(case.join("expected_stderr")).unwrap_or_default();
+    for line in expected_stderr
+        .lines()
+        .filter(|l| l.starts_with("Could not use NVBench"))
+    {
+        let line = line.replace(&work_text, "{CASE}");
+        if !stderr.replace(&work_text, "{CASE}").contains(&line) {
+            problems.push(format!("stderr lacks the warning: {line}"));
+        }
+    }
     let files_root = case.join("expected_files");
     let mut files = Vec::new();
     expected_files(&files_root, &files_root, &mut files);
