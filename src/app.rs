@@ -61,10 +61,6 @@ struct Decided {
     sidecars: [SidecarFile; 4],
 }
 
-fn write_err(e: std::io::Error) -> Failure {
-    Failure::fatal(format!("cannot write output: {e}"))
-}
-
 /// The selected devices of one input, or the reference's error.
 fn selected_devices<'a>(
     root: &'a Root,
@@ -130,7 +126,7 @@ impl<'s> Run<'s> {
                 text.push_str(&steps);
             }
         }
-        out.write_all(text.as_bytes()).map_err(write_err)?;
+        out.write_all(text.as_bytes()).map_err(Failure::write)?;
         self.write_bulk_debug(out)
     }
 
@@ -156,7 +152,7 @@ impl<'s> Run<'s> {
         };
         let script = bulk_debug_script(rows);
         if destination.eq_ignore_ascii_case("stdout") {
-            return out.write_all(script.as_bytes()).map_err(write_err);
+            return out.write_all(script.as_bytes()).map_err(Failure::write);
         }
         std::fs::write(destination, script).map_err(|e| {
             Failure::reported(format!(
@@ -273,7 +269,7 @@ impl<'s> Run<'s> {
             colorize("Device sections do not match", color, None, s.no_color),
             symmetric_diff_repr(reference, compare)
         )
-        .map_err(write_err)?;
+        .map_err(Failure::write)?;
         let filtered = s.reference_devices.is_some() || s.compare_devices.is_some();
         if !s.ignore_devices && !filtered {
             return Err(Failure::AlreadyReported);
@@ -301,7 +297,7 @@ impl<'s> Run<'s> {
                 cmp_ids.len()
             )));
         }
-        write!(out, "# {}\n\n", cmp_bench.name).map_err(write_err)?;
+        write!(out, "# {}\n\n", cmp_bench.name).map_err(Failure::write)?;
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names: Vec<String> = (cmp_bench.axes.as_deref().unwrap_or(&[]))
             .iter()
@@ -372,7 +368,7 @@ impl<'s> Run<'s> {
                     })
                     .collect();
                 let table = render_table(&axis_names, &rows, s.display, s.no_color);
-                write!(out, "{heading}\n\n{table}\n\n").map_err(write_err)?;
+                write!(out, "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
                 // As in the reference, an along chart follows a printed table.
                 let cmp_name = find_device(context.cmp_devices, cmp_id)
                     .map(|d| json_text(d.get("name")))

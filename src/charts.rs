@@ -34,10 +34,6 @@ impl ChartSettings {
     }
 }
 
-fn write_err(e: std::io::Error) -> Failure {
-    Failure::fatal(format!("cannot write output: {e}"))
-}
-
 /// Chart state of a whole run.
 pub struct Charts<'s> {
     settings: &'s ChartSettings,
@@ -114,7 +110,7 @@ impl<'s> Charts<'s> {
         let entries = std::mem::take(&mut self.entries);
         let device_names = std::mem::take(&mut self.device_names);
         if entries.is_empty() {
-            return writeln!(out, "{NO_SUMMARY_DATA}").map_err(write_err);
+            return writeln!(out, "{NO_SUMMARY_DATA}").map_err(Failure::write);
         }
         let displays: Vec<String> = global_filters
             .iter()
@@ -136,7 +132,7 @@ impl<'s> Charts<'s> {
         // Without --plot-output the reference's line goes to stdout, where
         // the reference prints it; upstream prints it on stderr otherwise.
         if self.settings.summary_output.is_none() {
-            writeln!(out, "{saved}").map_err(write_err)
+            writeln!(out, "{saved}").map_err(Failure::write)
         } else {
             eprintln!("{saved}");
             Ok(())

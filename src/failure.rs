@@ -22,4 +22,14 @@ impl Failure {
     pub fn reported(message: impl Into<String>) -> Self {
         Failure::Reported(message.into())
     }
+
+    /// Writing the report failed. A closed pipe (`| head`) ends the run
+    /// quietly: nobody is left to read a message.
+    pub fn write(error: std::io::Error) -> Self {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::AlreadyReported
+        } else {
+            Failure::Fatal(format!("cannot write output: {error}"))
+        }
+    }
 }

@@ -85,7 +85,7 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
         .as_ref()
         .and_then(|meta| meta.get("version"))
         .and_then(|version| version.get("json"));
-    let io = |e: std::io::Error| Failure::fatal(format!("cannot write output: {e}"));
+    let io = Failure::write;
     let Some(json_version) = json_version else {
         write!(
             out,

@@ -38,7 +38,7 @@ pub fn run(cli: cli::Cli, filter_args: &[filters::FilterArg], out: &mut dyn Writ
     match command {
         cli::Command::DumpConfig(text) => match out.write_all(text.as_bytes()) {
             Ok(()) => 0,
-            Err(e) => report_failure(Failure::fatal(format!("cannot write output: {e}")), out),
+            Err(e) => report_failure(Failure::write(e), out),
         },
         cli::Command::Compare(settings, extras) => compare(&settings, &extras, out),
     }
