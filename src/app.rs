@@ -10,12 +10,12 @@ use serde_json::Value;
 use crate::charts::{ChartSettings, Charts};
 use crate::compare::{self, Comparison, Side, Status};
 use crate::config::Thresholds;
-use crate::device_diff::{python_equal, symmetric_diff_repr};
+use crate::device_diff::symmetric_diff_repr;
 use crate::failure::Failure;
 use crate::filters::{DeviceFilter, FilterPlan, matching_group};
 use crate::inputs::{InputPairs, input_pairs, load_pair};
-use crate::matching::{self, MatchedState, StateMatch, device_id};
-use crate::model::{Benchmark, Root, State};
+use crate::matching::{self, MatchedState, StateMatch};
+use crate::model::{Benchmark, Device, Root, State};
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
 use crate::render::bulk_debug::{bulk_debug_row, bulk_debug_script};
@@ -67,7 +67,7 @@ fn selected_devices<'a>(
     path: &str,
     filter: &DeviceFilter,
     option: &str,
-) -> Result<Vec<&'a Value>, Failure> {
+) -> Result<Vec<&'a Device>, Failure> {
     let devices = root
         .devices
         .as_deref()
@@ -185,12 +185,15 @@ impl<'s> Run<'s> {
                 cmp_devices.len()
             )));
         }
-        let as_list =
-            |devices: &[&Value]| Value::Array(devices.iter().map(|d| (*d).clone()).collect());
-        let (ref_list, cmp_list) = (as_list(&ref_devices), as_list(&cmp_devices));
-        // Python equality: key order is ignored and 1 == 1.0.
-        if !python_equal(&ref_list, &cmp_list) {
-            self.report_device_mismatch(&ref_list, &cmp_list, out)?;
+        // Python list equality: element by element, key order ignored, 1 == 1.0.
+        let equal = ref_devices
+            .iter()
+            .zip(&cmp_devices)
+            .all(|(r, c)| r.python_eq(c));
+        if !equal {
+            let as_list =
+                |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
+            self.report_device_mismatch(&as_list(&ref_devices), &as_list(&cmp_devices), out)?;
         }
         let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks)
         else {
@@ -348,8 +351,8 @@ impl<'s> Run<'s> {
                         bulk_rows.push(bulk_debug_row(bulk_rows.len(), table_rows, &record));
                     }
                     if s.charts.summary {
-                        let name = find_device(context.cmp_devices, state.compare.device)
-                            .map(|d| json_text(d.get("name")));
+                        let name =
+                            find_device(context.cmp_devices, state.compare.device).map(device_name);
                         let filters = matching_group(state.compare, &groups);
                         self.charts.add_row(&record, filters, name);
                     }
@@ -371,7 +374,7 @@ impl<'s> Run<'s> {
                 write!(out, "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
                 // As in the reference, an along chart follows a printed table.
                 let cmp_name = find_device(context.cmp_devices, cmp_id)
-                    .map(|d| json_text(d.get("name")))
+                    .map(device_name)
                     .unwrap_or_default();
                 self.charts
                     .finish_device_pair(&records, (cmp_id, pair_index), &cmp_name)?;
@@ -582,22 +585,25 @@ fn presence(state: &State) -> compare::Presence {
 struct FileContext<'a> {
     ref_path: &'a str,
     cmp_path: &'a str,
-    ref_devices: &'a [&'a Value],
-    cmp_devices: &'a [&'a Value],
+    ref_devices: &'a [&'a Device],
+    cmp_devices: &'a [&'a Device],
     ref_dir: String,
     cmp_dir: String,
 }
 
-fn json_text(value: Option<&Value>) -> String {
-    match value {
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-        None => "None".to_string(),
-    }
+/// Python `str()` of a device field (`None` when absent).
+fn field_text(value: &Option<crate::model::Scalar>) -> String {
+    value
+        .as_ref()
+        .map_or_else(|| "None".to_string(), |v| v.py_str())
 }
 
-fn find_device<'a>(devices: &[&'a Value], id: i64) -> Option<&'a Value> {
-    devices.iter().copied().find(|d| device_id(d) == Some(id))
+fn device_name(device: &Device) -> String {
+    field_text(&device.name)
+}
+
+fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {
+    devices.iter().copied().find(|d| d.integer_id() == Some(id))
 }
 
 /// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
@@ -616,8 +622,8 @@ fn device_heading(
             crate::pyfmt::str_repr(bench)
         )));
     };
-    let label = |d: &Value| format!("[{}] {}", json_text(d.get("id")), json_text(d.get("name")));
-    Ok(if python_equal(ref_device, cmp_device) {
+    let label = |d: &Device| format!("[{}] {}", field_text(&d.id), field_text(&d.name));
+    Ok(if ref_device.python_eq(cmp_device) {
         format!("## {}", label(cmp_device))
     } else {
         format!("## {} vs. {}", label(ref_device), label(cmp_device))

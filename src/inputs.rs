@@ -83,8 +83,8 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
     let json_version = root
         .meta
         .as_ref()
-        .and_then(|meta| meta.get("version"))
-        .and_then(|version| version.get("json"));
+        .and_then(|meta| meta.version.as_ref())
+        .and_then(|version| version.json.as_ref());
     let io = Failure::write;
     let Some(json_version) = json_version else {
         write!(
@@ -94,15 +94,12 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
         .map_err(io)?;
         return Ok(());
     };
-    let Some(version) = json_version.get("string") else {
+    let Some(version) = &json_version.string else {
         return Err(Failure::fatal(format!(
             "{path}: meta.version.json has no 'string' entry"
         )));
     };
-    let version = match version {
-        serde_json::Value::String(text) => text.clone(),
-        other => other.to_string(),
-    };
+    let version = version.py_str();
     if version != READER_VERSION {
         write!(
             out,
@@ -117,8 +114,16 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
 pub fn parse_root(path: &str) -> Result<Root, Failure> {
     let bytes = open_input(path)
         .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
+    let invalid =
+        |reason: String| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {reason}"));
+    // serde would also read a struct from a positional array; an NVBench
+    // file is an object.
+    let first = bytes.as_ref().iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{') {
+        return Err(invalid("the top level is not a JSON object".to_string()));
+    }
     parse_with_release(&bytes, |bytes| serde_json::from_slice::<Root>(bytes))
-        .map_err(|e| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {e}")))
+        .map_err(|e| invalid(e.to_string()))
 }
 
 /// Reads both files of a pair (at the same time when there are two cores)

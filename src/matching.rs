@@ -3,11 +3,9 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use crate::failure::Failure;
 use crate::filters::{AxisFilter, DeviceFilter, matches_any_group};
-use crate::model::{Benchmark, State};
+use crate::model::{Benchmark, Device, State};
 use crate::pyfmt::str_repr;
 
 fn format_ids(ids: &[i64]) -> String {
@@ -17,33 +15,22 @@ fn format_ids(ids: &[i64]) -> String {
         .join(", ")
 }
 
-/// A device's `id` as an integer, when it has one.
-pub fn device_id(device: &Value) -> Option<i64> {
-    match device.get("id")? {
-        Value::Number(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
-        Value::Bool(b) => Some(i64::from(*b)),
-        _ => None,
-    }
-}
-
 /// The devices of a file selected by a device filter, in filter order.
 pub fn select_devices<'a>(
-    all: &'a [Value],
+    all: &'a [Device],
     filter: &DeviceFilter,
     option: &str,
-) -> Result<Vec<&'a Value>, Failure> {
+) -> Result<Vec<&'a Device>, Failure> {
     let Some(ids) = filter else {
         return Ok(all.iter().collect());
     };
-    if all.iter().any(|d| d.get("id").is_none()) {
+    if all.iter().any(|d| d.id.is_none()) {
         return Err(Failure::fatal(format!(
             "a device in the input has no 'id' (needed by {option})"
         )));
     }
     // The last device with a given id wins, as in a dict built from the list.
-    let find = |id: i64| all.iter().rev().find(|d| device_id(d) == Some(id));
+    let find = |id: i64| all.iter().rev().find(|d| d.integer_id() == Some(id));
     let missing: Vec<i64> = ids
         .iter()
         .copied()

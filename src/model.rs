@@ -190,11 +190,87 @@ fn state_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::E
 #[derive(Debug, Deserialize)]
 pub struct Root {
     #[serde(default)]
-    pub meta: Option<serde_json::Value>,
+    pub meta: Option<Meta>,
     #[serde(default)]
-    pub devices: Option<Vec<serde_json::Value>>,
+    pub devices: Option<Vec<Device>>,
     #[serde(default)]
     pub benchmarks: Option<Vec<Benchmark>>,
+}
+
+/// `meta`: only `version.json.string` is read (the rest, e.g. a long
+/// `argv`, is skipped without being stored).
+#[derive(Debug, Default, Deserialize)]
+pub struct Meta {
+    #[serde(default)]
+    pub version: Option<MetaVersion>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct MetaVersion {
+    #[serde(default)]
+    pub json: Option<JsonVersion>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct JsonVersion {
+    #[serde(default)]
+    pub string: Option<Scalar>,
+}
+
+/// One entry of `devices`: kept as its JSON text (compared and diffed as a
+/// whole only when two device sections differ), with its `id` and `name`.
+#[derive(Debug)]
+pub struct Device {
+    raw: Box<serde_json::value::RawValue>,
+    pub id: Option<Scalar>,
+    pub name: Option<Scalar>,
+}
+
+#[derive(Deserialize)]
+struct DeviceHead {
+    #[serde(default)]
+    id: Option<Scalar>,
+    #[serde(default)]
+    name: Option<Scalar>,
+}
+
+impl<'de> Deserialize<'de> for Device {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
+        // A device that is not an object has no id or name.
+        let head = serde_json::from_str::<DeviceHead>(raw.get()).unwrap_or(DeviceHead {
+            id: None,
+            name: None,
+        });
+        Ok(Device {
+            raw,
+            id: head.id,
+            name: head.name,
+        })
+    }
+}
+
+impl Device {
+    /// The device as a JSON value (parsed on demand).
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(self.raw.get()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The `id` as an integer, when it is one (Python `==` with an int).
+    pub fn integer_id(&self) -> Option<i64> {
+        match self.id.as_ref()? {
+            Scalar::Int(id) => Some(*id),
+            Scalar::Bool(b) => Some(i64::from(*b)),
+            Scalar::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Some(*f as i64),
+            _ => None,
+        }
+    }
+
+    /// Python equality of two devices: identical text is equal without parsing.
+    pub fn python_eq(&self, other: &Device) -> bool {
+        self.raw.get() == other.raw.get()
+            || crate::device_diff::python_equal(&self.value(), &other.value())
+    }
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,0 +1,50 @@
+//! NVBench JSON loader: arbitrary bytes -> `model::Root` -> the timing of
+//! every state -> the decision tree on neighbouring states (with the swap and
+//! self-comparison invariants checked).
+
+#![no_main]
+
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+use nvbench_compare::config::{PRESET_NAMES, preset};
+use nvbench_compare::model::Root;
+use nvbench_compare::timing::extract_timing;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(root) = serde_json::from_slice::<Root>(data) else {
+        return;
+    };
+    let mut warnings = Vec::new();
+    let mut timings = Vec::new();
+    for benchmark in root.benchmarks.iter().flatten() {
+        for state in &benchmark.states {
+            let _ = (state.is_skipped(), state.has_summaries());
+            for value in state.axis_values() {
+                if let Some(v) = &value.value {
+                    let _ = (
+                        v.py_str(),
+                        v.py_repr(),
+                        v.py_float(),
+                        v.py_int(),
+                        v.truthy(),
+                    );
+                }
+            }
+            if let Some(summaries) = &state.summaries {
+                if let Ok(timing) = extract_timing(summaries, &mut warnings) {
+                    timings.push(timing);
+                }
+            }
+        }
+    }
+    for name in PRESET_NAMES {
+        let thresholds = preset(name).unwrap();
+        for pair in timings.windows(2) {
+            common::check_summary_decisions(&pair[0], &pair[1], &thresholds);
+        }
+        if let [only] = timings.as_slice() {
+            common::check_summary_decisions(only, only, &thresholds);
+        }
+    }
+});

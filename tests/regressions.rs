@@ -1,0 +1,930 @@
+//! Regression tests for malformed, oversized and hostile inputs: fuzzer
+//! crash inputs, resource limits (huge sidecar counts, deep nesting, special
+//! files, memory amplification), output safety of hostile names, and the
+//! places where the reference's presets are not monotone.
+//!
+//! Every test runs the built binary in a child process, with a timeout and
+//! (where it matters) a virtual-memory limit set by `ulimit -v`, and asserts
+//! a clean exit: no signal, no panic message, the expected exit code.
+//!
+//! Tests of problems not fixed yet are `#[ignore = "...: awaiting fix"]`
+//! (run them with `cargo test --test regressions -- --ignored`):
+//!
+//! | id | test | problem |
+//! | --- | --- | --- |
+//! | crash 1 (fixed) | `unread_arrays_do_not_amplify_memory` | `meta` / `devices` were kept as `serde_json::Value`: ~70 bytes per element, a 32 MB array aborted under a 1 GiB limit; now `meta` keeps only its version and devices their JSON text |
+//! | divergence 1 | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 clamped (bulk-debug rows), beyond i128 rejected |
+//! | divergence 2 | `nesting_within_pythons_limit_is_accepted` | JSON nesting limit 128 instead of Python's ~990 |
+//! | divergence 3 | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields accepted |
+//! | divergence 4 | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields reject the whole file (the reference copes) |
+//! | divergence 5 | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects |
+//! | output 1 | `hostile_names_stay_on_one_line_in_the_missing_section` | `--report-missing` prints control characters raw |
+//! | output 2 | `hostile_names_keep_svg_charts_well_formed` | control characters make SVG charts ill-formed XML |
+//!
+//! The fuzz targets (fuzz/) found no crash in their first campaign; every
+//! future crash input goes here.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_nvbench-compare");
+
+/// 1 GiB, in the KiB units of `ulimit -v`.
+const ONE_GIB_KB: u64 = 1 << 20;
+
+// ---------------------------------------------------------------------------
+// Running the binary
+// ---------------------------------------------------------------------------
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("nvbc-regr-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
+        let path = self.path(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[derive(Debug)]
+struct Outcome {
+    /// `None` when a signal ended the process (or it timed out).
+    code: Option<i32>,
+    timed_out: bool,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Outcome {
+    fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// Exited by itself with `code`, without a panic or a Rust abort.
+    #[track_caller]
+    fn assert_clean_exit(&self, code: i32) {
+        assert!(!self.timed_out, "timed out; stderr:\n{}", self.stderr);
+        assert!(
+            !self.stderr.contains("panicked at") && !self.stderr.contains("memory allocation of"),
+            "crashed; stderr:\n{}",
+            self.stderr
+        );
+        assert_eq!(
+            self.code,
+            Some(code),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout_text(),
+            self.stderr
+        );
+    }
+}
+
+struct Run<'a> {
+    args: Vec<String>,
+    cwd: Option<&'a Path>,
+    timeout: Duration,
+    memory_limit_kb: Option<u64>,
+}
+
+fn run<S: AsRef<str>>(args: &[S]) -> Run<'static> {
+    Run {
+        args: args.iter().map(|a| a.as_ref().to_string()).collect(),
+        cwd: None,
+        timeout: Duration::from_secs(60),
+        memory_limit_kb: None,
+    }
+}
+
+impl<'a> Run<'a> {
+    fn cwd(self, cwd: &'a Path) -> Run<'a> {
+        Run {
+            cwd: Some(cwd),
+            ..self
+        }
+    }
+
+    fn timeout(self, seconds: u64) -> Run<'a> {
+        Run {
+            timeout: Duration::from_secs(seconds),
+            ..self
+        }
+    }
+
+    fn memory_limit_kb(self, kb: u64) -> Run<'a> {
+        Run {
+            memory_limit_kb: Some(kb),
+            ..self
+        }
+    }
+
+    fn go(self) -> Outcome {
+        let mut command = match self.memory_limit_kb {
+            // `exec` keeps the limit and makes the binary the child we wait for.
+            Some(kb) => {
+                let mut c = Command::new("bash");
+                c.arg("-c")
+                    .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+                    .arg(BIN);
+                c
+            }
+            None => Command::new(BIN),
+        };
+        command
+            .args(&self.args)
+            .env("COLUMNS", "80")
+            .env("LC_ALL", "C.UTF-8")
+            .env_remove("NO_COLOR")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(cwd) = self.cwd {
+            command.current_dir(cwd);
+        }
+        let mut child = command.spawn().expect("cannot start nvbench-compare");
+        let mut stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let out_reader = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = stdout.read_to_end(&mut bytes);
+            bytes
+        });
+        let err_reader = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = stderr.read_to_end(&mut bytes);
+            bytes
+        });
+        let start = Instant::now();
+        let (status, timed_out) = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break (Some(status), false);
+            }
+            if start.elapsed() > self.timeout {
+                let _ = child.kill();
+                let _ = child.wait();
+                break (None, true);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Outcome {
+            code: status.and_then(|s| s.code()),
+            timed_out,
+            stdout: out_reader.join().unwrap(),
+            stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
+        }
+    }
+}
+
+fn regressions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")
+}
+
+// ---------------------------------------------------------------------------
+// NVBench JSON documents
+// ---------------------------------------------------------------------------
+
+fn float_summary(tag: &str, value: f64) -> Value {
+    json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": format!("{value:e}")}]})
+}
+
+fn sidecar_summary(tag: &str, filename: &str, size: &str) -> Value {
+    json!({"tag": tag, "data": [
+        {"name": "filename", "type": "string", "value": filename},
+        {"name": "size", "type": "int64", "value": size},
+    ]})
+}
+
+/// Robust summaries `[min, q3]` around `median`, 1% noise, a 1.5 GHz clock.
+fn summaries(min: f64, median: f64, q3: f64) -> Vec<Value> {
+    vec![
+        float_summary("nv/cold/time/gpu/min", min),
+        float_summary("nv/cold/time/gpu/q1", min),
+        float_summary("nv/cold/time/gpu/median", median),
+        float_summary("nv/cold/time/gpu/q3", q3),
+        float_summary("nv/cold/time/gpu/max", q3 * 1.01),
+        float_summary("nv/cold/time/gpu/iqr/relative", 0.01),
+        float_summary("nv/cold/sm_clock_rate/mean", 1.5e9),
+    ]
+}
+
+/// A one-benchmark, one-device document whose states are `(name, summaries)`.
+fn document(states: Vec<(&str, Vec<Value>)>) -> Value {
+    let states: Vec<Value> = states
+        .into_iter()
+        .map(|(name, summaries)| {
+            json!({
+                "name": format!("Device=0 S={name}"),
+                "device": 0,
+                "axis_values": [{"name": "S", "type": "string", "value": name}],
+                "summaries": summaries,
+            })
+        })
+        .collect();
+    json!({
+        "meta": {"version": {"json": {"string": "1.0.0"}}},
+        "devices": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}],
+        "benchmarks": [{
+            "name": "bench",
+            "devices": [0],
+            "axes": [{"name": "S", "type": "string", "flags": ""}],
+            "states": states,
+        }],
+    })
+}
+
+fn simple_document() -> Value {
+    document(vec![("a", summaries(1.0e-3, 1.01e-3, 1.02e-3))])
+}
+
+fn float32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Presets that are not monotone in the reference (see tests/properties.rs)
+// ---------------------------------------------------------------------------
+
+#[track_caller]
+fn assert_fixture_matches_reference(fixture: &str, preset: &str) {
+    let dir = regressions_dir().join(fixture);
+    let outcome = run(&[
+        "--display",
+        "explain",
+        "--no-color",
+        "--preset",
+        preset,
+        "ref.json",
+        "cmp.json",
+    ])
+    .cwd(&dir)
+    .go();
+    outcome.assert_clean_exit(0);
+    let expected = std::fs::read(dir.join(format!("expected_{preset}.stdout"))).unwrap();
+    assert_eq!(
+        outcome.stdout_text(),
+        String::from_utf8(expected).unwrap(),
+        "{fixture} --preset {preset}"
+    );
+}
+
+/// The reference says AMBG with `default` and SAME with the stricter
+/// `strict` here: `strict` lets the rare-support filter remove less sample
+/// mass, and without the filter the covered rare values lift support
+/// coverage over the threshold. We match it byte for byte (drop-in).
+#[test]
+fn presets_are_not_monotone_strict_can_turn_ambg_into_same() {
+    assert_fixture_matches_reference("rare_support_nonmonotone", "default");
+    assert_fixture_matches_reference("rare_support_nonmonotone", "strict");
+}
+
+/// `permissive` has a higher `bulk.sample_coverage` (0.98) than `default`
+/// (0.97): SAME with `default`, AMBG with `permissive`, as in the reference.
+#[test]
+fn presets_are_not_monotone_permissive_can_turn_same_into_ambg() {
+    assert_fixture_matches_reference("permissive_sample_coverage", "default");
+    assert_fixture_matches_reference("permissive_sample_coverage", "permissive");
+}
+
+// ---------------------------------------------------------------------------
+// Sidecars: huge claimed counts and special files
+// ---------------------------------------------------------------------------
+
+/// A pair of documents whose states advertise sidecars of `size` values at
+/// `filename` (both the samples and the frequencies).
+fn sidecar_documents(scratch: &Scratch, filename: &str, size: &str) -> (String, String) {
+    let with_sidecars = |min: f64| {
+        let mut s = summaries(min, min * 1.01, min * 1.02);
+        s.push(sidecar_summary(
+            "nv/json/bin:nv/cold/sample_times",
+            filename,
+            size,
+        ));
+        s.push(sidecar_summary(
+            "nv/json/freqs-bin:nv/cold/sample_freqs",
+            filename,
+            size,
+        ));
+        s
+    };
+    let reference = document(vec![
+        ("same", with_sidecars(1.0e-3)),
+        ("gap", with_sidecars(1.0e-3)),
+    ]);
+    let compare = document(vec![
+        ("same", with_sidecars(1.0e-3)),
+        ("gap", with_sidecars(0.9e-3)),
+    ]);
+    (
+        scratch.write("ref.json", reference.to_string()),
+        scratch.write("cmp.json", compare.to_string()),
+    )
+}
+
+/// `size` claims 10^12 values (4 TB), or more than fits in any integer type,
+/// but the file holds three: nothing may be allocated for the claim.
+#[test]
+fn sidecar_size_claiming_10_to_the_12_values_allocates_nothing() {
+    for size in [
+        "1000000000000",
+        "9223372036854775807",
+        "1000000000000000000000000000000",
+    ] {
+        let scratch = Scratch::new("huge-size");
+        scratch.write(
+            "ref.json-bin/0.bin",
+            float32_bytes(&[1.0e-3, 1.01e-3, 1.02e-3]),
+        );
+        let (reference, compare) = sidecar_documents(&scratch, "ref.json-bin/0.bin", size);
+        for extra in [&[][..], &["--bulk-debug-python", "stdout"][..]] {
+            let mut args: Vec<&str> = extra.to_vec();
+            args.extend(["--no-color", &reference, &compare]);
+            let outcome = run(&args)
+                .cwd(&scratch.0)
+                .memory_limit_kb(ONE_GIB_KB)
+                .timeout(60)
+                .go();
+            outcome.assert_clean_exit(0);
+            // (The count printed for sizes beyond u64 is wrong: see
+            // `huge_sidecar_sizes_match_the_reference`.)
+            assert!(
+                outcome.stderr.contains(" values in ") && outcome.stderr.contains("found 3;"),
+                "size {size}: {}",
+                outcome.stderr
+            );
+        }
+    }
+}
+
+/// Sidecar `size` values beyond i64, u64 and i128, and hugely negative:
+/// Python integers are unbounded, so the reference prints them exactly in
+/// the bulk-debug rows (and warns "expected N values ... found 3", or
+/// "negative value count" and `None`). We clamp them to i64::MAX, or
+/// (beyond i128) fail with "is not an int64" and exit 1.
+#[test]
+#[ignore = "divergence 1: awaiting fix (sidecar sizes beyond i64 are clamped or rejected)"]
+fn huge_sidecar_sizes_match_the_reference() {
+    for case in [
+        "above_i64",
+        "above_u64",
+        "above_i128",
+        "negative_above_i128",
+    ] {
+        let dir = regressions_dir().join("huge_sidecar_size").join(case);
+        let outcome = run(&[
+            "--no-color",
+            "--bulk-debug-python",
+            "stdout",
+            "ref.json",
+            "cmp.json",
+        ])
+        .cwd(&dir)
+        .memory_limit_kb(ONE_GIB_KB)
+        .go();
+        let exit: i32 = std::fs::read_to_string(dir.join("expected_exit"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        outcome.assert_clean_exit(exit);
+        let expected = std::fs::read_to_string(dir.join("expected_stdout")).unwrap();
+        assert_eq!(outcome.stdout_text(), expected, "{case}");
+    }
+}
+
+/// Sidecar paths naming a directory, a FIFO (opening it for reading would
+/// block forever) or /dev/zero (endless): rejected with a warning, never read.
+#[test]
+fn sidecar_paths_to_a_directory_fifo_or_dev_zero_are_rejected() {
+    let scratch = Scratch::new("special-sidecars");
+    let fifo = scratch.path("fifo.bin");
+    let has_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut targets = vec![
+        scratch.0.to_str().unwrap().to_string(),
+        "/dev/zero".to_string(),
+    ];
+    if has_fifo {
+        targets.push(fifo.to_str().unwrap().to_string());
+    } else {
+        eprintln!("SKIPPED the FIFO: mkfifo is not available");
+    }
+    for target in targets {
+        for size in ["3", "1000000000000"] {
+            let (reference, compare) = sidecar_documents(&scratch, &target, size);
+            let outcome = run(&["--no-color", &reference, &compare])
+                .memory_limit_kb(ONE_GIB_KB)
+                .timeout(30)
+                .go();
+            outcome.assert_clean_exit(0);
+            assert!(
+                outcome
+                    .stderr
+                    .contains("Could not use NVBench sample time data"),
+                "{target}: {}",
+                outcome.stderr
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// JSON inputs: nesting, size, special files
+// ---------------------------------------------------------------------------
+
+/// 100,000 nested arrays or objects, at the top or inside the fields the
+/// model reads: a clean "not a valid NVBench JSON file" error, no stack
+/// overflow.
+#[test]
+fn deeply_nested_json_is_a_clean_error() {
+    let scratch = Scratch::new("deep-json");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let deep = 100_000;
+    let inputs = [
+        "[".repeat(deep),
+        "{\"a\":".repeat(deep),
+        format!("{{\"meta\": {}", "[".repeat(deep)),
+        format!("{{\"devices\": [{}", "{\"x\":".repeat(deep)),
+        format!(
+            "{{\"benchmarks\": [{{\"name\": \"b\", \"devices\": [0], \"states\": [{{\"name\": \"s\", \"device\": 0, \"summaries\": [{{\"tag\": \"nv/cold/time/gpu/min\", \"data\": [{{\"name\": \"value\", \"value\": {}",
+            "[".repeat(deep)
+        ),
+        format!(
+            "{{\"benchmarks\": [{{\"name\": \"b\", \"devices\": [0], \"states\": [{{\"name\": \"s\", \"device\": 0, \"axis_values\": [{{\"name\": \"x\", \"value\": {}",
+            "{\"a\":".repeat(deep)
+        ),
+        format!("{}{}", "[".repeat(deep), "]".repeat(deep)),
+    ];
+    for (i, input) in inputs.iter().enumerate() {
+        let deep_path = scratch.write(&format!("deep{i}.json"), input);
+        for args in [[&deep_path, &good], [&good, &deep_path]] {
+            let outcome = run(&args).timeout(60).go();
+            outcome.assert_clean_exit(1);
+            assert!(
+                outcome.stderr.contains("not a valid NVBench JSON file"),
+                "input {i}: {}",
+                outcome.stderr
+            );
+        }
+    }
+}
+
+/// 100,000 nested TOML arrays or inline tables in a config: a clean error.
+#[test]
+fn deeply_nested_toml_config_is_a_clean_error() {
+    let scratch = Scratch::new("deep-toml");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let deep = 100_000;
+    for (i, text) in [
+        format!("x = {}", "[".repeat(deep)),
+        format!("x = {}{}", "[".repeat(deep), "]".repeat(deep)),
+        format!("x = {}", "{a = ".repeat(deep)),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let config = scratch.write(&format!("deep{i}.toml"), text);
+        let outcome = run(&["--config", &config, &good, &good]).timeout(60).go();
+        outcome.assert_clean_exit(1);
+        assert!(
+            outcome
+                .stdout_text()
+                .contains("failed to parse comparison config"),
+            "config {i}: {}",
+            outcome.stdout_text()
+        );
+    }
+}
+
+/// Nesting deeper than serde_json's limit of 128 but within Python's
+/// (the reference's `json.load` accepts a total depth of about 990) in a
+/// part of the file the comparison never reads: the reference compares
+/// normally, we stop with "recursion limit exceeded".
+#[test]
+#[ignore = "divergence 2: awaiting fix (JSON nesting limit 128 instead of Python's ~990)"]
+fn nesting_within_pythons_limit_is_accepted() {
+    let scratch = Scratch::new("nesting-200");
+    let base = simple_document();
+    let plain = scratch.write("plain.json", base.to_string());
+    let expected = run(&["--no-color", &plain, &plain]).go();
+    expected.assert_clean_exit(0);
+    let depth = 200;
+    let nested = base.to_string().replacen(
+        "\"meta\":{",
+        &format!(
+            "\"meta\":{{\"x\":{}{},",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        ),
+        1,
+    );
+    let path = scratch.write("nested.json", nested);
+    let outcome = run(&["--no-color", &path, &path]).go();
+    outcome.assert_clean_exit(0);
+    let strip = |s: String| s.replace(&path, "X").replace(&plain, "X");
+    assert_eq!(strip(outcome.stdout_text()), strip(expected.stdout_text()));
+}
+
+/// Runs `tests/regressions/loose_types/<case>/ref.json` against itself and
+/// compares stdout and exit code with the reference's.
+#[track_caller]
+fn assert_loose_types_case(case: &str) {
+    let dir = regressions_dir().join("loose_types").join(case);
+    let outcome = run(&["--no-color", "ref.json", "ref.json"]).cwd(&dir).go();
+    let exit: i32 = std::fs::read_to_string(dir.join("expected_exit"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    outcome.assert_clean_exit(exit);
+    let expected = std::fs::read_to_string(dir.join("expected_stdout")).unwrap();
+    assert_eq!(outcome.stdout_text(), expected, "{case}");
+}
+
+/// Fields of JSON types NVBench never writes but the reference copes with,
+/// because it reads plain Python objects and fails (if at all) only where
+/// a value is used: a benchmark name that is a number (`# 5`), device ids
+/// written as floats (`0.0 == 0`), a state whose `summaries` is a number
+/// after an earlier state's schema error (the reference prints the earlier
+/// error first), and duplicate keys (Python keeps the last value; serde's
+/// derived structs fail with "duplicate field"). Our typed model rejects
+/// the whole file up front. Found by the differential run over the
+/// `json_loader` corpus (fuzz/differential.py).
+#[test]
+#[ignore = "divergence 4: awaiting fix (model::Root rejects loosely typed fields up front)"]
+fn loosely_typed_fields_match_the_reference() {
+    for case in [
+        "benchmark_name_int",
+        "state_device_float",
+        "benchmark_devices_float",
+        "summaries_number_after_schema_error",
+        "duplicate_keys",
+    ] {
+        assert_loose_types_case(case);
+    }
+}
+
+/// The other way round: inputs the reference fails on (an uncaught
+/// exception: exit 1, and only the output printed before it) that we
+/// accept. A compare state without `axis_values` (KeyError after `# bench`;
+/// we print a row that lacks its axis cell, exit 0); an array where an
+/// object belongs, which serde's derived structs read positionally
+/// (`[meta, devices, benchmarks]` is a whole valid document to us; `[]` a
+/// file without version, whose warning we print); a state written as
+/// `[name, device, axis_values, summaries]`.
+#[test]
+#[ignore = "divergence 5: awaiting fix (inputs the reference fails on are accepted)"]
+fn inputs_the_reference_fails_on_fail() {
+    for case in [
+        "state_without_axis_values",
+        "empty_array_root",
+        "positional_array_root",
+        "positional_array_state",
+    ] {
+        assert_loose_types_case(case);
+    }
+}
+
+/// Bytes that are not UTF-8 make a file that is not JSON; the reference
+/// fails to decode it (exit 1). In a field the model skips (here an unknown
+/// state key) we never look at them and compare normally (exit 0). Found by
+/// the differential run over the `json_loader` corpus (fuzz/differential.py).
+#[test]
+#[ignore = "divergence 3: awaiting fix (invalid UTF-8 in skipped JSON fields is accepted)"]
+fn invalid_utf8_anywhere_is_a_clean_error() {
+    let scratch = Scratch::new("invalid-utf8");
+    let text = simple_document().to_string();
+    // A lone 0xCF (a two-byte lead byte followed by '(') in an unknown key's string.
+    let at = text.find("\"device\":0").unwrap();
+    let mut bytes = text.as_bytes()[..at].to_vec();
+    bytes.extend_from_slice(b"\"junk\":\"\xcf(\",");
+    bytes.extend_from_slice(&text.as_bytes()[at..]);
+    let path = scratch.write("bad.json", &bytes);
+    assert!(std::str::from_utf8(&std::fs::read(&path).unwrap()).is_err());
+    let good = scratch.write("good.json", simple_document().to_string());
+    for args in [[&path, &good], [&good, &path]] {
+        let outcome = run(&args).go();
+        outcome.assert_clean_exit(1);
+        assert!(outcome.stderr.contains("bad.json"), "{}", outcome.stderr);
+    }
+}
+
+/// A 1 GiB input (a sparse file: a small document, then NUL bytes) under a
+/// 1 GiB address-space limit: a clean error, not an allocation abort.
+#[test]
+fn a_sparse_1_gib_json_file_is_a_clean_error() {
+    let scratch = Scratch::new("sparse-json");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let big = scratch.write("big.json", simple_document().to_string());
+    let file = std::fs::OpenOptions::new().write(true).open(&big).unwrap();
+    file.set_len(1 << 30).unwrap();
+    drop(file);
+    for args in [[&big, &good], [&good, &big]] {
+        let outcome = run(&args).memory_limit_kb(ONE_GIB_KB).timeout(120).go();
+        outcome.assert_clean_exit(1);
+        assert!(outcome.stderr.contains("big.json"), "{}", outcome.stderr);
+    }
+}
+
+/// /dev/zero as the reference or compare file: a clean error under a 1 GiB
+/// limit (the reference reads it until memory runs out, too).
+#[test]
+fn dev_zero_as_a_json_input_is_a_clean_error() {
+    let scratch = Scratch::new("dev-zero-json");
+    let good = scratch.write("good.json", simple_document().to_string());
+    for args in [["/dev/zero", good.as_str()], [good.as_str(), "/dev/zero"]] {
+        let outcome = run(&args).memory_limit_kb(ONE_GIB_KB).timeout(60).go();
+        outcome.assert_clean_exit(1);
+        assert!(outcome.stderr.contains("/dev/zero"), "{}", outcome.stderr);
+    }
+}
+
+/// /dev/zero as the config: a clean error under a 1 GiB limit.
+#[test]
+fn dev_zero_as_the_config_is_a_clean_error() {
+    let scratch = Scratch::new("dev-zero-config");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let outcome = run(&["--config", "/dev/zero", &good, &good])
+        .memory_limit_kb(ONE_GIB_KB)
+        .timeout(60)
+        .go();
+    outcome.assert_clean_exit(1);
+    assert!(outcome.stdout_text().contains("/dev/zero"), "{outcome:?}");
+}
+
+/// JSON inputs that are pipes (`<(...)`, as `nvbench-compare <(gunzip -c
+/// a.json.gz) b.json` does) keep working: only sidecars must be regular.
+#[test]
+fn json_inputs_from_process_substitution_work() {
+    let scratch = Scratch::new("fifo-json");
+    let reference = scratch.write("ref.json", simple_document().to_string());
+    let compare = scratch.write(
+        "cmp.json",
+        document(vec![("a", summaries(0.9e-3, 0.91e-3, 0.92e-3))]).to_string(),
+    );
+    let direct = run(&["--no-color", &reference, &compare]).go();
+    direct.assert_clean_exit(0);
+    let piped = Command::new("bash")
+        .arg("-c")
+        .arg("exec \"$0\" --no-color <(cat \"$1\") <(cat \"$2\")")
+        .args([BIN, &reference, &compare])
+        .env("COLUMNS", "80")
+        .env("LC_ALL", "C.UTF-8")
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&piped.stdout);
+    assert!(text.contains("FAST"), "{text}");
+    // Same table; only the file names in the version warnings could differ.
+    let tables = |s: &str| s[s.find("# bench").unwrap()..].to_string();
+    assert_eq!(tables(&text), tables(&direct.stdout_text()));
+}
+
+/// Large arrays in parts of the file the comparison never reads (`meta`,
+/// extra device fields) must not multiply memory: 32 MB of `0,` costs
+/// gigabytes as `serde_json::Value`s (about 70 bytes per 2-byte element).
+/// The output must equal that of the same documents without the arrays.
+#[test]
+fn unread_arrays_do_not_amplify_memory() {
+    let scratch = Scratch::new("amplification");
+    let base = simple_document();
+    let plain = scratch.write("plain.json", base.to_string());
+    let expected = run(&["--no-color", &plain, &plain]).go();
+    expected.assert_clean_exit(0);
+    let zeros = format!("[{}0]", "0,".repeat(16_000_000));
+    let text = base.to_string();
+    let in_meta = text.replacen("\"meta\":{", &format!("\"meta\":{{\"argv\":{zeros},"), 1);
+    let in_device = text.replacen("\"id\":0", &format!("\"id\":0,\"junk\":{zeros}"), 1);
+    assert_ne!(in_meta, text);
+    assert_ne!(in_device, text);
+    for (name, text) in [("meta", in_meta), ("device", in_device)] {
+        let path = scratch.write(&format!("{name}.json"), text);
+        let outcome = run(&["--no-color", &path, &path])
+            .memory_limit_kb(ONE_GIB_KB)
+            .timeout(300)
+            .go();
+        outcome.assert_clean_exit(0);
+        let strip = |s: String| s.replace(&path, "X").replace(&plain, "X");
+        assert_eq!(
+            strip(outcome.stdout_text()),
+            strip(expected.stdout_text()),
+            "{name}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Output safety: hostile benchmark, axis, value and device names
+// ---------------------------------------------------------------------------
+
+/// The names in tests/regressions/output_safety/ hold `|`, newlines, ANSI
+/// escapes (SGR, clear screen, an OSC title) and markdown. The reference
+/// prints them raw: its tables get extra lines and misaligned cells, and the
+/// escapes reach the terminal. The default outputs are the reference's byte
+/// for byte anyway (drop-in), escapes included; see the next tests for the
+/// outputs that are ours.
+#[test]
+fn hostile_names_match_the_reference_byte_for_byte() {
+    let dir = regressions_dir().join("output_safety");
+    for (name, args) in [
+        ("intervals", &[][..]),
+        ("intervals_nocolor", &["--no-color"][..]),
+        ("legacy", &["--display", "legacy"][..]),
+        ("explain", &["--display", "explain", "--no-color"][..]),
+        (
+            "bulk_debug",
+            &["--bulk-debug-python", "stdout", "--no-color"][..],
+        ),
+    ] {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["ref.json", "cmp.json"]);
+        let outcome = run(&all).cwd(&dir).go();
+        outcome.assert_clean_exit(0);
+        let expected = std::fs::read(dir.join(format!("expected_{name}.stdout"))).unwrap();
+        assert!(
+            outcome.stdout == expected,
+            "{name}: differs from the reference\n--- expected\n{}\n--- actual\n{}",
+            String::from_utf8_lossy(&expected).escape_debug(),
+            outcome.stdout_text().escape_debug()
+        );
+    }
+}
+
+/// Unescaped `|` of a markdown table line.
+fn cell_separators(line: &str) -> usize {
+    let mut count = 0;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '|' if !escaped => count += 1,
+            _ => escaped = false,
+        }
+        if c != '\\' {
+            escaped = false;
+        }
+    }
+    count
+}
+
+/// The markdown summary (ours): every table row has as many cells as its
+/// header, and no control character (ESC, BEL, CR) survives.
+#[test]
+fn hostile_names_cannot_break_the_markdown_summary() {
+    let dir = regressions_dir().join("output_safety");
+    let scratch = Scratch::new("hostile-markdown");
+    let markdown = scratch.path("summary.md");
+    let outcome = run(&[
+        "--no-color",
+        "--markdown-summary",
+        markdown.to_str().unwrap(),
+        "ref.json",
+        "cmp.json",
+    ])
+    .cwd(&dir)
+    .go();
+    outcome.assert_clean_exit(0);
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "control characters in:\n{}",
+        text.escape_debug()
+    );
+    let mut header_cells = None;
+    let mut rows = 0;
+    for line in text.lines() {
+        if !line.starts_with('|') {
+            header_cells = None;
+            continue;
+        }
+        let cells = cell_separators(line);
+        match header_cells {
+            None => header_cells = Some(cells),
+            Some(expected) => {
+                assert_eq!(cells, expected, "broken row: {line}");
+                rows += 1;
+            }
+        }
+    }
+    assert!(rows >= 3, "{text}");
+}
+
+/// The JSON report (ours) keeps every name exactly, properly escaped.
+#[test]
+fn hostile_names_survive_the_json_report() {
+    let dir = regressions_dir().join("output_safety");
+    let outcome = run(&["--json", "-", "ref.json", "cmp.json"]).cwd(&dir).go();
+    outcome.assert_clean_exit(0);
+    assert!(
+        !outcome.stdout.contains(&0x1b),
+        "raw ESC in the JSON report"
+    );
+    let report: Value = serde_json::from_slice(&outcome.stdout).unwrap();
+    let source: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ref.json")).unwrap()).unwrap();
+    let states = report["states"].as_array().unwrap();
+    assert_eq!(states.len(), 3);
+    assert_eq!(states[0]["benchmark"], source["benchmarks"][0]["name"]);
+    let source_values: Vec<&Value> = source["benchmarks"][0]["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["axis_values"][0]["value"])
+        .collect();
+    for state in states {
+        let axis = &state["axis_values"][0];
+        assert_eq!(axis["name"], source["benchmarks"][0]["axes"][0]["name"]);
+        assert!(source_values.contains(&&axis["value"]), "{axis}");
+    }
+}
+
+/// The NEW / DROPPED lines of `--report-missing` (ours, not the
+/// reference's) say "one line" per item, but print names raw: a newline in
+/// a name starts a fake line (`# Summary`...), an escape sequence reaches
+/// the terminal. They should show control characters escaped.
+#[test]
+#[ignore = "output 1: awaiting fix (MissingItem::describe prints control characters raw)"]
+fn hostile_names_stay_on_one_line_in_the_missing_section() {
+    let dir = regressions_dir().join("output_safety");
+    let scratch = Scratch::new("hostile-missing");
+    let mut compare: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cmp.json")).unwrap()).unwrap();
+    let mut extra = compare["benchmarks"][0].clone();
+    extra["name"] = json!("new\x1b[31m|bench\n# Summary");
+    compare["benchmarks"].as_array_mut().unwrap().push(extra);
+    let compare = scratch.write("cmp.json", compare.to_string());
+    let reference = dir.join("ref.json");
+    let outcome = run(&[
+        "--no-color",
+        "--report-missing",
+        reference.to_str().unwrap(),
+        &compare,
+    ])
+    .go();
+    outcome.assert_clean_exit(0);
+    let text = outcome.stdout_text();
+    let missing = &text[text.find("# Missing").unwrap()..text.rfind("# Summary").unwrap()];
+    for line in missing
+        .lines()
+        .filter(|l| !l.is_empty() && *l != "# Missing")
+    {
+        assert!(
+            line.starts_with("- NEW ") || line.starts_with("- DROPPED "),
+            "{line:?}"
+        );
+        assert!(!line.contains('\x1b'), "{line:?}");
+    }
+}
+
+/// `--plot` charts (ours): an SVG chart must stay well-formed XML whatever
+/// the names hold. Markup is escaped, but control characters (ESC, BEL) are
+/// copied into the text, and XML 1.0 forbids them even as character
+/// references: browsers refuse the whole file.
+#[test]
+#[ignore = "output 2: awaiting fix (control characters in SVG chart labels)"]
+fn hostile_names_keep_svg_charts_well_formed() {
+    let dir = regressions_dir().join("output_safety");
+    let scratch = Scratch::new("hostile-svg");
+    let chart = scratch.path("chart.svg");
+    let outcome = run(&[
+        "--no-color",
+        "--plot",
+        "--plot-output",
+        chart.to_str().unwrap(),
+        "ref.json",
+        "cmp.json",
+    ])
+    .cwd(&dir)
+    .go();
+    outcome.assert_clean_exit(0);
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    if let Err(error) = roxmltree::Document::parse(&svg) {
+        panic!("the chart is not well-formed XML: {error}");
+    }
+}
