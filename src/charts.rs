@@ -12,7 +12,7 @@ use crate::render::plot::{
     SummaryEntry, along_axis_value, along_output_path, missing_along_axis, render_along_chart,
     render_summary_chart, summary_title,
 };
-use crate::report::{AxisEntry, StateRecord};
+use crate::report::{AxisEntry, StateRecord, printable};
 
 /// Where `--plot-along` charts go without `--plot-along-output`: the
 /// reference draws them only on a display; a file keeps them usable in CI.
@@ -85,13 +85,14 @@ impl<'s> Charts<'s> {
             axes if axes.is_empty() => record.benchmark.clone(),
             axes => format!("{} | {axes}", record.benchmark),
         };
-        if let Some(name) = device_name {
+        if let Some(name) = device_name.map(|n| printable(&n)) {
             if !self.device_names.contains(&name) {
                 self.device_names.push(name);
             }
         }
         self.entries.push(SummaryEntry {
-            label,
+            // Control characters are not allowed in SVG text.
+            label: printable(&label),
             fraction,
             status: record.comparison.status.label(),
             benchmark: record.benchmark.clone(),
@@ -117,7 +118,7 @@ impl<'s> Charts<'s> {
             .filter(|f| f.values.len() == 1)
             .map(|f| f.display.clone())
             .collect();
-        let title = summary_title(&device_names, &displays);
+        let title = printable(&summary_title(&device_names, &displays));
         let requested = self
             .settings
             .summary_output
@@ -176,7 +177,7 @@ impl<'s> Charts<'s> {
                     )
                 })
                 .collect();
-            let key = key.join(", ");
+            let key = printable(&key.join(", "));
             let index = match series.iter().position(|s| !s.reference && s.label == key) {
                 Some(index) => index,
                 None => {
@@ -233,8 +234,13 @@ impl<'s> Charts<'s> {
         if let Some(warning) = warning {
             eprintln!("{warning}");
         }
-        let saved = render_along_chart(device_name, axis, &series, Path::new(&path))
-            .map_err(Failure::Fatal)?;
+        let saved = render_along_chart(
+            &printable(device_name),
+            &printable(axis),
+            &series,
+            Path::new(&path),
+        )
+        .map_err(Failure::Fatal)?;
         eprintln!("{saved}");
         Ok(())
     }

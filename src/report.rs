@@ -207,9 +207,28 @@ pub struct MissingItem {
     pub kind: MissingKind,
 }
 
+/// `text` with control characters escaped (`\n`, `\u{1b}`), so that a
+/// name from an input file stays on one line and sends no terminal escapes.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
 impl MissingItem {
     /// One line of text: `NEW state bench [0 vs 0] Elements{io}=2^20 (cmp.json)`.
     pub fn describe(&self) -> String {
+        printable(&self.describe_raw())
+    }
+
+    fn describe_raw(&self) -> String {
         let bench = self.benchmark.as_deref().unwrap_or("");
         match &self.kind {
             MissingKind::File => format!("{} file {}", self.presence.label(), self.file),

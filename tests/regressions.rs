@@ -18,8 +18,8 @@
 //! | divergence 3 | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields accepted |
 //! | divergence 4 | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields reject the whole file (the reference copes) |
 //! | divergence 5 | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects |
-//! | output 1 | `hostile_names_stay_on_one_line_in_the_missing_section` | `--report-missing` prints control characters raw |
-//! | output 2 | `hostile_names_keep_svg_charts_well_formed` | control characters make SVG charts ill-formed XML |
+//! | output 1 (fixed) | `hostile_names_stay_on_one_line_in_the_missing_section` | `--report-missing` prints control characters raw |
+//! | output 2 (fixed) | `hostile_names_keep_svg_charts_well_formed` | control characters make SVG charts ill-formed XML |
 //!
 //! The fuzz targets (fuzz/) found no crash in their first campaign; every
 //! future crash input goes here.
@@ -869,7 +869,6 @@ fn hostile_names_survive_the_json_report() {
 /// a name starts a fake line (`# Summary`...), an escape sequence reaches
 /// the terminal. They should show control characters escaped.
 #[test]
-#[ignore = "output 1: awaiting fix (MissingItem::describe prints control characters raw)"]
 fn hostile_names_stay_on_one_line_in_the_missing_section() {
     let dir = regressions_dir().join("output_safety");
     let scratch = Scratch::new("hostile-missing");
@@ -907,7 +906,6 @@ fn hostile_names_stay_on_one_line_in_the_missing_section() {
 /// copied into the text, and XML 1.0 forbids them even as character
 /// references: browsers refuse the whole file.
 #[test]
-#[ignore = "output 2: awaiting fix (control characters in SVG chart labels)"]
 fn hostile_names_keep_svg_charts_well_formed() {
     let dir = regressions_dir().join("output_safety");
     let scratch = Scratch::new("hostile-svg");
