@@ -116,6 +116,13 @@ def positional_state(document):
     ]
 
 
+def second_benchmark_without_states(document):
+    second = copy.deepcopy(document["benchmarks"][0])
+    second["name"] = "second"
+    del second["states"]
+    document["benchmarks"].append(second)
+
+
 CASES = {
     "benchmark_name_int": set_path("benchmarks", 0, "name", 5),
     "state_device_float": set_path("benchmarks", 0, "states", 0, "device", 0.0),
@@ -126,11 +133,37 @@ CASES = {
     "empty_array_root": lambda document: [],
     "positional_array_root": positional_root,
     "positional_array_state": positional_state,
+    "second_benchmark_without_states": second_benchmark_without_states,
 }
+
+
+def deep_device_nesting(env):
+    """deep_device_nesting/: device sections that differ by a field nested
+    200 deep (Python's json accepts ~990 levels, serde_json 128)."""
+    here = os.path.join(os.path.dirname(ROOT), "deep_device_nesting")
+    os.makedirs(here, exist_ok=True)
+    with open(os.path.join(here, "cmp.json"), "w") as f:
+        json.dump(BASE, f, indent=1)
+        f.write("\n")
+    deep = copy.deepcopy(BASE)
+    deep["devices"][0]["x"] = "@@DEEP@@"
+    text = json.dumps(deep, indent=1).replace('"@@DEEP@@"', "[" * 200 + "]" * 200)
+    with open(os.path.join(here, "ref.json"), "w") as f:
+        f.write(text + "\n")
+    run = subprocess.run(
+        [sys.executable, REFERENCE, "--no-color", "ref.json", "cmp.json"],
+        cwd=here, env=env, capture_output=True,
+    )
+    with open(os.path.join(here, "expected_stdout"), "wb") as f:
+        f.write(run.stdout)
+    with open(os.path.join(here, "expected_exit"), "w") as f:
+        f.write(f"{run.returncode}\n")
+    print("deep_device_nesting exit", run.returncode)
 
 
 def main():
     env = dict(os.environ, COLUMNS="80", LC_ALL="C.UTF-8")
+    deep_device_nesting(env)
     for name, edit in CASES.items():
         here = os.path.join(ROOT, name)
         os.makedirs(here, exist_ok=True)
