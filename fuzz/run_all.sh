@@ -6,6 +6,7 @@ set -u
 cd "$(dirname "$0")"
 seconds=${SECONDS_PER_TARGET:-600}
 mkdir -p logs
+rm -rf /dev/shm/nvbc-fuzz-* 2>/dev/null
 [ -d corpus ] || python3 make_seeds.py
 for target in ${TARGETS:-json_loader config sidecar pipeline}; do
   echo "=== $target: $seconds s"
