@@ -25,8 +25,8 @@ use crate::render::{Color, colorize};
 use crate::report::{
     AxisEntry, MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord,
 };
-use crate::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname, resolve_sidecar_path};
-use crate::timing::{SidecarRef, Timing, extract_timing};
+use crate::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname};
+use crate::timing::{Timing, extract_timing};
 
 /// Everything a comparison run needs, validated.
 #[derive(Debug, Clone)]
@@ -500,18 +500,13 @@ impl Decider<'_> {
         let ref_timing = cmp_timing.as_ref().ok().map(|_| extract(state.reference));
         let cmp_timing = cmp_timing?;
         let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
+        // Paths are resolved once, here; nothing is read until a decision needs it.
+        let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, warnings);
+        let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, warnings);
         let sidecars = if self.resolve_sidecars {
-            let resolve = |sidecar: &Option<SidecarRef>, dir: &str| -> SidecarFile {
-                sidecar
-                    .as_ref()
-                    .map(|s| (resolve_sidecar_path(dir, &s.filename), s.count))
-            };
-            [
-                resolve(&ref_timing.samples, &context.ref_dir),
-                resolve(&ref_timing.frequencies, &context.ref_dir),
-                resolve(&cmp_timing.samples, &context.cmp_dir),
-                resolve(&cmp_timing.frequencies, &context.cmp_dir),
-            ]
+            let [rs, rf] = ref_bulk.paths();
+            let [cs, cf] = cmp_bulk.paths();
+            [rs, rf, cs, cf].map(|file| file.map(|(path, count)| (path.to_string(), count)))
         } else {
             Default::default()
         };
@@ -521,8 +516,6 @@ impl Decider<'_> {
                 sidecars,
             });
         }
-        let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, warnings);
-        let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, warnings);
         let comparison = compare::compare_timings(
             &Side {
                 timing: &ref_timing,
