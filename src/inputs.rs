@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::failure::Failure;
-use crate::mapped::{open_input, parse_with_release};
+use crate::mapped::{open_input, parse_with_release, rewind_release};
 use crate::model::Root;
 use crate::sidecar::{os_error_text, py_join};
 
@@ -122,8 +122,15 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
     if first.is_some_and(|b| *b != b'{') {
         return Err(invalid("the top level is not a JSON object".to_string()));
     }
-    parse_with_release(&bytes, |bytes| serde_json::from_slice::<Root>(bytes))
-        .map_err(|e| invalid(e.to_string()))
+    parse_with_release(&bytes, |bytes| {
+        crate::fastjson::from_slice::<Root>(bytes).or_else(|_| {
+            // serde_json decides everything the fast path gave up on,
+            // including the error message.
+            rewind_release();
+            serde_json::from_slice::<Root>(bytes)
+        })
+    })
+    .map_err(|e| invalid(e.to_string()))
 }
 
 /// Reads both files of a pair (at the same time when there are two cores)

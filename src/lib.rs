@@ -11,6 +11,7 @@ pub mod config;
 pub mod coverage;
 pub mod device_diff;
 pub mod failure;
+pub mod fastjson;
 pub mod filters;
 pub mod gate;
 pub mod inputs;

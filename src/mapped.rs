@@ -76,6 +76,16 @@ pub fn parse_with_release<T>(bytes: &InputBytes, parse: impl FnOnce(&[u8]) -> T)
     result
 }
 
+/// A second parse starts from the beginning: release its pages again as it
+/// goes.
+pub fn rewind_release() {
+    WINDOW.with(|w| {
+        if let Some(window) = w.borrow_mut().as_mut() {
+            window.released = 0;
+        }
+    });
+}
+
 /// The parser has reached the byte at `pointer` (taken from a string it
 /// borrowed from the input). Pages well behind it are released.
 pub fn reached(pointer: *const u8) {
