@@ -16,6 +16,7 @@ use crate::filters::{DeviceFilter, FilterPlan, matching_group};
 use crate::inputs::{InputPairs, input_pairs, load_pair};
 use crate::matching::{self, MatchedState, StateMatch};
 use crate::model::{Benchmark, Device, Root, State};
+use crate::parallel::map_in_parallel;
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
 use crate::render::bulk_debug::{bulk_debug_row, bulk_debug_script};
@@ -335,7 +336,7 @@ impl<'s> Run<'s> {
             };
             // Decisions are independent: they run in parallel, and their
             // results (and warnings, and the first error) are taken in order.
-            let decided = map_in_parallel(&matched, |state| decider.decide_state(state));
+            let decided = map_in_parallel(&matched, 32, |state| decider.decide_state(state));
             let mut records = Vec::with_capacity(matched.len());
             let mut table_rows = 0;
             for (state, (record, warnings)) in matched.iter().zip(decided) {
@@ -532,34 +533,6 @@ impl Decider<'_> {
             sidecars,
         })
     }
-}
-
-/// `f` over `items`, in order, on all cores when there is enough work.
-fn map_in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    const MIN_ITEMS_PER_THREAD: usize = 32;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len() / MIN_ITEMS_PER_THREAD)
-        .min(16);
-    if threads < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
 }
 
 fn presence(state: &State) -> compare::Presence {

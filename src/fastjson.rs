@@ -58,26 +58,74 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T, Bail>
     }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-const SPACES: u64 = 0x2020_2020_2020_2020;
+/// Byte classes of a fixed-width block of input, as bit masks (bit `i`
+/// for byte `i`): SSE2, which every x86_64 CPU has, or a portable loop.
+#[cfg(target_arch = "x86_64")]
+mod block {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
 
-/// The high bit of each byte of `word` equal to `byte`; only the lowest
-/// flag is exact (borrows may set flags above it), which is all a scan for
-/// the first match needs.
-fn bytes_equal(word: u64, byte: u8) -> u64 {
-    let x = word ^ (ONES * u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGH_BITS
+    pub const WIDTH: usize = 16;
+
+    pub fn spaces(bytes: &[u8; WIDTH]) -> u32 {
+        // SAFETY: SSE2 is part of every x86_64 target, and `bytes` is 16
+        // readable bytes (the unaligned load has no alignment requirement).
+        unsafe {
+            let x = _mm_loadu_si128(bytes.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8))) as u32
+        }
+    }
+
+    /// Quotes, backslashes and control characters; and non-ASCII bytes.
+    pub fn string_specials(bytes: &[u8; WIDTH]) -> (u32, u32) {
+        // SAFETY: as in `spaces`.
+        unsafe {
+            let x = _mm_loadu_si128(bytes.as_ptr().cast());
+            let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+            // Unsigned `x <= 0x1f` is `max(x, 0x1f) == 0x1f`.
+            let limit = _mm_set1_epi8(0x1f);
+            let control = _mm_cmpeq_epi8(_mm_max_epu8(x, limit), limit);
+            let specials = _mm_or_si128(_mm_or_si128(quote, backslash), control);
+            (
+                _mm_movemask_epi8(specials) as u32,
+                _mm_movemask_epi8(x) as u32,
+            )
+        }
+    }
 }
 
-/// As [`bytes_equal`], for bytes below 0x20 (JSON control characters).
-fn bytes_below_space(word: u64) -> u64 {
-    word.wrapping_sub(SPACES) & !word & HIGH_BITS
+#[cfg(not(target_arch = "x86_64"))]
+mod block {
+    pub const WIDTH: usize = 8;
+
+    fn mask(bytes: &[u8; WIDTH], class: impl Fn(u8) -> bool) -> u32 {
+        (0..WIDTH).fold(0, |mask, i| mask | (u32::from(class(bytes[i])) << i))
+    }
+
+    pub fn spaces(bytes: &[u8; WIDTH]) -> u32 {
+        mask(bytes, |b| b == b' ')
+    }
+
+    pub fn string_specials(bytes: &[u8; WIDTH]) -> (u32, u32) {
+        let specials = mask(bytes, |b| b == b'"' || b == b'\\' || b < 0x20);
+        (specials, mask(bytes, |b| b >= 0x80))
+    }
 }
 
-/// A string's closing quote, a backslash, or a control character.
-fn string_specials(word: u64) -> u64 {
-    bytes_equal(word, b'"') | bytes_equal(word, b'\\') | bytes_below_space(word)
+fn block_at(input: &[u8], pos: usize) -> Option<&[u8; block::WIDTH]> {
+    input
+        .get(pos..pos.checked_add(block::WIDTH)?)?
+        .try_into()
+        .ok()
+}
+
+/// What a scan over a string's body found.
+struct StringBody {
+    escaped: bool,
+    ascii: bool,
 }
 
 enum Number {
@@ -98,24 +146,21 @@ impl<'de> Parser<'de> {
         self.input.get(self.pos).copied()
     }
 
-    fn word_at(&self, pos: usize) -> Option<u64> {
-        let bytes = self.input.get(pos..pos.checked_add(8)?)?;
-        Some(u64::from_le_bytes(bytes.try_into().ok()?))
-    }
-
     fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
-            self.pos += 1;
-            // Indentation comes in runs of spaces: take them 8 at a time.
-            while let Some(word) = self.word_at(self.pos) {
-                let others = word ^ SPACES;
-                if others != 0 {
-                    self.pos += (others.trailing_zeros() / 8) as usize;
+        let input = self.input;
+        let mut pos = self.pos;
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = input.get(pos) {
+            pos += 1;
+            // Indentation comes in runs of spaces: take them a block at a time.
+            while let Some(bytes) = block_at(input, pos) {
+                let run = block::spaces(bytes).trailing_ones() as usize;
+                pos += run;
+                if run < block::WIDTH {
                     break;
                 }
-                self.pos += 8;
             }
         }
+        self.pos = pos;
     }
 
     fn expect(&mut self, byte: u8) -> Result<(), Bail> {
@@ -136,30 +181,39 @@ impl<'de> Parser<'de> {
         }
     }
 
-    /// Moves past a string whose opening quote was consumed. Returns
-    /// whether it holds an escape.
-    fn skip_string_body(&mut self) -> Result<bool, Bail> {
-        let mut escaped = false;
+    /// Moves past a string whose opening quote was consumed.
+    fn skip_string_body(&mut self) -> Result<StringBody, Bail> {
+        let input = self.input;
+        let mut body = StringBody {
+            escaped: false,
+            ascii: true,
+        };
         loop {
-            while let Some(word) = self.word_at(self.pos) {
-                let specials = string_specials(word);
-                if specials != 0 {
-                    self.pos += (specials.trailing_zeros() / 8) as usize;
+            let mut pos = self.pos;
+            while let Some(bytes) = block_at(input, pos) {
+                let (specials, non_ascii) = block::string_specials(bytes);
+                let run = (specials.trailing_zeros() as usize).min(block::WIDTH);
+                body.ascii &= non_ascii & (((1u64 << run) - 1) as u32) == 0;
+                pos += run;
+                if run < block::WIDTH {
                     break;
                 }
-                self.pos += 8;
             }
-            match self.peek().ok_or(Bail)? {
+            self.pos = pos;
+            match input.get(pos).ok_or(Bail)? {
                 b'"' => {
                     self.pos += 1;
-                    return Ok(escaped);
+                    return Ok(body);
                 }
                 b'\\' => {
-                    escaped = true;
+                    body.escaped = true;
                     self.skip_escape()?;
                 }
                 0..=0x1f => return Err(Bail),
-                _ => self.pos += 1,
+                byte => {
+                    body.ascii &= byte.is_ascii();
+                    self.pos += 1;
+                }
             }
         }
     }
@@ -188,10 +242,15 @@ impl<'de> Parser<'de> {
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Bail> {
         self.pos += 1;
         let start = self.pos;
-        let escaped = self.skip_string_body()?;
+        let body = self.skip_string_body()?;
         let raw = &self.input[start..self.pos - 1];
-        if !escaped {
-            let text = std::str::from_utf8(raw).map_err(|_| Bail)?;
+        if !body.escaped {
+            let text = if body.ascii {
+                // SAFETY: every byte of `raw` is below 0x80, and ASCII is valid UTF-8.
+                unsafe { std::str::from_utf8_unchecked(raw) }
+            } else {
+                std::str::from_utf8(raw).map_err(|_| Bail)?
+            };
             return visitor.visit_borrowed_str(text);
         }
         self.scratch.clear();

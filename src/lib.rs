@@ -18,6 +18,7 @@ pub mod inputs;
 pub mod mapped;
 pub mod matching;
 pub mod model;
+pub mod parallel;
 pub mod pprint;
 pub mod pyfmt;
 pub mod render;

@@ -11,6 +11,8 @@
 
 use std::borrow::Cow;
 
+use crate::parallel::map_in_parallel;
+
 use crate::pyfmt::format_g;
 
 /// Alignment requested for a column (tabulate's `colalign` entries).
@@ -28,7 +30,10 @@ pub fn github_table(headers: &[String], aligns: &[Align], rows: &[Vec<String>]) 
     let (data_rows, separator_positions) = split_off_separator_rows(rows);
     let measure = Measure::of_table(&headers, &data_rows);
     let columns = transpose(&data_rows);
-    let types: Vec<CellType> = columns.iter().map(|cells| column_type(cells)).collect();
+    let types: Vec<CellType> =
+        map_in_parallel(&columns, columns_per_thread(data_rows.len()), |cells| {
+            column_type(cells)
+        });
     let column_aligns: Vec<ColumnAlign> = types
         .iter()
         .enumerate()
@@ -47,6 +52,18 @@ pub fn github_table(headers: &[String], aligns: &[Align], rows: &[Vec<String>]) 
 // ---------------------------------------------------------------------------
 // Table assembly
 // ---------------------------------------------------------------------------
+
+/// Large tables are typed, padded and rendered on all cores: by column
+/// (each column is typed and padded on its own), then by row.
+const ROWS_PER_THREAD: usize = 1024;
+
+fn columns_per_thread(rows: usize) -> usize {
+    if rows >= ROWS_PER_THREAD {
+        1
+    } else {
+        usize::MAX
+    }
+}
 
 /// tabulate's `MIN_PADDING`: a column is at least this much wider than its header.
 const MIN_PADDING: usize = 2;
@@ -147,18 +164,18 @@ fn pad_columns(
     } else {
         columns.len().min(headers.len())
     };
-    (0..kept)
-        .map(|index| {
-            let formatted = columns[index]
-                .iter()
-                .map(|cell| format_cell(*cell, types[index], measure.has_invisible))
-                .collect();
-            let min_width = headers
-                .get(index)
-                .map_or(0, |h| measure.width(h) + MIN_PADDING);
-            align_column(formatted, aligns[index], min_width, measure)
-        })
-        .collect()
+    let indices: Vec<usize> = (0..kept).collect();
+    let rows = columns.first().map_or(0, Vec::len);
+    map_in_parallel(&indices, columns_per_thread(rows), |&index| {
+        let formatted = columns[index]
+            .iter()
+            .map(|cell| format_cell(*cell, types[index], measure.has_invisible))
+            .collect();
+        let min_width = headers
+            .get(index)
+            .map_or(0, |h| measure.width(h) + MIN_PADDING);
+        align_column(formatted, aligns[index], min_width, measure)
+    })
 }
 
 /// Aligned header cells and the final column widths.
@@ -240,12 +257,15 @@ fn render(headers: &[String], widths: &[usize], body: &[BodyRow], multiline: boo
         push_row(&mut lines, headers, widths, multiline);
         lines.push(rule_line(widths));
     }
-    for row in body {
+    let body_lines = map_in_parallel(body, ROWS_PER_THREAD, |row| {
+        let mut lines = Vec::new();
         match row {
             BodyRow::Separator => lines.push(rule_line(widths)),
             BodyRow::Cells(cells) => push_row(&mut lines, cells, widths, multiline),
         }
-    }
+        lines
+    });
+    lines.extend(body_lines.into_iter().flatten());
     lines.join("\n")
 }
 

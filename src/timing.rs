@@ -129,13 +129,14 @@ fn data_value<'a>(
     name: &str,
     expected_type: &str,
 ) -> Result<&'a Scalar, Failure> {
-    let tag_repr = str_repr(tag.name());
+    let tag_repr = || str_repr(tag.name());
     let entry = entries
         .iter()
         .find(|entry| entry.name.as_ref().and_then(Word::as_str) == Some(name))
         .ok_or_else(|| {
             Failure::Reported(format!(
-                "summary {tag_repr} is missing field {}",
+                "summary {} is missing field {}",
+                tag_repr(),
                 str_repr(name)
             ))
         })?;
@@ -143,7 +144,8 @@ fn data_value<'a>(
     let actual_type = entry.value_type.as_ref().unwrap_or(&null);
     if actual_type.as_str() != Some(expected_type) {
         return Err(Failure::Reported(format!(
-            "summary {tag_repr} field {} has type {}; expected {}",
+            "summary {} field {} has type {}; expected {}",
+            tag_repr(),
             str_repr(name),
             actual_type.py_repr(),
             str_repr(expected_type)
@@ -151,7 +153,8 @@ fn data_value<'a>(
     }
     entry.value.as_ref().ok_or_else(|| {
         Failure::Reported(format!(
-            "summary {tag_repr} field {} is missing value",
+            "summary {} field {} is missing value",
+            tag_repr(),
             str_repr(name)
         ))
     })

@@ -1,6 +1,7 @@
 //! One device section's comparison table in the three display modes.
 
 use crate::compare::Comparison;
+use crate::parallel::map_in_parallel;
 use crate::render::status_cell;
 use crate::render::units::{
     IntervalWidths, change, duration, explicit_widths, percentage, positive_duration,
@@ -77,39 +78,33 @@ fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<St
     };
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
     let (ref_widths, cmp_widths) = (IntervalWidths::of(refs()), IntervalWidths::of(cmps()));
-    rows.iter()
-        .map(|row| {
-            let c = row.comparison;
-            let mut cells = if mode == DisplayMode::Explain {
-                vec![
-                    timing_with_explicit_interval(
-                        c.ref_time,
-                        c.ref_interval.as_ref(),
-                        ref_explicit,
-                    ),
-                    timing_with_explicit_interval(
-                        c.cmp_time,
-                        c.cmp_interval.as_ref(),
-                        cmp_explicit,
-                    ),
-                    percentage(c.ref_noise),
-                    percentage(c.cmp_noise),
-                    c.reason.code.display().to_string(),
-                ]
-            } else {
-                vec![
-                    timing_with_interval(c.ref_time, c.ref_interval.as_ref(), ref_widths),
-                    timing_with_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_widths),
-                ]
-            };
-            cells.push(change(c.status, c.frac_diff_interval));
-            cells.push(status_cell(c.status, no_color));
-            cells
-        })
-        .collect()
+    map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
+        let c = row.comparison;
+        let mut cells = if mode == DisplayMode::Explain {
+            vec![
+                timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
+                timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+                percentage(c.ref_noise),
+                percentage(c.cmp_noise),
+                c.reason.code.display().to_string(),
+            ]
+        } else {
+            vec![
+                timing_with_interval(c.ref_time, c.ref_interval.as_ref(), ref_widths),
+                timing_with_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_widths),
+            ]
+        };
+        cells.push(change(c.status, c.frac_diff_interval));
+        cells.push(status_cell(c.status, no_color));
+        cells
+    })
 }
 
 /// The table text (without a trailing newline).
+/// Formatting a row costs a few microseconds: below this many rows per
+/// thread, starting threads costs more than it saves.
+const MIN_ROWS_PER_THREAD: usize = 512;
+
 pub fn render_table(
     axis_names: &[String],
     rows: &[Row],
@@ -123,10 +118,9 @@ pub fn render_table(
     aligns.extend(columns.iter().map(|(_, align)| *align));
 
     let value_cells = match mode {
-        DisplayMode::Legacy => rows
-            .iter()
-            .map(|r| legacy_cells(r.comparison, no_color))
-            .collect(),
+        DisplayMode::Legacy => map_in_parallel(rows, MIN_ROWS_PER_THREAD, |r| {
+            legacy_cells(r.comparison, no_color)
+        }),
         _ => interval_cells(rows, mode, no_color),
     };
     let cells: Vec<Vec<String>> = rows

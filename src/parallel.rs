@@ -1,0 +1,48 @@
+//! Order-preserving parallel maps over the two (or more) cores users have:
+//! the work after parsing (decisions, table cells) is independent per item.
+
+/// `f` over `items`, in order, on all cores when every thread gets at
+/// least `min_per_thread` items; otherwise on this thread.
+pub fn map_in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    min_per_thread: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len() / min_per_thread.max(1))
+        .min(16);
+    if threads < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_keep_the_input_order() {
+        let items: Vec<u32> = (0..10_000).collect();
+        let doubled = map_in_parallel(&items, 1, |x| x * 2);
+        assert_eq!(doubled, items.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(map_in_parallel(&items[..3], 32, |x| *x), vec![0, 1, 2]);
+        assert!(map_in_parallel(&[] as &[u32], 1, |x| *x).is_empty());
+    }
+}
