@@ -16,7 +16,7 @@ use crate::filters::{DeviceFilter, FilterPlan, matching_group};
 use crate::inputs::{InputPairs, input_pairs, load_pair};
 use crate::matching::{self, MatchedState, StateMatch};
 use crate::model::{Benchmark, Device, Root, State};
-use crate::parallel::map_in_parallel;
+use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
 use crate::render::bulk_debug::{bulk_debug_row, bulk_debug_script};
@@ -170,6 +170,19 @@ impl<'s> Run<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, out)?;
+        let result = self.compare_roots((ref_path, &ref_root), (cmp_path, &cmp_root), out);
+        // Freeing every parsed state takes a noticeable time, and nothing
+        // needs to wait for it.
+        drop_in_background((ref_root, cmp_root));
+        result
+    }
+
+    fn compare_roots(
+        &mut self,
+        (ref_path, ref_root): (&str, &Root),
+        (cmp_path, cmp_root): (&str, &Root),
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
         let s = self.settings;
         let ref_devices = selected_devices(
             &ref_root,

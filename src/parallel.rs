@@ -33,6 +33,15 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     })
 }
 
+/// Drops `value` on a thread of its own: freeing a large parsed file takes
+/// a noticeable time that no output depends on. The process may exit
+/// before it is done.
+pub fn drop_in_background<T: Send + 'static>(value: T) {
+    // If no thread can be started, the value comes back in the error and
+    // is dropped here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
