@@ -185,13 +185,13 @@ impl<'s> Run<'s> {
     ) -> Result<(), Failure> {
         let s = self.settings;
         let ref_devices = selected_devices(
-            &ref_root,
+            ref_root,
             ref_path,
             &s.reference_devices,
             "--reference-devices",
         )?;
         let cmp_devices =
-            selected_devices(&cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
+            selected_devices(cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
         if ref_devices.len() != cmp_devices.len() {
             return Err(Failure::reported(format!(
                 "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
