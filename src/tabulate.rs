@@ -277,8 +277,20 @@ fn rule_line(widths: &[usize]) -> String {
 
 /// `| a | b |`, right-stripped like tabulate's `_build_simple_row`.
 fn row_line<'a>(cells: impl Iterator<Item = &'a str>) -> String {
-    let padded: Vec<String> = cells.map(|cell| format!(" {cell} ")).collect();
-    py_rstrip(&format!("|{}|", padded.join("|"))).to_string()
+    let mut line = String::from("|");
+    let mut empty = true;
+    for cell in cells {
+        line.push(' ');
+        line.push_str(cell);
+        line.push_str(" |");
+        empty = false;
+    }
+    if empty {
+        line.push('|');
+    }
+    let kept = py_rstrip(&line).len();
+    line.truncate(kept);
+    line
 }
 
 /// In multi-line mode a row spans as many lines as its tallest cell

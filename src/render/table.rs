@@ -4,8 +4,8 @@ use crate::compare::Comparison;
 use crate::parallel::map_in_parallel;
 use crate::render::status_cell;
 use crate::render::units::{
-    IntervalWidths, change, duration, explicit_widths, percentage, positive_duration,
-    timing_with_explicit_interval, timing_with_interval,
+    IntervalWidths, TimingText, change, duration, explicit_widths, percentage, positive_duration,
+    timing_with_explicit_interval,
 };
 use crate::tabulate::{Align, github_table};
 
@@ -68,6 +68,31 @@ fn legacy_cells(c: &Comparison, no_color: bool) -> Vec<String> {
 /// Cells of the explain and intervals modes; timing columns are aligned
 /// over the whole table.
 fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<String>> {
+    if mode == DisplayMode::Explain {
+        return explain_cells(rows, no_color);
+    }
+    let texts = map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
+        let c = row.comparison;
+        [
+            TimingText::new(c.ref_time, c.ref_interval.as_ref()),
+            TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
+        ]
+    });
+    let ref_widths = IntervalWidths::of(texts.iter().map(|[r, _]| r));
+    let cmp_widths = IntervalWidths::of(texts.iter().map(|[_, c]| c));
+    let rows_with_texts: Vec<_> = rows.iter().zip(&texts).collect();
+    map_in_parallel(&rows_with_texts, MIN_ROWS_PER_THREAD, |(row, [r, c])| {
+        let comparison = row.comparison;
+        vec![
+            r.cell(ref_widths),
+            c.cell(cmp_widths),
+            change(comparison.status, comparison.frac_diff_interval),
+            status_cell(comparison.status, no_color),
+        ]
+    })
+}
+
+fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
     let refs = || {
         rows.iter()
             .map(|r| (r.comparison.ref_time, r.comparison.ref_interval))
@@ -77,30 +102,20 @@ fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<St
             .map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval))
     };
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
-    let (ref_widths, cmp_widths) = (IntervalWidths::of(refs()), IntervalWidths::of(cmps()));
     map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
         let c = row.comparison;
-        let mut cells = if mode == DisplayMode::Explain {
-            vec![
-                timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
-                timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
-                percentage(c.ref_noise),
-                percentage(c.cmp_noise),
-                c.reason.code.display().to_string(),
-            ]
-        } else {
-            vec![
-                timing_with_interval(c.ref_time, c.ref_interval.as_ref(), ref_widths),
-                timing_with_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_widths),
-            ]
-        };
-        cells.push(change(c.status, c.frac_diff_interval));
-        cells.push(status_cell(c.status, no_color));
-        cells
+        vec![
+            timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
+            timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+            percentage(c.ref_noise),
+            percentage(c.cmp_noise),
+            c.reason.code.display().to_string(),
+            change(c.status, c.frac_diff_interval),
+            status_cell(c.status, no_color),
+        ]
     })
 }
 
-/// The table text (without a trailing newline).
 /// Formatting a row costs a few microseconds: below this many rows per
 /// thread, starting threads costs more than it saves.
 const MIN_ROWS_PER_THREAD: usize = 512;

@@ -124,23 +124,88 @@ pub struct IntervalWidths {
 }
 
 impl IntervalWidths {
-    pub fn of(cells: impl Iterator<Item = (Option<f64>, Option<Interval>)>) -> Self {
+    pub fn of<'a>(texts: impl Iterator<Item = &'a TimingText>) -> Self {
         let mut widths = IntervalWidths::default();
-        for (center, interval) in cells {
-            let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
-                continue;
-            };
-            let (multiplier, _) = duration_units(&[Some(center)]);
-            widths.center = widths.center.max(format_f(center * multiplier, 3).len());
-            let Some(interval) = interval else {
-                continue;
-            };
-            let parts = CenterWithDeltas::new(center, &interval);
-            if parts.same_units() {
-                widths.deltas = widths.deltas.max(parts.deltas_text.len());
+        for text in texts {
+            match text {
+                TimingText::Unusable => {}
+                TimingText::CenterOnly { digits, .. } => {
+                    widths.center = widths.center.max(digits.len());
+                }
+                TimingText::WithDeltas { parts, .. } => {
+                    widths.center = widths.center.max(parts.center_text.len());
+                    if parts.same_units() {
+                        widths.deltas = widths.deltas.max(parts.deltas_text.len());
+                    }
+                }
             }
         }
         widths
+    }
+}
+
+/// The formatted pieces of one intervals-mode timing: formatted once, then
+/// measured for the column widths and laid out with them.
+pub enum TimingText {
+    /// No positive, finite center: `n/a`.
+    Unusable,
+    CenterOnly {
+        digits: String,
+        units: &'static str,
+    },
+    WithDeltas {
+        center: f64,
+        parts: CenterWithDeltas,
+    },
+}
+
+impl TimingText {
+    pub fn new(center: Option<f64>, interval: Option<&Interval>) -> Self {
+        let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
+            return TimingText::Unusable;
+        };
+        match interval {
+            None => {
+                let (multiplier, units) = duration_units(&[Some(center)]);
+                TimingText::CenterOnly {
+                    digits: format_f(center * multiplier, 3),
+                    units,
+                }
+            }
+            Some(interval) => TimingText::WithDeltas {
+                center,
+                parts: CenterWithDeltas::new(center, interval),
+            },
+        }
+    }
+
+    /// The cell: `center [-lo, +hi] unit`, aligned with `widths`.
+    pub fn cell(&self, widths: IntervalWidths) -> String {
+        match self {
+            TimingText::Unusable => "n/a".to_string(),
+            TimingText::CenterOnly { digits, units } => {
+                let text = format!("{digits:>width$}", width = widths.center);
+                if widths.deltas == 0 {
+                    format!("{text} {units}")
+                } else {
+                    format!("{text} {} {units}", " ".repeat(widths.deltas))
+                }
+            }
+            TimingText::WithDeltas { parts, .. } if parts.same_units() => format!(
+                "{:>cw$} {:>dw$} {}",
+                parts.center_text,
+                parts.deltas_text,
+                parts.center_units,
+                cw = widths.center,
+                dw = widths.deltas
+            ),
+            TimingText::WithDeltas { center, parts } => format!(
+                "{} {} {}",
+                positive_duration(Some(*center)),
+                parts.deltas_text,
+                parts.delta_units
+            ),
+        }
     }
 }
 
@@ -150,38 +215,7 @@ pub fn timing_with_interval(
     interval: Option<&Interval>,
     widths: IntervalWidths,
 ) -> String {
-    let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
-        return "n/a".to_string();
-    };
-    let Some(interval) = interval else {
-        let (multiplier, units) = duration_units(&[Some(center)]);
-        let text = format!(
-            "{:>width$}",
-            format_f(center * multiplier, 3),
-            width = widths.center
-        );
-        if widths.deltas == 0 {
-            return format!("{text} {units}");
-        }
-        return format!("{text} {} {units}", " ".repeat(widths.deltas));
-    };
-    let parts = CenterWithDeltas::new(center, interval);
-    if parts.same_units() {
-        return format!(
-            "{:>cw$} {:>dw$} {}",
-            parts.center_text,
-            parts.deltas_text,
-            parts.center_units,
-            cw = widths.center,
-            dw = widths.deltas
-        );
-    }
-    format!(
-        "{} {} {}",
-        positive_duration(Some(center)),
-        parts.deltas_text,
-        parts.delta_units
-    )
+    TimingText::new(center, interval).cell(widths)
 }
 
 /// Explain-mode values `[lo, center, hi]` in one unit, or `None` when an endpoint is unusable.
@@ -326,10 +360,35 @@ mod tests {
             center: 1.5e-3,
             upper: 1.502e-3,
         };
-        let widths = IntervalWidths::of([(Some(1.5e-3), Some(interval))].into_iter());
+        let text = TimingText::new(Some(1.5e-3), Some(&interval));
+        let widths = IntervalWidths::of([&text].into_iter());
+        assert_eq!(text.cell(widths), "1.500 ms [-11, +2] us");
         assert_eq!(
             timing_with_interval(Some(1.5e-3), Some(&interval), widths),
             "1.500 ms [-11, +2] us"
+        );
+        // Aligned cells: the widths come from every row's texts.
+        let texts = [
+            TimingText::new(
+                Some(12.5e-6),
+                Some(&Interval {
+                    lower: 12.0e-6,
+                    center: 12.5e-6,
+                    upper: 13.25e-6,
+                }),
+            ),
+            TimingText::new(Some(1.5e-6), None),
+            TimingText::new(None, None),
+        ];
+        let widths = IntervalWidths::of(texts.iter());
+        let cells: Vec<String> = texts.iter().map(|t| t.cell(widths)).collect();
+        assert_eq!(
+            cells,
+            [
+                "12.500 [-0.500, +0.750] us",
+                " 1.500                  us",
+                "n/a"
+            ]
         );
     }
 }
