@@ -107,8 +107,9 @@ impl<'s> Run<'s> {
         if self.settings.report_missing {
             self.record_missing_files(only_reference, only_compare);
         }
-        for (reference, compare) in pairs {
-            self.compare_files(&reference, &compare, out)?;
+        for (index, (reference, compare)) in pairs.iter().enumerate() {
+            let last = index + 1 == pairs.len();
+            self.compare_files(reference, compare, last, out)?;
         }
         let s = self.settings;
         let missing = s.report_missing.then_some(self.report.missing.as_slice());
@@ -167,13 +168,19 @@ impl<'s> Run<'s> {
         &mut self,
         ref_path: &str,
         cmp_path: &str,
+        last: bool,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, out)?;
         let result = self.compare_roots((ref_path, &ref_root), (cmp_path, &cmp_root), out);
         // Freeing every parsed state takes a noticeable time, and nothing
-        // needs to wait for it.
-        drop_in_background((ref_root, cmp_root));
+        // needs to wait for it; the process that is about to exit need not
+        // free the last pair at all.
+        if last && crate::parallel::exiting_after_run() {
+            std::mem::forget((ref_root, cmp_root));
+        } else {
+            drop_in_background((ref_root, cmp_root));
+        }
         result
     }
 

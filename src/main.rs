@@ -8,6 +8,7 @@ fn main() -> ExitCode {
         Ok(parsed) => parsed,
         Err(code) => return ExitCode::from(u8::try_from(code).unwrap_or(2)),
     };
+    nvbench_compare::parallel::exit_after_run();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let code = nvbench_compare::run(cli, &filter_args, &mut out);
     let _ = out.flush();

@@ -1,6 +1,8 @@
 //! Order-preserving parallel maps over the two (or more) cores users have:
 //! the work after parsing (decisions, table cells) is independent per item.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// `f` over `items`, in order, on all cores when every thread gets at
 /// least `min_per_thread` items; otherwise on this thread.
 pub fn map_in_parallel<T: Sync, R: Send>(
@@ -40,6 +42,19 @@ pub fn drop_in_background<T: Send + 'static>(value: T) {
     // If no thread can be started, the value comes back in the error and
     // is dropped here.
     let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
+static EXITING_AFTER_RUN: AtomicBool = AtomicBool::new(false);
+
+/// Declares that the process exits right after the run (the executable
+/// does; tests and fuzzers that run many times in one process do not), so
+/// that the last inputs can be left for the OS to reclaim.
+pub fn exit_after_run() {
+    EXITING_AFTER_RUN.store(true, Ordering::Relaxed);
+}
+
+pub fn exiting_after_run() -> bool {
+    EXITING_AFTER_RUN.load(Ordering::Relaxed)
 }
 
 #[cfg(test)]
