@@ -1,6 +1,7 @@
 //! NVBench JSON loader: arbitrary bytes -> `model::Root` -> the timing of
 //! every state -> the decision tree on neighbouring states (with the swap and
-//! self-comparison invariants checked).
+//! self-comparison invariants checked). Also checks the fast JSON path's
+//! contract: whatever it accepts, serde_json accepts with the same result.
 
 #![no_main]
 
@@ -12,7 +13,12 @@ use nvbench_compare::model::Root;
 use nvbench_compare::timing::extract_timing;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(root) = serde_json::from_slice::<Root>(data) else {
+    let slow = serde_json::from_slice::<Root>(data);
+    if let Ok(fast) = nvbench_compare::fastjson::from_slice::<Root>(data) {
+        let slow = slow.as_ref().expect("the fast path accepted what serde_json refuses");
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+    }
+    let Ok(root) = slow else {
         return;
     };
     let mut warnings = Vec::new();
