@@ -84,7 +84,13 @@ pub struct SortedUnique {
 /// Sort and count distinct values. As in NumPy, `-0.0 == 0.0` share one
 /// entry and NaNs sort last and collapse into one entry.
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
-    let sorted = sorted_copy(values);
+    if let Some(keys) = SortKeys::of(values) {
+        return match keys {
+            SortKeys::F32(keys) => unique_keys(&keys, |k| f64::from(f32::from_bits(k))),
+            SortKeys::F64(keys) => unique_keys(&keys, f64::from_bits),
+        };
+    }
+    let sorted = sorted_by_comparison(values);
     let mut unique = SortedUnique {
         values: Vec::new(),
         counts: Vec::new(),
@@ -101,82 +107,190 @@ pub fn sorted_unique(values: &[f64]) -> SortedUnique {
     unique
 }
 
+/// Runs of equal keys in ascending `keys` (equal bit patterns are equal
+/// values here: all positive finite), without a data-dependent branch.
+fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    let n = keys.len();
+    let mut values = vec![0.0; n + 1];
+    // `ends[u]` is one past the last index of run `u`.
+    let mut ends = vec![0usize; n + 1];
+    let mut runs = 0;
+    for (i, &key) in keys.iter().enumerate() {
+        values[runs] = value(key);
+        ends[runs] = i + 1;
+        let next_differs = keys.get(i + 1).is_none_or(|&next| next != key);
+        runs += usize::from(next_differs);
+    }
+    values.truncate(runs);
+    let mut start = 0;
+    let counts = ends[..runs]
+        .iter()
+        .map(|&end| {
+            let count = (end - start) as u64;
+            start = end;
+            count
+        })
+        .collect();
+    SortedUnique { values, counts }
+}
+
 /// An ascending copy of `values`. Bulk samples are positive and finite,
 /// and for those the IEEE bit patterns sort like the numbers, so a radix
 /// sort on the bits (linear, and far faster than comparisons for the 10^4+
 /// samples per run NVBench records) gives the same order. Anything else is
 /// sorted by comparison.
+#[cfg(test)]
 fn sorted_copy(values: &[f64]) -> Vec<f64> {
-    if values.iter().all(|v| v.is_finite() && *v > 0.0) {
-        // Sample times are float32 values: their 32-bit patterns sort in
-        // fewer passes than the widened 64-bit ones.
-        if values.iter().all(|v| f64::from(*v as f32) == *v) {
-            let keys: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
-            return radix_sort(keys, 32)
-                .into_iter()
-                .map(|k| f64::from(f32::from_bits(k)))
-                .collect();
-        }
-        let keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
-        return radix_sort(keys, 64)
+    match SortKeys::of(values) {
+        Some(SortKeys::F32(keys)) => keys
             .into_iter()
-            .map(f64::from_bits)
-            .collect();
+            .map(|k| f64::from(f32::from_bits(k)))
+            .collect(),
+        Some(SortKeys::F64(keys)) => keys.into_iter().map(f64::from_bits).collect(),
+        None => sorted_by_comparison(values),
     }
+}
+
+fn sorted_by_comparison(values: &[f64]) -> Vec<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(nan_last);
     sorted
 }
 
-const RADIX_BITS: u32 = 11;
-const RADIX_BUCKETS: usize = 1 << RADIX_BITS;
+/// The ascending IEEE bit patterns of positive finite values.
+enum SortKeys {
+    /// Every value is a widened float32 (sample times): 32-bit patterns.
+    F32(Vec<u32>),
+    F64(Vec<u64>),
+}
+
+impl SortKeys {
+    /// `None` unless every value is positive and finite.
+    fn of(values: &[f64]) -> Option<SortKeys> {
+        if !values.iter().all(|v| v.is_finite() && *v > 0.0) {
+            return None;
+        }
+        let narrow: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
+        let exact = values.iter().zip(&narrow).fold(true, |ok, (v, k)| {
+            ok & (f64::from(f32::from_bits(*k)) == *v)
+        });
+        Some(if exact {
+            let mut keys = narrow;
+            radix_sort(&mut keys);
+            SortKeys::F32(keys)
+        } else {
+            let mut keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+            radix_sort(&mut keys);
+            SortKeys::F64(keys)
+        })
+    }
+}
 
 /// Unsigned keys a radix sort can take apart.
-trait RadixKey: Copy + Default {
-    fn digit(self, shift: u32) -> usize;
+trait RadixKey:
+    Copy + Default + Ord + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self>
+{
+    const ZERO: Self;
+    const ONES: Self;
+    fn to_u64(self) -> u64;
+    fn from_u64(v: u64) -> Self;
 }
 
 impl RadixKey for u32 {
-    fn digit(self, shift: u32) -> usize {
-        ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+    const ZERO: Self = 0;
+    const ONES: Self = u32::MAX;
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn from_u64(v: u64) -> Self {
+        v as u32
     }
 }
 
 impl RadixKey for u64 {
-    fn digit(self, shift: u32) -> usize {
-        ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+    const ZERO: Self = 0;
+    const ONES: Self = u64::MAX;
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn from_u64(v: u64) -> Self {
+        v
     }
 }
 
-/// LSD radix sort on 11-bit digits. Passes whose digit is the same in every
-/// key are skipped (nearby values share their exponent bits).
-fn radix_sort<K: RadixKey>(mut keys: Vec<K>, key_bits: u32) -> Vec<K> {
-    let shifts: Vec<u32> = (0..key_bits).step_by(RADIX_BITS as usize).collect();
-    let mut histograms = vec![[0u32; RADIX_BUCKETS]; shifts.len()];
-    for key in &keys {
-        for (histogram, shift) in histograms.iter_mut().zip(&shifts) {
-            histogram[key.digit(*shift)] += 1;
+/// Sorts `keys` ascending. Only the bits that actually vary are sorted:
+/// the keys are replaced by `(key - min) >> shift`, where the low `shift`
+/// bits are the same in every key (cycles, products of two float32 values,
+/// end in zero bits), which keeps their order and is undone afterwards.
+/// That reduced range is taken apart in as few LSD passes of at most
+/// `MAX_DIGIT_BITS` as it needs, on 32-bit words whenever it fits.
+fn radix_sort<K: RadixKey>(keys: &mut [K]) {
+    if keys.len() < 2 {
+        return;
+    }
+    let (mut min, mut max, mut all, mut any) = (K::ONES, K::ZERO, K::ONES, K::ZERO);
+    for &key in keys.iter() {
+        min = min.min(key);
+        max = max.max(key);
+        all = all & key;
+        any = any | key;
+    }
+    let varying = (any.to_u64() ^ all.to_u64()) | 1 << 63;
+    let shift = varying.trailing_zeros();
+    let (min, span) = (min.to_u64(), (max.to_u64() - min.to_u64()) >> shift);
+    if span == 0 {
+        return;
+    }
+    let bits = u64::BITS - span.leading_zeros();
+    let reduce = |key: &K| (key.to_u64() - min) >> shift;
+    let restore = |reduced: u64| K::from_u64((reduced << shift) + min);
+    if bits <= 32 {
+        let mut reduced: Vec<u32> = keys.iter().map(|k| reduce(k) as u32).collect();
+        lsd_sort(&mut reduced, bits);
+        for (key, r) in keys.iter_mut().zip(&reduced) {
+            *key = restore(u64::from(*r));
+        }
+    } else {
+        let mut reduced: Vec<u64> = keys.iter().map(reduce).collect();
+        lsd_sort(&mut reduced, bits);
+        for (key, r) in keys.iter_mut().zip(&reduced) {
+            *key = restore(*r);
+        }
+    }
+}
+
+const MAX_DIGIT_BITS: u32 = 12;
+
+/// LSD radix sort of keys below `2^bits`, in equal digits of at most
+/// `MAX_DIGIT_BITS`.
+fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+    let passes = bits.div_ceil(MAX_DIGIT_BITS);
+    let digit_bits = bits.div_ceil(passes);
+    let buckets = 1usize << digit_bits;
+    let mask = (buckets - 1) as u64;
+    let mut counts = vec![0u32; passes as usize * buckets];
+    for key in keys.iter() {
+        let key = key.to_u64();
+        for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
+            histogram[((key >> (pass as u32 * digit_bits)) & mask) as usize] += 1;
         }
     }
     let mut scratch = vec![K::default(); keys.len()];
-    for (histogram, shift) in histograms.iter().zip(&shifts) {
-        if histogram.iter().any(|&n| n as usize == keys.len()) {
-            continue;
-        }
-        let mut offsets = [0u32; RADIX_BUCKETS];
+    for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
+        let shift = pass as u32 * digit_bits;
         let mut total = 0;
-        for (offset, &n) in offsets.iter_mut().zip(histogram.iter()) {
-            *offset = total;
+        for slot in histogram.iter_mut() {
+            let n = *slot;
+            *slot = total;
             total += n;
         }
-        for &key in &keys {
-            let slot = &mut offsets[key.digit(*shift)];
+        for &key in keys.iter() {
+            let slot = &mut histogram[((key.to_u64() >> shift) & mask) as usize];
             scratch[*slot as usize] = key;
             *slot += 1;
         }
-        std::mem::swap(&mut keys, &mut scratch);
+        std::mem::swap(keys, &mut scratch);
     }
-    keys
 }
 
 /// A total order for sorting: numeric order, all NaNs equal and greatest.
@@ -213,11 +327,21 @@ pub fn nearest_neighbor_coverages(
     if reference.values.is_empty() || compare.values.is_empty() {
         return None;
     }
-    let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
-    let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
     let tolerance = t.center_relative.ln_1p();
-    let ref_covered = covered_flags(&ref_logs, &cmp_logs, tolerance);
-    let cmp_covered = covered_flags(&cmp_logs, &ref_logs, tolerance);
+    let (ref_covered, cmp_covered) = covered_by_ratio(
+        &reference.values,
+        &compare.values,
+        t.center_relative,
+        tolerance,
+    )
+    .unwrap_or_else(|| {
+        let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
+        let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
+        (
+            covered_flags(&ref_logs, &cmp_logs, tolerance),
+            covered_flags(&cmp_logs, &ref_logs, tolerance),
+        )
+    });
     let (ref_mask, ref_filter) = support_filter(&reference.counts, t);
     let (cmp_mask, cmp_filter) = support_filter(&compare.counts, t);
     Some(Coverages {
@@ -228,6 +352,133 @@ pub fn nearest_neighbor_coverages(
         ref_filter,
         cmp_filter,
     })
+}
+
+/// Distinct values closer than this ratio make the fast path give up.
+const SEPARATION: f64 = 1.0 + 1e-12;
+/// Ratios within this relative distance of `1 + center_relative` are
+/// decided with the logs.
+const RATIO_MARGIN: f64 = 1e-9;
+/// The fast path takes values in `[SMALLEST, LARGEST]` only.
+const SMALLEST: f64 = 1e-300;
+const LARGEST: f64 = 1e300;
+
+/// The coverage flags of both runs as [`covered_flags`] computes them from
+/// the logs, but in one merge of the values, deciding most values by ratio
+/// and taking the logs only near the threshold. `None` (use the logs) when
+/// the argument below does not apply.
+///
+/// Why the results are identical: `f64::ln` (glibc's `log`) is within one
+/// ulp of the true logarithm, i.e. within 1.6e-13 for values in
+/// `[1e-300, 1e300]` (|ln| < 691), and `ln_1p` within one ulp too.
+/// - When all distinct values of both runs differ by a ratio above
+///   `1 + 1e-12` (checked here: within each run, and between each value
+///   and its neighbours in the other run, which covers every adjacent pair
+///   of the union), their true logs are more than 1e-12 apart, so the
+///   computed logs are strictly increasing in value order, and equal values
+///   have equal logs. The log merge then stops exactly where the value merge
+///   does: the neighbours `below` and `above` are the same values.
+/// - A neighbour with `larger <= smaller * (1 + c) * (1 - 1e-9)` has a true
+///   log distance at least ~1e-9 below `ln(1 + c)`, far more than the
+///   rounding of logs, ratio and tolerance (< 1e-12), so its computed
+///   distance is `<= tolerance`; with `larger >= smaller * (1 + c) *
+///   (1 + 1e-9)` it is `> tolerance`. Equal values have distance 0, which
+///   is `<= tolerance` for any `c >= 0`.
+/// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
+///   c = 0.005) is decided by the logs with the very expression of
+///   [`covered_flags`].
+fn covered_by_ratio(
+    a: &[f64],
+    b: &[f64],
+    center_relative: f64,
+    tolerance: f64,
+) -> Option<(Vec<bool>, Vec<bool>)> {
+    let usable = (0.0..=1e6).contains(&center_relative)
+        && tolerance >= 0.0
+        && well_separated(a)
+        && well_separated(b);
+    if !usable {
+        return None;
+    }
+    let inside = (1.0 + center_relative) * (1.0 - RATIO_MARGIN);
+    let outside = (1.0 + center_relative) * (1.0 + RATIO_MARGIN);
+    let mut separated = true;
+    // `value` lies between `below` and `above` of the other run (both equal
+    // when it lies beyond an end).
+    let mut covered = |value: f64, below: f64, above: f64| -> bool {
+        let (b_in, b_out, b_sep) = ratio_class(value, below, inside, outside);
+        let (a_in, a_out, a_sep) = ratio_class(value, above, inside, outside);
+        separated &= b_sep & a_sep;
+        if b_in | a_in {
+            true
+        } else if b_out & a_out {
+            false
+        } else {
+            let log = value.ln();
+            nan_min((log - below.ln()).abs(), (log - above.ln()).abs()) <= tolerance
+        }
+    };
+    let mut a_flags = vec![false; a.len()];
+    let mut b_flags = vec![false; b.len()];
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        let take_a = x <= y;
+        // The smaller current value is decided: its neighbours are the
+        // other run's current value and the one before it. A value equal
+        // to the other run's previous value is covered whichever pair is
+        // used (distance 0).
+        let (value, above, below) = if take_a {
+            (x, y, b[j.saturating_sub(1)])
+        } else {
+            (y, x, a[i.saturating_sub(1)])
+        };
+        let flag = covered(value, below, above);
+        // Only one of these is the decided value; the other slot is written
+        // again when its value is decided.
+        a_flags[i] = flag;
+        b_flags[j] = flag;
+        i += usize::from(take_a);
+        j += usize::from(!take_a);
+    }
+    // What is left lies beyond the other run's last value.
+    let a_last = a[a.len() - 1];
+    let b_last = b[b.len() - 1];
+    for (flag, &x) in a_flags[i..].iter_mut().zip(&a[i..]) {
+        *flag = covered(x, b_last, b_last);
+    }
+    for (flag, &y) in b_flags[j..].iter_mut().zip(&b[j..]) {
+        *flag = covered(y, a_last, a_last);
+    }
+    separated.then_some((a_flags, b_flags))
+}
+
+/// Ascending values in `[SMALLEST, LARGEST]`, adjacent ones more than
+/// `SEPARATION` apart in ratio.
+fn well_separated(values: &[f64]) -> bool {
+    let (Some(&first), Some(&last)) = (values.first(), values.last()) else {
+        return false;
+    };
+    first >= SMALLEST
+        && last <= LARGEST
+        && values
+            .windows(2)
+            .fold(true, |ok, w| ok & (w[1] > w[0] * SEPARATION))
+}
+
+/// For a value and a neighbour: clearly within tolerance, clearly beyond
+/// it, and separated (equal, or more than `SEPARATION` apart).
+fn ratio_class(value: f64, neighbour: f64, inside: f64, outside: f64) -> (bool, bool, bool) {
+    let (small, large) = if value < neighbour {
+        (value, neighbour)
+    } else {
+        (neighbour, value)
+    };
+    (
+        large <= small * inside,
+        large >= small * outside,
+        large == small || large > small * SEPARATION,
+    )
 }
 
 /// Whether each sorted `target` value lies within `tolerance` of some value
@@ -432,11 +683,30 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     if !all_positive_finite(values) {
         return None;
     }
-    let sorted = sorted_copy(values);
+    // Only a few order statistics are needed: select them instead of
+    // sorting. For positive finite values the bit patterns order like the
+    // numbers, and selection yields the same values a sort would.
+    let mut keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+    let n = keys.len();
+    let (b50, a50, w50) = linear_ranks(n, 0.5);
+    let (b75, a75, w75) = linear_ranks(n, 0.75);
+    let mut ranks = [0, b50, a50, b75, a75];
+    ranks.sort_unstable();
+    let mut at = [0u64; 5];
+    let mut start = 0;
+    for (slot, &rank) in at.iter_mut().zip(&ranks) {
+        if rank >= start {
+            keys[start..].select_nth_unstable(rank - start);
+            start = rank + 1;
+        }
+        *slot = keys[rank];
+    }
+    let value =
+        |rank: usize| f64::from_bits(at[ranks.iter().position(|&r| r == rank).unwrap_or(0)]);
     let interval = SampleInterval {
-        lower: sorted[0],
-        center: quantile_linear(&sorted, 0.5),
-        upper: quantile_linear(&sorted, 0.75),
+        lower: value(0),
+        center: lerp(value(b50), value(a50), w50),
+        upper: lerp(value(b75), value(a75), w75),
     };
     let positive_finite = |v: f64| v.is_finite() && v > 0.0;
     let valid = positive_finite(interval.lower)
@@ -454,7 +724,15 @@ pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() || sorted.iter().any(|v| v.is_nan()) || !(0.0..=1.0).contains(&q) {
         return f64::NAN;
     }
-    let last = sorted.len() - 1;
+    let (below, above, weight) = linear_ranks(sorted.len(), q);
+    lerp(sorted[below], sorted[above], weight)
+}
+
+/// The two ranks `np.quantile(..., q)` interpolates between in a sorted
+/// array of `len >= 1` values, and the weight of the upper one, for `q` in
+/// `[0, 1]`.
+fn linear_ranks(len: usize, q: f64) -> (usize, usize, f64) {
+    let last = len - 1;
     // NumPy's virtual index for `linear` is `(n - 1) * q`, not `n * q + ...`.
     let virtual_index = last as f64 * q;
     // At or past the last index NumPy pins both neighbours to the last value
@@ -466,7 +744,7 @@ pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
         (floor as usize, floor)
     };
     let above = if floor < 0.0 { last } else { below + 1 };
-    lerp(sorted[below], sorted[above], virtual_index - floor)
+    (below, above, virtual_index - floor)
 }
 
 /// NumPy's `_lerp`: interpolate from whichever end is nearer, so the result
@@ -477,6 +755,287 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
         b - span * (1.0 - t)
     } else {
         a + span * t
+    }
+}
+
+/// The implementations as they were before the performance work, kept
+/// verbatim as oracles: the optimized code must agree with them bit for bit.
+#[cfg(test)]
+#[allow(dead_code)]
+pub(crate) mod oracle {
+    use super::{
+        CoverageThresholds, Coverages, SampleInterval, SortedUnique, SupportFilter, nan_last,
+        nan_min, same_value, saturating_sum,
+    };
+
+    pub fn sorted_unique(values: &[f64]) -> SortedUnique {
+        let sorted = sorted_copy(values);
+        let mut unique = SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
+        for value in sorted {
+            match (unique.values.last(), unique.counts.last_mut()) {
+                (Some(&last), Some(count)) if same_value(last, value) => *count += 1,
+                _ => {
+                    unique.values.push(value);
+                    unique.counts.push(1);
+                }
+            }
+        }
+        unique
+    }
+
+    pub(super) fn sorted_copy(values: &[f64]) -> Vec<f64> {
+        if values.iter().all(|v| v.is_finite() && *v > 0.0) {
+            // Sample times are float32 values: their 32-bit patterns sort in
+            // fewer passes than the widened 64-bit ones.
+            if values.iter().all(|v| f64::from(*v as f32) == *v) {
+                let keys: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
+                return radix_sort(keys, 32)
+                    .into_iter()
+                    .map(|k| f64::from(f32::from_bits(k)))
+                    .collect();
+            }
+            let keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+            return radix_sort(keys, 64)
+                .into_iter()
+                .map(f64::from_bits)
+                .collect();
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable_by(nan_last);
+        sorted
+    }
+
+    const RADIX_BITS: u32 = 11;
+    const RADIX_BUCKETS: usize = 1 << RADIX_BITS;
+
+    /// Unsigned keys a radix sort can take apart.
+    trait RadixKey: Copy + Default {
+        fn digit(self, shift: u32) -> usize;
+    }
+
+    impl RadixKey for u32 {
+        fn digit(self, shift: u32) -> usize {
+            ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+        }
+    }
+
+    impl RadixKey for u64 {
+        fn digit(self, shift: u32) -> usize {
+            ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+        }
+    }
+
+    /// LSD radix sort on 11-bit digits. Passes whose digit is the same in every
+    /// key are skipped (nearby values share their exponent bits).
+    fn radix_sort<K: RadixKey>(mut keys: Vec<K>, key_bits: u32) -> Vec<K> {
+        let shifts: Vec<u32> = (0..key_bits).step_by(RADIX_BITS as usize).collect();
+        let mut histograms = vec![[0u32; RADIX_BUCKETS]; shifts.len()];
+        for key in &keys {
+            for (histogram, shift) in histograms.iter_mut().zip(&shifts) {
+                histogram[key.digit(*shift)] += 1;
+            }
+        }
+        let mut scratch = vec![K::default(); keys.len()];
+        for (histogram, shift) in histograms.iter().zip(&shifts) {
+            if histogram.iter().any(|&n| n as usize == keys.len()) {
+                continue;
+            }
+            let mut offsets = [0u32; RADIX_BUCKETS];
+            let mut total = 0;
+            for (offset, &n) in offsets.iter_mut().zip(histogram.iter()) {
+                *offset = total;
+                total += n;
+            }
+            for &key in &keys {
+                let slot = &mut offsets[key.digit(*shift)];
+                scratch[*slot as usize] = key;
+                *slot += 1;
+            }
+            std::mem::swap(&mut keys, &mut scratch);
+        }
+        keys
+    }
+
+    pub fn nearest_neighbor_coverages(
+        reference: &SortedUnique,
+        compare: &SortedUnique,
+        t: &CoverageThresholds,
+    ) -> Option<Coverages> {
+        if reference.values.is_empty() || compare.values.is_empty() {
+            return None;
+        }
+        let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
+        let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
+        let tolerance = t.center_relative.ln_1p();
+        let ref_covered = covered_flags(&ref_logs, &cmp_logs, tolerance);
+        let cmp_covered = covered_flags(&cmp_logs, &ref_logs, tolerance);
+        let (ref_mask, ref_filter) = support_filter(&reference.counts, t);
+        let (cmp_mask, cmp_filter) = support_filter(&compare.counts, t);
+        Some(Coverages {
+            ref_sample: sample_coverage(&reference.counts, &ref_covered),
+            cmp_sample: sample_coverage(&compare.counts, &cmp_covered),
+            ref_support: support_coverage(&ref_covered, &ref_mask),
+            cmp_support: support_coverage(&cmp_covered, &cmp_mask),
+            ref_filter,
+            cmp_filter,
+        })
+    }
+
+    pub(super) fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
+        let last = source.len().saturating_sub(1);
+        let mut pos = 0;
+        target
+            .iter()
+            .map(|&value| {
+                while pos < source.len() && source[pos] < value {
+                    pos += 1;
+                }
+                let below = source[pos.saturating_sub(1).min(last)];
+                let above = source[pos.min(last)];
+                nan_min((value - below).abs(), (value - above).abs()) <= tolerance
+            })
+            .collect()
+    }
+
+    pub(super) fn support_filter(
+        counts: &[u64],
+        t: &CoverageThresholds,
+    ) -> (Vec<bool>, SupportFilter) {
+        let keep_all = vec![true; counts.len()];
+        let total = saturating_sum(counts.iter().copied());
+        if counts.is_empty()
+            || total == 0
+            || t.rare_sample_fraction <= 0.0
+            || t.rare_max_removed_sample_fraction <= 0.0
+        {
+            return (keep_all, SupportFilter::Disabled);
+        }
+        if counts.iter().all(|&c| c == 1) {
+            return (keep_all, SupportFilter::AllValuesUnique);
+        }
+        // Compared as f64: exact for any realistic count (< 2^53).
+        let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+        let mask: Vec<bool> = counts.iter().map(|&c| c as f64 >= min_count).collect();
+        if mask.iter().all(|&keep| keep) {
+            return (keep_all, SupportFilter::NoRareValues);
+        }
+        if !mask.iter().any(|&keep| keep) {
+            return (keep_all, SupportFilter::WouldRemoveAllSupport);
+        }
+        let removed = saturating_sum(
+            counts
+                .iter()
+                .zip(&mask)
+                .filter(|(_, keep)| !**keep)
+                .map(|(c, _)| *c),
+        );
+        let removed_sample_fraction = removed as f64 / total as f64;
+        if removed_sample_fraction > t.rare_max_removed_sample_fraction {
+            return (keep_all, SupportFilter::WouldRemoveTooMuchMass);
+        }
+        (
+            mask,
+            SupportFilter::Filtered {
+                removed_sample_fraction,
+            },
+        )
+    }
+
+    pub(super) fn sample_coverage(counts: &[u64], covered: &[bool]) -> f64 {
+        let hit = saturating_sum(
+            counts
+                .iter()
+                .zip(covered)
+                .filter(|(_, c)| **c)
+                .map(|(n, _)| *n),
+        );
+        let total = saturating_sum(counts.iter().copied());
+        hit as f64 / total as f64
+    }
+
+    /// Mean of the covered flags over the retained values; NaN when none are
+    /// retained, like `np.mean` of an empty selection.
+    pub(super) fn support_coverage(covered: &[bool], retained: &[bool]) -> f64 {
+        let kept = retained.iter().filter(|&&keep| keep).count();
+        let hit = covered
+            .iter()
+            .zip(retained)
+            .filter(|(c, keep)| **c && **keep)
+            .count();
+        hit as f64 / kept as f64
+    }
+
+    pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
+        if !all_positive_finite(values) {
+            return None;
+        }
+        let sorted = sorted_copy(values);
+        let interval = SampleInterval {
+            lower: sorted[0],
+            center: quantile_linear(&sorted, 0.5),
+            upper: quantile_linear(&sorted, 0.75),
+        };
+        let positive_finite = |v: f64| v.is_finite() && v > 0.0;
+        let valid = positive_finite(interval.lower)
+            && positive_finite(interval.center)
+            && positive_finite(interval.upper)
+            && interval.lower <= interval.center
+            && interval.center <= interval.upper;
+        valid.then_some(interval)
+    }
+
+    pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
+        let widened: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        all_positive_finite(&widened).then_some(widened)
+    }
+
+    pub(super) fn all_positive_finite(values: &[f64]) -> bool {
+        !values.is_empty() && values.iter().all(|v| v.is_finite() && *v > 0.0)
+    }
+
+    /// Bulk times and cycles (`time * frequency` in float64, spec step 2), or
+    /// `None` when either array is unusable or their lengths differ.
+    pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
+        let times = positive_finite(times)?;
+        let frequencies = positive_finite(frequencies)?;
+        if times.len() != frequencies.len() {
+            return None;
+        }
+        let cycles = times.iter().zip(&frequencies).map(|(t, f)| t * f).collect();
+        Some((times, cycles))
+    }
+
+    pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
+        if sorted.is_empty() || sorted.iter().any(|v| v.is_nan()) || !(0.0..=1.0).contains(&q) {
+            return f64::NAN;
+        }
+        let last = sorted.len() - 1;
+        // NumPy's virtual index for `linear` is `(n - 1) * q`, not `n * q + ...`.
+        let virtual_index = last as f64 * q;
+        // At or past the last index NumPy pins both neighbours to the last value
+        // and records the floor as -1, so the weight becomes `index + 1`.
+        let (below, floor) = if virtual_index >= last as f64 {
+            (last, -1.0)
+        } else {
+            let floor = virtual_index.floor();
+            (floor as usize, floor)
+        };
+        let above = if floor < 0.0 { last } else { below + 1 };
+        lerp(sorted[below], sorted[above], virtual_index - floor)
+    }
+
+    /// NumPy's `_lerp`: interpolate from whichever end is nearer, so the result
+    /// is exact at `t == 1` and monotone around `t == 0.5`.
+    fn lerp(a: f64, b: f64, t: f64) -> f64 {
+        let span = b - a;
+        if t >= 0.5 {
+            b - span * (1.0 - t)
+        } else {
+            a + span * t
+        }
     }
 }
 
@@ -905,6 +1464,275 @@ mod tests {
             SupportFilter::WouldRemoveTooMuchMass,
         ] {
             assert!(filter.describe().starts_with("off("));
+        }
+    }
+}
+
+/// The optimized functions against the [`oracle`] copies of the previous
+/// implementation, bit for bit, on many generated inputs.
+#[cfg(test)]
+mod differential_tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// Sample-like arrays: float32 times, cycles (float32 x float32), small
+    /// pools with many duplicates and exact ratio ties, tiny and huge
+    /// magnitudes, and occasional non-positive or NaN values.
+    fn draw(rng: &mut Rng, kind: u64) -> Vec<f64> {
+        let n = match rng.below(6) {
+            0 => 1 + rng.below(3),
+            1 => 1 + rng.below(40),
+            _ => 1 + rng.below(1200),
+        } as usize;
+        let base = match rng.below(6) {
+            0 => 1e-6,
+            1 => 1e4,
+            2 => 1e-290,
+            3 => 1e290,
+            4 => 1.0,
+            _ => f64::from(f32::MIN_POSITIVE),
+        };
+        let spread = [1e-7, 1e-4, 1e-2, 0.3, 3.0][rng.below(5) as usize];
+        let freqs: Vec<f32> = (0..1 + rng.below(10))
+            .map(|i| 1.97e9 + 1.98e6 * i as f32)
+            .collect();
+        let pool: Vec<f64> = (0..1 + rng.below(50))
+            .map(|i| {
+                base * [1.0, 1.005, 1.01, 201.0 / 200.0, 0.995][i as usize % 5] * (1.0 + i as f64)
+            })
+            .collect();
+        (0..n)
+            .map(|_| {
+                let x = base * (1.0 + spread * rng.unit());
+                match kind {
+                    0 => f64::from(x as f32),
+                    1 => {
+                        let t = f64::from(x as f32);
+                        t * f64::from(freqs[rng.below(freqs.len() as u64) as usize])
+                    }
+                    2 => pool[rng.below(pool.len() as u64) as usize],
+                    3 => x,
+                    _ => match rng.below(60) {
+                        0 => f64::NAN,
+                        1 => 0.0,
+                        2 => -x,
+                        3 => f64::INFINITY,
+                        4 => -0.0,
+                        _ => x,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Bit patterns, so NaN equals NaN and -0.0 differs from 0.0.
+    fn bits(values: &[f64]) -> Vec<u64> {
+        values.iter().map(|v| v.to_bits()).collect()
+    }
+
+    fn same_unique(a: &SortedUnique, b: &SortedUnique) -> bool {
+        bits(&a.values) == bits(&b.values) && a.counts == b.counts
+    }
+
+    fn same_coverages(a: &Option<Coverages>, b: &Option<Coverages>) -> bool {
+        match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                bits(&[a.ref_sample, a.cmp_sample, a.ref_support, a.cmp_support])
+                    == bits(&[b.ref_sample, b.cmp_sample, b.ref_support, b.cmp_support])
+                    && format!("{:?}{:?}", a.ref_filter, a.cmp_filter)
+                        == format!("{:?}{:?}", b.ref_filter, b.cmp_filter)
+            }
+            _ => false,
+        }
+    }
+
+    fn thresholds(center_relative: f64) -> CoverageThresholds {
+        CoverageThresholds {
+            center_relative,
+            sample_coverage: 0.97,
+            support_coverage: 0.80,
+            rare_sample_fraction: 0.001,
+            rare_max_removed_sample_fraction: 0.01,
+        }
+    }
+
+    const CENTER_RELATIVES: [f64; 9] = [0.005, 0.0, 1e-10, 1e-9, 0.01, 0.3, 2.0, -0.5, f64::NAN];
+
+    #[test]
+    fn sorted_unique_and_sorted_copy_match_the_oracle() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..3000 {
+            let values = draw(&mut rng, round % 5);
+            assert_eq!(
+                bits(&sorted_copy(&values)),
+                bits(&oracle::sorted_copy(&values)),
+                "{values:?}"
+            );
+            assert!(
+                same_unique(&sorted_unique(&values), &oracle::sorted_unique(&values)),
+                "{values:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn sample_interval_matches_the_oracle() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..3000 {
+            let values = draw(&mut rng, round % 5);
+            let (new, old) = (sample_interval(&values), oracle::sample_interval(&values));
+            assert_eq!(
+                new.map(|i| bits(&[i.lower, i.center, i.upper])),
+                old.map(|i| bits(&[i.lower, i.center, i.upper])),
+                "{values:?}"
+            );
+        }
+        for n in 1..12 {
+            let values: Vec<f64> = (0..n).map(|i| f64::from(n - i)).collect();
+            assert_eq!(sample_interval(&values), oracle::sample_interval(&values));
+        }
+    }
+
+    #[test]
+    fn coverages_match_the_oracle() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for round in 0..3000u64 {
+            let kind = round % 5;
+            let reference = draw(&mut rng, kind);
+            let compare = match rng.below(4) {
+                0 => reference.clone(),
+                // The same values scaled by the threshold ratio and nearby.
+                1 => reference
+                    .iter()
+                    .map(|v| v * [1.005, 201.0 / 200.0, 0.995, 1.0 + 1e-12][rng.below(4) as usize])
+                    .collect(),
+                _ => draw(&mut rng, kind),
+            };
+            let c = CENTER_RELATIVES[rng.below(CENTER_RELATIVES.len() as u64) as usize];
+            let t = thresholds(c);
+            let (ru, cu) = (sorted_unique(&reference), sorted_unique(&compare));
+            let new = nearest_neighbor_coverages(&ru, &cu, &t);
+            let old = nearest_neighbor_coverages_oracle(&reference, &compare, &t);
+            assert!(
+                same_coverages(&new, &old),
+                "c {c} ref {reference:?} cmp {compare:?}: {new:?} vs {old:?}"
+            );
+        }
+    }
+
+    fn nearest_neighbor_coverages_oracle(
+        reference: &[f64],
+        compare: &[f64],
+        t: &CoverageThresholds,
+    ) -> Option<Coverages> {
+        oracle::nearest_neighbor_coverages(
+            &oracle::sorted_unique(reference),
+            &oracle::sorted_unique(compare),
+            t,
+        )
+    }
+
+    /// Both runs' flags from the ratio merge equal the log merge's flags,
+    /// including values exactly at the threshold ratio.
+    #[test]
+    fn ratio_flags_match_log_flags_at_the_threshold() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut decided = 0;
+        for round in 0..4000u64 {
+            let scale = [1.0, 1e-6, 3.7e4, 1e-299, 1e299][round as usize % 5];
+            let n = 1 + rng.below(30) as usize;
+            let mut a: Vec<f64> = (0..n)
+                .map(|_| scale * (1 + rng.below(400)) as f64)
+                .collect();
+            let mut b: Vec<f64> = a
+                .iter()
+                .map(|v| {
+                    v * [201.0 / 200.0, 200.0 / 201.0, 1.0, 1.0051, 1.0049][rng.below(5) as usize]
+                })
+                .collect();
+            if rng.below(3) == 0 {
+                b.truncate(1 + rng.below(n as u64) as usize);
+            }
+            for v in [&mut a, &mut b] {
+                v.sort_by(f64::total_cmp);
+                v.dedup();
+            }
+            for c in CENTER_RELATIVES {
+                let tolerance = c.ln_1p();
+                let logs = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
+                let (la, lb) = (logs(&a), logs(&b));
+                let expected = (
+                    covered_flags(&la, &lb, tolerance),
+                    covered_flags(&lb, &la, tolerance),
+                );
+                if let Some(got) = covered_by_ratio(&a, &b, c, tolerance) {
+                    decided += 1;
+                    assert_eq!(got, expected, "c {c} a {a:?} b {b:?}");
+                }
+            }
+        }
+        assert!(decided > 10_000, "the fast path ran only {decided} times");
+    }
+
+    #[test]
+    fn threshold_ratio_is_decided_by_the_logs() {
+        // 201/200 is exactly 1 + 0.005 as float64 ratio of the two values.
+        let t = thresholds(0.005);
+        for scale in [1.0, 1e-6, 1e6, 7.0] {
+            let a = sorted_unique(&[200.0 * scale]);
+            let b = sorted_unique(&[201.0 * scale]);
+            let old = oracle::nearest_neighbor_coverages(&a, &b, &t);
+            assert!(same_coverages(
+                &nearest_neighbor_coverages(&a, &b, &t),
+                &old
+            ));
+        }
+    }
+
+    #[test]
+    fn radix_sort_handles_every_key_width() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        for bits in 1..=64u32 {
+            for n in [2usize, 3, 17, 500] {
+                let mask = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                let low = rng.below(8) as u32;
+                let mut keys: Vec<u64> = (0..n)
+                    .map(|_| (rng.next() & mask) << low.min(64 - bits))
+                    .collect();
+                let mut expected = keys.clone();
+                expected.sort_unstable();
+                radix_sort(&mut keys);
+                assert_eq!(keys, expected, "bits {bits} n {n}");
+                let mut narrow: Vec<u32> = expected
+                    .iter()
+                    .map(|k| (*k >> 32) as u32 ^ *k as u32)
+                    .collect();
+                let mut expected: Vec<u32> = narrow.clone();
+                expected.sort_unstable();
+                radix_sort(&mut narrow);
+                assert_eq!(narrow, expected);
+            }
         }
     }
 }
