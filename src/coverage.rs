@@ -22,6 +22,7 @@
 //! arrays of positive finite values. Other inputs (empty, NaN, zero) never
 //! panic and give NaN or `None` where NumPy would warn or raise.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 /// The thresholds this module reads (spec "Configuration Keys").
@@ -84,11 +85,8 @@ pub struct SortedUnique {
 /// Sort and count distinct values. As in NumPy, `-0.0 == 0.0` share one
 /// entry and NaNs sort last and collapse into one entry.
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
-    if let Some(keys) = SortKeys::of(values) {
-        return match keys {
-            SortKeys::F32(keys) => unique_keys(&keys, |k| f64::from(f32::from_bits(k))),
-            SortKeys::F64(keys) => unique_keys(&keys, f64::from_bits),
-        };
+    if let Some(sorted) = SortedBits::of(values) {
+        return sorted.unique();
     }
     let sorted = sorted_by_comparison(values);
     let mut unique = SortedUnique {
@@ -107,33 +105,6 @@ pub fn sorted_unique(values: &[f64]) -> SortedUnique {
     unique
 }
 
-/// Runs of equal keys in ascending `keys` (equal bit patterns are equal
-/// values here: all positive finite), without a data-dependent branch.
-fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
-    let n = keys.len();
-    let mut values = vec![0.0; n + 1];
-    // `ends[u]` is one past the last index of run `u`.
-    let mut ends = vec![0usize; n + 1];
-    let mut runs = 0;
-    for (i, &key) in keys.iter().enumerate() {
-        values[runs] = value(key);
-        ends[runs] = i + 1;
-        let next_differs = keys.get(i + 1).is_none_or(|&next| next != key);
-        runs += usize::from(next_differs);
-    }
-    values.truncate(runs);
-    let mut start = 0;
-    let counts = ends[..runs]
-        .iter()
-        .map(|&end| {
-            let count = (end - start) as u64;
-            start = end;
-            count
-        })
-        .collect();
-    SortedUnique { values, counts }
-}
-
 /// An ascending copy of `values`. Bulk samples are positive and finite,
 /// and for those the IEEE bit patterns sort like the numbers, so a radix
 /// sort on the bits (linear, and far faster than comparisons for the 10^4+
@@ -141,12 +112,11 @@ fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> Sor
 /// sorted by comparison.
 #[cfg(test)]
 fn sorted_copy(values: &[f64]) -> Vec<f64> {
-    match SortKeys::of(values) {
-        Some(SortKeys::F32(keys)) => keys
-            .into_iter()
-            .map(|k| f64::from(f32::from_bits(k)))
-            .collect(),
-        Some(SortKeys::F64(keys)) => keys.into_iter().map(f64::from_bits).collect(),
+    match SortedBits::of(values) {
+        Some(sorted) => match &sorted.keys {
+            Reduced::Narrow(keys) => keys.iter().map(|&r| sorted.value(r.into())).collect(),
+            Reduced::Wide(keys) => keys.iter().map(|&r| sorted.value(r)).collect(),
+        },
         None => sorted_by_comparison(values),
     }
 }
@@ -157,106 +127,252 @@ fn sorted_by_comparison(values: &[f64]) -> Vec<f64> {
     sorted
 }
 
-/// The ascending IEEE bit patterns of positive finite values.
-enum SortKeys {
-    /// Every value is a widened float32 (sample times): 32-bit patterns.
-    F32(Vec<u32>),
-    F64(Vec<u64>),
+/// Minimum, maximum, AND and OR of a set of keys.
+#[derive(Clone, Copy)]
+struct KeyStats {
+    min: u64,
+    max: u64,
+    all: u64,
+    any: u64,
 }
 
-impl SortKeys {
+impl KeyStats {
+    const EMPTY: KeyStats = KeyStats {
+        min: u64::MAX,
+        max: 0,
+        all: u64::MAX,
+        any: 0,
+    };
+
+    fn add(&mut self, key: u64) {
+        self.min = self.min.min(key);
+        self.max = self.max.max(key);
+        self.all &= key;
+        self.any |= key;
+    }
+}
+
+/// Ascending positive finite values as reduced keys: the value of reduced
+/// key `r` has the bit pattern `(r << shift) + min` (as float32 bits when
+/// `float32`). Only the bits that vary are kept: the low `shift` bits are
+/// the same in every key (cycles, products of two float32 values, end in
+/// zero bits), and subtracting the minimum keeps the order.
+struct SortedBits {
+    keys: Reduced,
+    shift: u32,
+    min: u64,
+    float32: bool,
+}
+
+enum Reduced {
+    /// At most 32 varying bits (sample times, float32 patterns).
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl SortedBits {
     /// `None` unless every value is positive and finite.
-    fn of(values: &[f64]) -> Option<SortKeys> {
-        if !values.iter().all(|v| v.is_finite() && *v > 0.0) {
+    fn of(values: &[f64]) -> Option<SortedBits> {
+        // One pass: validity, whether every value is a widened float32
+        // (sample times; their 32-bit patterns have fewer varying bits),
+        // and the statistics of both kinds of patterns.
+        let mut usable = !values.is_empty();
+        let mut float32 = true;
+        let (mut narrow, mut wide) = (KeyStats::EMPTY, KeyStats::EMPTY);
+        for &v in values {
+            usable &= v.is_finite() & (v > 0.0);
+            let bits32 = (v as f32).to_bits();
+            float32 &= f64::from(f32::from_bits(bits32)) == v;
+            narrow.add(u64::from(bits32));
+            wide.add(v.to_bits());
+        }
+        if !usable {
             return None;
         }
-        let narrow: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
-        let exact = values.iter().zip(&narrow).fold(true, |ok, (v, k)| {
-            ok & (f64::from(f32::from_bits(*k)) == *v)
-        });
-        Some(if exact {
-            let mut keys = narrow;
-            radix_sort(&mut keys);
-            SortKeys::F32(keys)
+        Some(if float32 {
+            sort_bits(values, narrow, true, |v| u64::from((v as f32).to_bits()))
         } else {
-            let mut keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
-            radix_sort(&mut keys);
-            SortKeys::F64(keys)
+            sort_bits(values, wide, false, f64::to_bits)
         })
     }
+
+    fn value(&self, reduced: u64) -> f64 {
+        let bits = (reduced << self.shift) + self.min;
+        if self.float32 {
+            f64::from(f32::from_bits(bits as u32))
+        } else {
+            f64::from_bits(bits)
+        }
+    }
+
+    fn unique(&self) -> SortedUnique {
+        match (&self.keys, self.float32) {
+            (Reduced::Narrow(keys), true) => unique_keys(keys, |r| {
+                f64::from(f32::from_bits(
+                    ((u64::from(r) << self.shift) + self.min) as u32,
+                ))
+            }),
+            (Reduced::Narrow(keys), false) => unique_keys(keys, |r| {
+                f64::from_bits((u64::from(r) << self.shift) + self.min)
+            }),
+            (Reduced::Wide(keys), _) => unique_keys(keys, |r| self.value(r)),
+        }
+    }
+}
+
+impl Drop for SortedBits {
+    fn drop(&mut self) {
+        match &mut self.keys {
+            Reduced::Narrow(keys) => give_back(u32::pool(), std::mem::take(keys)),
+            Reduced::Wide(keys) => give_back(u64::pool(), std::mem::take(keys)),
+        }
+    }
+}
+
+/// Radix sorts the reduced keys of `values`.
+fn sort_bits(
+    values: &[f64],
+    stats: KeyStats,
+    float32: bool,
+    key: impl Fn(f64) -> u64,
+) -> SortedBits {
+    let shift = ((stats.any ^ stats.all) | 1 << 63).trailing_zeros();
+    let (min, span) = (stats.min, (stats.max - stats.min) >> shift);
+    let bits = u64::BITS - span.leading_zeros();
+    let reduce = |v: &f64| (key(*v) - min) >> shift;
+    let keys = if bits <= 32 {
+        let mut keys = take_buffer(u32::pool());
+        keys.extend(values.iter().map(|v| reduce(v) as u32));
+        lsd_sort(&mut keys, bits);
+        Reduced::Narrow(keys)
+    } else {
+        let mut keys = take_buffer(u64::pool());
+        keys.extend(values.iter().map(reduce));
+        lsd_sort(&mut keys, bits);
+        Reduced::Wide(keys)
+    };
+    SortedBits {
+        keys,
+        shift,
+        min,
+        float32,
+    }
+}
+
+/// Runs of equal keys in ascending `keys`, without a data-dependent branch.
+fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    let n = keys.len();
+    let mut values = take_buffer(&POOL_F64);
+    values.resize(n + 1, 0.0);
+    // `ends[u]` is one past the last index of run `u`.
+    let mut ends = take_buffer(&POOL_USIZE);
+    ends.resize(n + 1, 0);
+    let mut runs = 0;
+    for (i, &key) in keys.iter().enumerate() {
+        values[runs] = value(key);
+        ends[runs] = i + 1;
+        let next_differs = keys.get(i + 1).is_none_or(|&next| next != key);
+        runs += usize::from(next_differs);
+    }
+    let mut start = 0;
+    let counts = ends[..runs]
+        .iter()
+        .map(|&end| {
+            let count = (end - start) as u64;
+            start = end;
+            count
+        })
+        .collect();
+    let unique = SortedUnique {
+        values: values[..runs].to_vec(),
+        counts,
+    };
+    give_back(&POOL_F64, values);
+    give_back(&POOL_USIZE, ends);
+    unique
 }
 
 /// Unsigned keys a radix sort can take apart.
-trait RadixKey:
-    Copy + Default + Ord + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self>
-{
-    const ZERO: Self;
-    const ONES: Self;
+trait RadixKey: Copy + Default + Ord + 'static {
     fn to_u64(self) -> u64;
-    fn from_u64(v: u64) -> Self;
+    /// Buffers of this thread kept for reuse: the samples of every state
+    /// are sorted into buffers of the same size, and fresh ones would have
+    /// their pages faulted in again each time.
+    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>>;
+}
+
+thread_local! {
+    static POOL32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    static POOL64: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+    static POOL_USIZE: RefCell<Vec<Vec<usize>>> = const { RefCell::new(Vec::new()) };
+    static POOL_F64: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl RadixKey for u32 {
-    const ZERO: Self = 0;
-    const ONES: Self = u32::MAX;
     fn to_u64(self) -> u64 {
         u64::from(self)
     }
-    fn from_u64(v: u64) -> Self {
-        v as u32
+    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>> {
+        &POOL32
     }
 }
 
 impl RadixKey for u64 {
-    const ZERO: Self = 0;
-    const ONES: Self = u64::MAX;
     fn to_u64(self) -> u64 {
         self
     }
-    fn from_u64(v: u64) -> Self {
-        v
+    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>> {
+        &POOL64
     }
 }
 
-/// Sorts `keys` ascending. Only the bits that actually vary are sorted:
-/// the keys are replaced by `(key - min) >> shift`, where the low `shift`
-/// bits are the same in every key (cycles, products of two float32 values,
-/// end in zero bits), which keeps their order and is undone afterwards.
-/// That reduced range is taken apart in as few LSD passes of at most
-/// `MAX_DIGIT_BITS` as it needs, on 32-bit words whenever it fits.
-fn radix_sort<K: RadixKey>(keys: &mut [K]) {
-    if keys.len() < 2 {
+/// An empty buffer from `pool` (or a new one).
+fn take_buffer<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>) -> Vec<T> {
+    pool.with(|p| p.borrow_mut().pop()).unwrap_or_default()
+}
+
+/// Returns a buffer to `pool` for reuse (a few are kept).
+fn give_back<T: 'static>(
+    pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>,
+    mut buffer: Vec<T>,
+) {
+    buffer.clear();
+    pool.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < 4 {
+            p.push(buffer);
+        }
+    });
+}
+
+/// Sorts `keys` ascending, on the bits that vary only (tests use this).
+#[cfg(test)]
+fn radix_sort<K: RadixKey>(keys: &mut Vec<K>) {
+    let mut stats = KeyStats::EMPTY;
+    for key in keys.iter() {
+        stats.add(key.to_u64());
+    }
+    if keys.is_empty() {
         return;
     }
-    let (mut min, mut max, mut all, mut any) = (K::ONES, K::ZERO, K::ONES, K::ZERO);
-    for &key in keys.iter() {
-        min = min.min(key);
-        max = max.max(key);
-        all = all & key;
-        any = any | key;
-    }
-    let varying = (any.to_u64() ^ all.to_u64()) | 1 << 63;
-    let shift = varying.trailing_zeros();
-    let (min, span) = (min.to_u64(), (max.to_u64() - min.to_u64()) >> shift);
-    if span == 0 {
-        return;
-    }
+    let shift = ((stats.any ^ stats.all) | 1 << 63).trailing_zeros();
+    let span = (stats.max - stats.min) >> shift;
     let bits = u64::BITS - span.leading_zeros();
-    let reduce = |key: &K| (key.to_u64() - min) >> shift;
-    let restore = |reduced: u64| K::from_u64((reduced << shift) + min);
-    if bits <= 32 {
-        let mut reduced: Vec<u32> = keys.iter().map(|k| reduce(k) as u32).collect();
-        lsd_sort(&mut reduced, bits);
-        for (key, r) in keys.iter_mut().zip(&reduced) {
-            *key = restore(u64::from(*r));
-        }
-    } else {
-        let mut reduced: Vec<u64> = keys.iter().map(reduce).collect();
-        lsd_sort(&mut reduced, bits);
-        for (key, r) in keys.iter_mut().zip(&reduced) {
-            *key = restore(*r);
-        }
-    }
+    let mut reduced: Vec<u64> = keys
+        .iter()
+        .map(|k| (k.to_u64() - stats.min) >> shift)
+        .collect();
+    lsd_sort(&mut reduced, bits);
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    // The reduced keys map back onto the sorted keys.
+    assert!(
+        reduced
+            .iter()
+            .zip(&sorted)
+            .all(|(r, k)| (r << shift) + stats.min == k.to_u64())
+    );
+    *keys = sorted;
 }
 
 const MAX_DIGIT_BITS: u32 = 12;
@@ -268,6 +384,9 @@ const PREFIX_BITS: u32 = 24;
 /// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
 /// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
 fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+    if bits == 0 {
+        return;
+    }
     let ignored = bits.saturating_sub(PREFIX_BITS);
     radix_passes(keys, ignored, bits - ignored);
     if ignored > 0 {
@@ -303,14 +422,16 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
     let digit_bits = bits.div_ceil(passes);
     let buckets = 1usize << digit_bits;
     let mask = (buckets - 1) as u64;
-    let mut counts = vec![0u32; passes as usize * buckets];
+    let mut counts = take_buffer(u32::pool());
+    counts.resize(passes as usize * buckets, 0);
     for key in keys.iter() {
         let key = key.to_u64() >> low;
         for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
             histogram[((key >> (pass as u32 * digit_bits)) & mask) as usize] += 1;
         }
     }
-    let mut scratch = vec![K::default(); keys.len()];
+    let mut scratch = take_buffer(K::pool());
+    scratch.resize(keys.len(), K::default());
     for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
         let shift = low + pass as u32 * digit_bits;
         let mut total = 0;
@@ -326,6 +447,8 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
         }
         std::mem::swap(keys, &mut scratch);
     }
+    give_back(K::pool(), scratch);
+    give_back(u32::pool(), counts);
 }
 
 /// A total order for sorting: numeric order, all NaNs equal and greatest.
