@@ -136,6 +136,7 @@ struct KeyStats {
     any: u64,
 }
 
+#[cfg(test)]
 impl KeyStats {
     const EMPTY: KeyStats = KeyStats {
         min: u64::MAX,
@@ -176,16 +177,36 @@ impl SortedBits {
         // One pass: validity, whether every value is a widened float32
         // (sample times; their 32-bit patterns have fewer varying bits),
         // and the statistics of both kinds of patterns.
+        // The extreme keys are the keys of the extreme values (positive
+        // finite values order like their bit patterns), and float minimum
+        // and maximum vectorize where 64-bit integer ones do not.
         let mut usable = !values.is_empty();
         let mut float32 = true;
-        let (mut narrow, mut wide) = (KeyStats::EMPTY, KeyStats::EMPTY);
+        let (mut low, mut high) = (f64::INFINITY, 0.0f64);
+        let (mut all32, mut any32, mut all64, mut any64) = (u32::MAX, 0u32, u64::MAX, 0u64);
         for &v in values {
             usable &= v.is_finite() & (v > 0.0);
             let bits32 = (v as f32).to_bits();
             float32 &= f64::from(f32::from_bits(bits32)) == v;
-            narrow.add(u64::from(bits32));
-            wide.add(v.to_bits());
+            low = if v < low { v } else { low };
+            high = if v > high { v } else { high };
+            all32 &= bits32;
+            any32 |= bits32;
+            all64 &= v.to_bits();
+            any64 |= v.to_bits();
         }
+        let narrow = KeyStats {
+            min: u64::from((low as f32).to_bits()),
+            max: u64::from((high as f32).to_bits()),
+            all: u64::from(all32),
+            any: u64::from(any32),
+        };
+        let wide = KeyStats {
+            min: low.to_bits(),
+            max: high.to_bits(),
+            all: all64,
+            any: any64,
+        };
         if !usable {
             return None;
         }
@@ -424,10 +445,10 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
     let mask = (buckets - 1) as u64;
     let mut counts = take_buffer(u32::pool());
     counts.resize(passes as usize * buckets, 0);
-    for key in keys.iter() {
-        let key = key.to_u64() >> low;
-        for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
-            histogram[((key >> (pass as u32 * digit_bits)) & mask) as usize] += 1;
+    for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
+        let shift = low + pass as u32 * digit_bits;
+        for key in keys.iter() {
+            histogram[((key.to_u64() >> shift) & mask) as usize] += 1;
         }
     }
     let mut scratch = take_buffer(K::pool());
