@@ -884,11 +884,20 @@ fn all_positive_finite(values: &[f64]) -> bool {
 /// `None` when either array is unusable or their lengths differ.
 pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
     let times = positive_finite(times)?;
-    let frequencies = positive_finite(frequencies)?;
-    if times.len() != frequencies.len() {
+    // Widening is exact, so the float32 frequencies can be checked and
+    // multiplied as they are, without a widened copy.
+    let usable = !frequencies.is_empty()
+        && frequencies
+            .iter()
+            .fold(true, |ok, f| ok & f.is_finite() & (*f > 0.0));
+    if !usable || times.len() != frequencies.len() {
         return None;
     }
-    let cycles = times.iter().zip(&frequencies).map(|(t, f)| t * f).collect();
+    let cycles = times
+        .iter()
+        .zip(frequencies)
+        .map(|(t, f)| t * f64::from(*f))
+        .collect();
     Some((times, cycles))
 }
 
@@ -1950,6 +1959,38 @@ mod differential_tests {
                 &nearest_neighbor_coverages(&a, &b, &t),
                 &old
             ));
+        }
+    }
+
+    #[test]
+    fn time_and_cycles_match_the_oracle() {
+        let mut rng = Rng(0x5151_7272_9393_b4b4);
+        let specials = [
+            0.0f32,
+            -0.0,
+            -1.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::MIN_POSITIVE,
+            1e-45,
+        ];
+        for _ in 0..2000 {
+            let draw = |rng: &mut Rng| -> Vec<f32> {
+                (0..rng.below(6))
+                    .map(|_| match rng.below(10) {
+                        0 => specials[rng.below(specials.len() as u64) as usize],
+                        _ => (rng.unit() * 1e-5 + 1e-7) as f32 * [1.0, 2e14][rng.below(2) as usize],
+                    })
+                    .collect()
+            };
+            let (times, frequencies) = (draw(&mut rng), draw(&mut rng));
+            let new = time_and_cycles(&times, &frequencies);
+            let old = oracle::time_and_cycles(&times, &frequencies);
+            assert_eq!(
+                new.map(|(t, c)| (bits(&t), bits(&c))),
+                old.map(|(t, c)| (bits(&t), bits(&c))),
+                "{times:?} {frequencies:?}"
+            );
         }
     }
 
