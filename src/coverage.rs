@@ -22,6 +22,7 @@
 //! arrays of positive finite values. Other inputs (empty, NaN, zero) never
 //! panic and give NaN or `None` where NumPy would warn or raise.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 /// The thresholds this module reads (spec "Configuration Keys").
@@ -84,7 +85,10 @@ pub struct SortedUnique {
 /// Sort and count distinct values. As in NumPy, `-0.0 == 0.0` share one
 /// entry and NaNs sort last and collapse into one entry.
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
-    let sorted = sorted_copy(values);
+    if let Some(sorted) = SortedBits::of(values) {
+        return sorted.unique();
+    }
+    let sorted = sorted_by_comparison(values);
     let mut unique = SortedUnique {
         values: Vec::new(),
         counts: Vec::new(),
@@ -106,77 +110,366 @@ pub fn sorted_unique(values: &[f64]) -> SortedUnique {
 /// sort on the bits (linear, and far faster than comparisons for the 10^4+
 /// samples per run NVBench records) gives the same order. Anything else is
 /// sorted by comparison.
+#[cfg(test)]
 fn sorted_copy(values: &[f64]) -> Vec<f64> {
-    if values.iter().all(|v| v.is_finite() && *v > 0.0) {
-        // Sample times are float32 values: their 32-bit patterns sort in
-        // fewer passes than the widened 64-bit ones.
-        if values.iter().all(|v| f64::from(*v as f32) == *v) {
-            let keys: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
-            return radix_sort(keys, 32)
-                .into_iter()
-                .map(|k| f64::from(f32::from_bits(k)))
-                .collect();
-        }
-        let keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
-        return radix_sort(keys, 64)
-            .into_iter()
-            .map(f64::from_bits)
-            .collect();
+    match SortedBits::of(values) {
+        Some(sorted) => match &sorted.keys {
+            Reduced::Narrow(keys) => keys.iter().map(|&r| sorted.value(r.into())).collect(),
+            Reduced::Wide(keys) => keys.iter().map(|&r| sorted.value(r)).collect(),
+        },
+        None => sorted_by_comparison(values),
     }
+}
+
+fn sorted_by_comparison(values: &[f64]) -> Vec<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(nan_last);
     sorted
 }
 
-const RADIX_BITS: u32 = 11;
-const RADIX_BUCKETS: usize = 1 << RADIX_BITS;
+/// Minimum, maximum, AND and OR of a set of keys.
+#[derive(Clone, Copy)]
+struct KeyStats {
+    min: u64,
+    max: u64,
+    all: u64,
+    any: u64,
+}
+
+#[cfg(test)]
+impl KeyStats {
+    const EMPTY: KeyStats = KeyStats {
+        min: u64::MAX,
+        max: 0,
+        all: u64::MAX,
+        any: 0,
+    };
+
+    fn add(&mut self, key: u64) {
+        self.min = self.min.min(key);
+        self.max = self.max.max(key);
+        self.all &= key;
+        self.any |= key;
+    }
+}
+
+/// Ascending positive finite values as reduced keys: the value of reduced
+/// key `r` has the bit pattern `(r << shift) + min` (as float32 bits when
+/// `float32`). Only the bits that vary are kept: the low `shift` bits are
+/// the same in every key (cycles, products of two float32 values, end in
+/// zero bits), and subtracting the minimum keeps the order.
+struct SortedBits {
+    keys: Reduced,
+    shift: u32,
+    min: u64,
+    float32: bool,
+}
+
+enum Reduced {
+    /// At most 32 varying bits (sample times, float32 patterns).
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl SortedBits {
+    /// `None` unless every value is positive and finite.
+    fn of(values: &[f64]) -> Option<SortedBits> {
+        // One pass: validity, whether every value is a widened float32
+        // (sample times; their 32-bit patterns have fewer varying bits),
+        // and the statistics of both kinds of patterns.
+        // The extreme keys are the keys of the extreme values (positive
+        // finite values order like their bit patterns), and float minimum
+        // and maximum vectorize where 64-bit integer ones do not.
+        let mut usable = !values.is_empty();
+        let mut float32 = true;
+        let (mut low, mut high) = (f64::INFINITY, 0.0f64);
+        let (mut all32, mut any32, mut all64, mut any64) = (u32::MAX, 0u32, u64::MAX, 0u64);
+        for &v in values {
+            usable &= v.is_finite() & (v > 0.0);
+            let bits32 = (v as f32).to_bits();
+            float32 &= f64::from(f32::from_bits(bits32)) == v;
+            low = if v < low { v } else { low };
+            high = if v > high { v } else { high };
+            all32 &= bits32;
+            any32 |= bits32;
+            all64 &= v.to_bits();
+            any64 |= v.to_bits();
+        }
+        let narrow = KeyStats {
+            min: u64::from((low as f32).to_bits()),
+            max: u64::from((high as f32).to_bits()),
+            all: u64::from(all32),
+            any: u64::from(any32),
+        };
+        let wide = KeyStats {
+            min: low.to_bits(),
+            max: high.to_bits(),
+            all: all64,
+            any: any64,
+        };
+        if !usable {
+            return None;
+        }
+        Some(if float32 {
+            sort_bits(values, narrow, true, |v| u64::from((v as f32).to_bits()))
+        } else {
+            sort_bits(values, wide, false, f64::to_bits)
+        })
+    }
+
+    fn value(&self, reduced: u64) -> f64 {
+        let bits = (reduced << self.shift) + self.min;
+        if self.float32 {
+            f64::from(f32::from_bits(bits as u32))
+        } else {
+            f64::from_bits(bits)
+        }
+    }
+
+    fn unique(&self) -> SortedUnique {
+        match (&self.keys, self.float32) {
+            (Reduced::Narrow(keys), true) => unique_keys(keys, |r| {
+                f64::from(f32::from_bits(
+                    ((u64::from(r) << self.shift) + self.min) as u32,
+                ))
+            }),
+            (Reduced::Narrow(keys), false) => unique_keys(keys, |r| {
+                f64::from_bits((u64::from(r) << self.shift) + self.min)
+            }),
+            (Reduced::Wide(keys), _) => unique_keys(keys, |r| self.value(r)),
+        }
+    }
+}
+
+impl Drop for SortedBits {
+    fn drop(&mut self) {
+        match &mut self.keys {
+            Reduced::Narrow(keys) => give_back(u32::pool(), std::mem::take(keys)),
+            Reduced::Wide(keys) => give_back(u64::pool(), std::mem::take(keys)),
+        }
+    }
+}
+
+/// Radix sorts the reduced keys of `values`.
+fn sort_bits(
+    values: &[f64],
+    stats: KeyStats,
+    float32: bool,
+    key: impl Fn(f64) -> u64,
+) -> SortedBits {
+    let shift = ((stats.any ^ stats.all) | 1 << 63).trailing_zeros();
+    let (min, span) = (stats.min, (stats.max - stats.min) >> shift);
+    let bits = u64::BITS - span.leading_zeros();
+    let reduce = |v: &f64| (key(*v) - min) >> shift;
+    let keys = if bits <= 32 {
+        let mut keys = take_buffer(u32::pool());
+        keys.extend(values.iter().map(|v| reduce(v) as u32));
+        lsd_sort(&mut keys, bits);
+        Reduced::Narrow(keys)
+    } else {
+        let mut keys = take_buffer(u64::pool());
+        keys.extend(values.iter().map(reduce));
+        lsd_sort(&mut keys, bits);
+        Reduced::Wide(keys)
+    };
+    SortedBits {
+        keys,
+        shift,
+        min,
+        float32,
+    }
+}
+
+/// Runs of equal keys in ascending `keys`, without a data-dependent branch.
+fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    let n = keys.len();
+    let mut values = take_buffer(&POOL_F64);
+    values.resize(n + 1, 0.0);
+    // `ends[u]` is one past the last index of run `u`.
+    let mut ends = take_buffer(&POOL_USIZE);
+    ends.resize(n + 1, 0);
+    let mut runs = 0;
+    for (i, &key) in keys.iter().enumerate() {
+        values[runs] = value(key);
+        ends[runs] = i + 1;
+        let next_differs = keys.get(i + 1).is_none_or(|&next| next != key);
+        runs += usize::from(next_differs);
+    }
+    let mut start = 0;
+    let counts = ends[..runs]
+        .iter()
+        .map(|&end| {
+            let count = (end - start) as u64;
+            start = end;
+            count
+        })
+        .collect();
+    let unique = SortedUnique {
+        values: values[..runs].to_vec(),
+        counts,
+    };
+    give_back(&POOL_F64, values);
+    give_back(&POOL_USIZE, ends);
+    unique
+}
 
 /// Unsigned keys a radix sort can take apart.
-trait RadixKey: Copy + Default {
-    fn digit(self, shift: u32) -> usize;
+trait RadixKey: Copy + Default + Ord + 'static {
+    fn to_u64(self) -> u64;
+    /// Buffers of this thread kept for reuse: the samples of every state
+    /// are sorted into buffers of the same size, and fresh ones would have
+    /// their pages faulted in again each time.
+    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>>;
+}
+
+thread_local! {
+    static POOL32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    static POOL64: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+    static POOL_USIZE: RefCell<Vec<Vec<usize>>> = const { RefCell::new(Vec::new()) };
+    static POOL_F64: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl RadixKey for u32 {
-    fn digit(self, shift: u32) -> usize {
-        ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>> {
+        &POOL32
     }
 }
 
 impl RadixKey for u64 {
-    fn digit(self, shift: u32) -> usize {
-        ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>> {
+        &POOL64
     }
 }
 
-/// LSD radix sort on 11-bit digits. Passes whose digit is the same in every
-/// key are skipped (nearby values share their exponent bits).
-fn radix_sort<K: RadixKey>(mut keys: Vec<K>, key_bits: u32) -> Vec<K> {
-    let shifts: Vec<u32> = (0..key_bits).step_by(RADIX_BITS as usize).collect();
-    let mut histograms = vec![[0u32; RADIX_BUCKETS]; shifts.len()];
-    for key in &keys {
-        for (histogram, shift) in histograms.iter_mut().zip(&shifts) {
-            histogram[key.digit(*shift)] += 1;
+/// An empty buffer from `pool` (or a new one).
+fn take_buffer<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>) -> Vec<T> {
+    pool.with(|p| p.borrow_mut().pop()).unwrap_or_default()
+}
+
+/// Returns a buffer to `pool` for reuse (a few are kept).
+fn give_back<T: 'static>(
+    pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>,
+    mut buffer: Vec<T>,
+) {
+    buffer.clear();
+    pool.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < 4 {
+            p.push(buffer);
+        }
+    });
+}
+
+/// Sorts `keys` ascending, on the bits that vary only (tests use this).
+#[cfg(test)]
+fn radix_sort<K: RadixKey>(keys: &mut Vec<K>) {
+    let mut stats = KeyStats::EMPTY;
+    for key in keys.iter() {
+        stats.add(key.to_u64());
+    }
+    if keys.is_empty() {
+        return;
+    }
+    let shift = ((stats.any ^ stats.all) | 1 << 63).trailing_zeros();
+    let span = (stats.max - stats.min) >> shift;
+    let bits = u64::BITS - span.leading_zeros();
+    let mut reduced: Vec<u64> = keys
+        .iter()
+        .map(|k| (k.to_u64() - stats.min) >> shift)
+        .collect();
+    lsd_sort(&mut reduced, bits);
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    // The reduced keys map back onto the sorted keys.
+    assert!(
+        reduced
+            .iter()
+            .zip(&sorted)
+            .all(|(r, k)| (r << shift) + stats.min == k.to_u64())
+    );
+    *keys = sorted;
+}
+
+const MAX_DIGIT_BITS: u32 = 12;
+/// Keys of more bits are radix sorted on their top `PREFIX_BITS` only and
+/// finished by insertion sort: sample values are spread out enough that
+/// few share a prefix (cycles have ~45 varying bits, 2 passes instead of 4).
+const PREFIX_BITS: u32 = 24;
+
+/// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
+/// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
+fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+    if bits == 0 {
+        return;
+    }
+    let ignored = bits.saturating_sub(PREFIX_BITS);
+    radix_passes(keys, ignored, bits - ignored);
+    if ignored > 0 {
+        finish_insertion_sort(keys);
+    }
+}
+
+/// Sorts nearly sorted keys by insertion, or (when that takes too many
+/// moves) by `sort_unstable`, so the worst case stays `O(n log n)`.
+fn finish_insertion_sort<K: RadixKey>(keys: &mut [K]) {
+    let mut budget = 4 * keys.len() + 64;
+    for i in 1..keys.len() {
+        let key = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        budget = budget.saturating_sub(i - j);
+        if budget == 0 {
+            keys.sort_unstable();
+            return;
         }
     }
-    let mut scratch = vec![K::default(); keys.len()];
-    for (histogram, shift) in histograms.iter().zip(&shifts) {
-        if histogram.iter().any(|&n| n as usize == keys.len()) {
-            continue;
+}
+
+/// LSD radix sort on bits `[low, low + bits)` of the keys (stable, so keys
+/// equal there keep their order), in equal digits of at most
+/// `MAX_DIGIT_BITS`.
+fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
+    let passes = bits.div_ceil(MAX_DIGIT_BITS);
+    let digit_bits = bits.div_ceil(passes);
+    let buckets = 1usize << digit_bits;
+    let mask = (buckets - 1) as u64;
+    let mut counts = take_buffer(u32::pool());
+    counts.resize(passes as usize * buckets, 0);
+    for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
+        let shift = low + pass as u32 * digit_bits;
+        for key in keys.iter() {
+            histogram[((key.to_u64() >> shift) & mask) as usize] += 1;
         }
-        let mut offsets = [0u32; RADIX_BUCKETS];
+    }
+    let mut scratch = take_buffer(K::pool());
+    scratch.resize(keys.len(), K::default());
+    for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
+        let shift = low + pass as u32 * digit_bits;
         let mut total = 0;
-        for (offset, &n) in offsets.iter_mut().zip(histogram.iter()) {
-            *offset = total;
+        for slot in histogram.iter_mut() {
+            let n = *slot;
+            *slot = total;
             total += n;
         }
-        for &key in &keys {
-            let slot = &mut offsets[key.digit(*shift)];
+        for &key in keys.iter() {
+            let slot = &mut histogram[((key.to_u64() >> shift) & mask) as usize];
             scratch[*slot as usize] = key;
             *slot += 1;
         }
-        std::mem::swap(&mut keys, &mut scratch);
+        std::mem::swap(keys, &mut scratch);
     }
-    keys
+    give_back(K::pool(), scratch);
+    give_back(u32::pool(), counts);
 }
 
 /// A total order for sorting: numeric order, all NaNs equal and greatest.
@@ -213,21 +506,229 @@ pub fn nearest_neighbor_coverages(
     if reference.values.is_empty() || compare.values.is_empty() {
         return None;
     }
-    let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
-    let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
     let tolerance = t.center_relative.ln_1p();
-    let ref_covered = covered_flags(&ref_logs, &cmp_logs, tolerance);
-    let cmp_covered = covered_flags(&cmp_logs, &ref_logs, tolerance);
     let (ref_mask, ref_filter) = support_filter(&reference.counts, t);
     let (cmp_mask, cmp_filter) = support_filter(&compare.counts, t);
+    let ref_side = Side {
+        values: &reference.values,
+        counts: &reference.counts,
+        retained: &ref_mask,
+    };
+    let cmp_side = Side {
+        values: &compare.values,
+        counts: &compare.counts,
+        retained: &cmp_mask,
+    };
+    let (ref_hits, cmp_hits) = hits_by_ratio(&ref_side, &cmp_side, t.center_relative, tolerance)
+        .unwrap_or_else(|| {
+            let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
+            let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
+            (
+                ref_side.hits(&covered_flags(&ref_logs, &cmp_logs, tolerance)),
+                cmp_side.hits(&covered_flags(&cmp_logs, &ref_logs, tolerance)),
+            )
+        });
     Some(Coverages {
-        ref_sample: sample_coverage(&reference.counts, &ref_covered),
-        cmp_sample: sample_coverage(&compare.counts, &cmp_covered),
-        ref_support: support_coverage(&ref_covered, &ref_mask),
-        cmp_support: support_coverage(&cmp_covered, &cmp_mask),
+        ref_sample: ref_side.sample_coverage(&ref_hits),
+        cmp_sample: cmp_side.sample_coverage(&cmp_hits),
+        ref_support: ref_side.support_coverage(&ref_hits),
+        cmp_support: cmp_side.support_coverage(&cmp_hits),
         ref_filter,
         cmp_filter,
     })
+}
+
+/// One run's unique values, their counts and the support filter's mask.
+struct Side<'a> {
+    values: &'a [f64],
+    counts: &'a [u64],
+    retained: &'a [bool],
+}
+
+/// What the coverages need of the covered flags: the covered samples
+/// (saturating sum of their counts, as before) and the covered retained
+/// values.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Hits {
+    samples: u64,
+    support: u64,
+}
+
+impl Side<'_> {
+    fn hits(&self, covered: &[bool]) -> Hits {
+        let fits = self
+            .counts
+            .iter()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n))
+            .is_some();
+        if fits {
+            // No partial sum can saturate: plain sums, which vectorize.
+            let samples = covered
+                .iter()
+                .zip(self.counts)
+                .map(|(&c, &n)| n * u64::from(c))
+                .sum();
+            let support = covered
+                .iter()
+                .zip(self.retained)
+                .map(|(&c, &keep)| u64::from(c & keep))
+                .sum();
+            return Hits { samples, support };
+        }
+        let mut hits = Hits::default();
+        for ((&c, &n), &keep) in covered.iter().zip(self.counts).zip(self.retained) {
+            hits.samples = hits.samples.saturating_add(n * u64::from(c));
+            hits.support += u64::from(c & keep);
+        }
+        hits
+    }
+
+    /// Covered samples over all samples: integer sums, then one division
+    /// (NumPy `int64 / int64`).
+    fn sample_coverage(&self, hits: &Hits) -> f64 {
+        hits.samples as f64 / saturating_sum(self.counts.iter().copied()) as f64
+    }
+
+    /// Mean of the covered flags over the retained values; NaN when none are
+    /// retained, like `np.mean` of an empty selection.
+    fn support_coverage(&self, hits: &Hits) -> f64 {
+        let kept = self.retained.iter().filter(|&&keep| keep).count();
+        hits.support as f64 / kept as f64
+    }
+}
+
+/// Adjacent values of one run closer than this ratio make the fast path
+/// give up.
+const SEPARATION: f64 = 1.0 + 1e-12;
+/// Ratios within this relative distance of `1 + center_relative` are
+/// decided with the logs.
+const RATIO_MARGIN: f64 = 1e-9;
+/// The fast path takes values in `[SMALLEST, LARGEST]` and
+/// `center_relative` in `[MIN_CENTER_RELATIVE, MAX_CENTER_RELATIVE]` only.
+const SMALLEST: f64 = 1e-300;
+const LARGEST: f64 = 1e300;
+const MIN_CENTER_RELATIVE: f64 = 1e-8;
+const MAX_CENTER_RELATIVE: f64 = 1e6;
+
+/// The hits of both runs as [`covered_flags`] computes them from the logs,
+/// but deciding most values by ratio and taking the logs only near the
+/// threshold. `None` (use the logs) when the argument below does not apply.
+///
+/// Why the results are identical: `f64::ln` (glibc's `log`) is within one
+/// ulp of the true logarithm, i.e. within 1.6e-13 for values in
+/// `[1e-300, 1e300]` (|ln| < 691), and `ln_1p` within one ulp too.
+/// - Adjacent values of each run differ by a ratio above `1 + 1e-12`
+///   (checked), so their true logs are more than 1e-12 apart and the
+///   computed logs of each run strictly increase: the log merge stops at
+///   the first value whose log is not below the target's.
+/// - If the other run has no value within ratio `1 + 1e-12` of a value,
+///   the computed log of the value lies strictly between the same two
+///   neighbours' logs as the value itself between their values (equal
+///   values have equal logs), so the log merge picks the same neighbours
+///   `below` and `above` as a value search. If it does have one, both
+///   find a neighbour within a log distance of ~1.3e-12, below the
+///   tolerance (c >= 1e-8), and the ratio test below declares it covered.
+/// - A neighbour with `larger <= smaller * (1 + c) * (1 - 1e-9)` has a true
+///   log distance at least ~1e-9 below `ln(1 + c)`, far more than the
+///   rounding of logs, ratio and tolerance (< 1e-12), so its computed
+///   distance is `<= tolerance`; with `larger >= smaller * (1 + c) *
+///   (1 + 1e-9)` it is `> tolerance`.
+/// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
+///   c = 0.005) is decided by the logs with the very expression of
+///   [`covered_flags`].
+fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Option<(Hits, Hits)> {
+    let usable = (MIN_CENTER_RELATIVE..=MAX_CENTER_RELATIVE).contains(&center_relative)
+        && tolerance > 0.0
+        && well_separated(a.values)
+        && well_separated(b.values);
+    if !usable {
+        return None;
+    }
+    let ratio = RatioTest {
+        inside: (1.0 + center_relative) * (1.0 - RATIO_MARGIN),
+        outside: (1.0 + center_relative) * (1.0 + RATIO_MARGIN),
+        tolerance,
+    };
+    let a_flags = ratio.covered_flags(a.values, b.values);
+    let b_flags = ratio.covered_flags(b.values, a.values);
+    Some((a.hits(&a_flags), b.hits(&b_flags)))
+}
+
+struct RatioTest {
+    inside: f64,
+    outside: f64,
+    tolerance: f64,
+}
+
+impl RatioTest {
+    /// Whether each of the ascending `targets` has a neighbour in the
+    /// ascending `source` within tolerance. The neighbours of a target are
+    /// `source[q - 1] < target <= source[q]` (0 and +inf beyond the ends:
+    /// never within tolerance and at an infinite log distance, so the
+    /// nearest neighbour is the end value, as in the clamped log merge).
+    ///
+    /// Source values are dense where samples are: a target between two
+    /// source values at most `inside` apart is covered by the lower one
+    /// (`target <= above <= below * inside`). Only targets in the few wider
+    /// gaps, and beyond the ends, are tested one by one.
+    fn covered_flags(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
+        let mut flags = vec![true; targets.len()];
+        let mut from = 0;
+        let mut gap = |below: f64, above: f64| {
+            // The targets in (below, above].
+            let start = from + gallop(&targets[from..], |v| v <= below);
+            let end = start + gallop(&targets[start..], |v| v <= above);
+            for (flag, &value) in flags[start..end].iter_mut().zip(&targets[start..end]) {
+                *flag = self.covered(value, below, above);
+            }
+            from = end;
+        };
+        gap(0.0, source[0]);
+        for pair in source.windows(2) {
+            if pair[1] > pair[0] * self.inside {
+                gap(pair[0], pair[1]);
+            }
+        }
+        gap(source[source.len() - 1], f64::INFINITY);
+        flags
+    }
+
+    /// `below < value <= above`.
+    fn covered(&self, value: f64, below: f64, above: f64) -> bool {
+        let clearly_in = (value <= below * self.inside) | (above <= value * self.inside);
+        let clearly_out = (value >= below * self.outside) & (above >= value * self.outside);
+        if clearly_in | clearly_out {
+            clearly_in
+        } else {
+            let log = value.ln();
+            nan_min((log - below.ln()).abs(), (log - above.ln()).abs()) <= self.tolerance
+        }
+    }
+}
+
+/// `values.partition_point(pred)`, searching from the front in growing
+/// steps: cheap when the answer is near the start.
+fn gallop(values: &[f64], pred: impl Fn(f64) -> bool) -> usize {
+    let mut end = 1;
+    while end < values.len() && pred(values[end]) {
+        end *= 2;
+    }
+    let start = end / 2;
+    let end = end.min(values.len());
+    start + values[start..end].partition_point(|&v| pred(v))
+}
+
+/// Ascending values in `[SMALLEST, LARGEST]`, adjacent ones more than
+/// `SEPARATION` apart in ratio.
+fn well_separated(values: &[f64]) -> bool {
+    let (Some(&first), Some(&last)) = (values.first(), values.last()) else {
+        return false;
+    };
+    first >= SMALLEST
+        && last <= LARGEST
+        && values
+            .windows(2)
+            .fold(true, |ok, w| ok & (w[1] > w[0] * SEPARATION))
 }
 
 /// Whether each sorted `target` value lies within `tolerance` of some value
@@ -312,32 +813,6 @@ fn saturating_sum(counts: impl Iterator<Item = u64>) -> u64 {
     counts.fold(0, u64::saturating_add)
 }
 
-/// Covered samples over all samples: integer sums, then one division (NumPy
-/// `int64 / int64`).
-fn sample_coverage(counts: &[u64], covered: &[bool]) -> f64 {
-    let hit = saturating_sum(
-        counts
-            .iter()
-            .zip(covered)
-            .filter(|(_, c)| **c)
-            .map(|(n, _)| *n),
-    );
-    let total = saturating_sum(counts.iter().copied());
-    hit as f64 / total as f64
-}
-
-/// Mean of the covered flags over the retained values; NaN when none are
-/// retained, like `np.mean` of an empty selection.
-fn support_coverage(covered: &[bool], retained: &[bool]) -> f64 {
-    let kept = retained.iter().filter(|&&keep| keep).count();
-    let hit = covered
-        .iter()
-        .zip(retained)
-        .filter(|(c, keep)| **c && **keep)
-        .count();
-    hit as f64 / kept as f64
-}
-
 /// Both directions must reach both thresholds (spec step 3). NaN fails.
 pub fn coverages_support_same(c: &Coverages, t: &CoverageThresholds) -> bool {
     c.ref_sample >= t.sample_coverage
@@ -409,11 +884,20 @@ fn all_positive_finite(values: &[f64]) -> bool {
 /// `None` when either array is unusable or their lengths differ.
 pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
     let times = positive_finite(times)?;
-    let frequencies = positive_finite(frequencies)?;
-    if times.len() != frequencies.len() {
+    // Widening is exact, so the float32 frequencies can be checked and
+    // multiplied as they are, without a widened copy.
+    let usable = !frequencies.is_empty()
+        && frequencies
+            .iter()
+            .fold(true, |ok, f| ok & f.is_finite() & (*f > 0.0));
+    if !usable || times.len() != frequencies.len() {
         return None;
     }
-    let cycles = times.iter().zip(&frequencies).map(|(t, f)| t * f).collect();
+    let cycles = times
+        .iter()
+        .zip(frequencies)
+        .map(|(t, f)| t * f64::from(*f))
+        .collect();
     Some((times, cycles))
 }
 
@@ -432,11 +916,30 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     if !all_positive_finite(values) {
         return None;
     }
-    let sorted = sorted_copy(values);
+    // Only a few order statistics are needed: select them instead of
+    // sorting. For positive finite values the bit patterns order like the
+    // numbers, and selection yields the same values a sort would.
+    let mut keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+    let n = keys.len();
+    let (b50, a50, w50) = linear_ranks(n, 0.5);
+    let (b75, a75, w75) = linear_ranks(n, 0.75);
+    let mut ranks = [0, b50, a50, b75, a75];
+    ranks.sort_unstable();
+    let mut at = [0u64; 5];
+    let mut start = 0;
+    for (slot, &rank) in at.iter_mut().zip(&ranks) {
+        if rank >= start {
+            keys[start..].select_nth_unstable(rank - start);
+            start = rank + 1;
+        }
+        *slot = keys[rank];
+    }
+    let value =
+        |rank: usize| f64::from_bits(at[ranks.iter().position(|&r| r == rank).unwrap_or(0)]);
     let interval = SampleInterval {
-        lower: sorted[0],
-        center: quantile_linear(&sorted, 0.5),
-        upper: quantile_linear(&sorted, 0.75),
+        lower: value(0),
+        center: lerp(value(b50), value(a50), w50),
+        upper: lerp(value(b75), value(a75), w75),
     };
     let positive_finite = |v: f64| v.is_finite() && v > 0.0;
     let valid = positive_finite(interval.lower)
@@ -454,7 +957,15 @@ pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() || sorted.iter().any(|v| v.is_nan()) || !(0.0..=1.0).contains(&q) {
         return f64::NAN;
     }
-    let last = sorted.len() - 1;
+    let (below, above, weight) = linear_ranks(sorted.len(), q);
+    lerp(sorted[below], sorted[above], weight)
+}
+
+/// The two ranks `np.quantile(..., q)` interpolates between in a sorted
+/// array of `len >= 1` values, and the weight of the upper one, for `q` in
+/// `[0, 1]`.
+fn linear_ranks(len: usize, q: f64) -> (usize, usize, f64) {
+    let last = len - 1;
     // NumPy's virtual index for `linear` is `(n - 1) * q`, not `n * q + ...`.
     let virtual_index = last as f64 * q;
     // At or past the last index NumPy pins both neighbours to the last value
@@ -466,7 +977,7 @@ pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
         (floor as usize, floor)
     };
     let above = if floor < 0.0 { last } else { below + 1 };
-    lerp(sorted[below], sorted[above], virtual_index - floor)
+    (below, above, virtual_index - floor)
 }
 
 /// NumPy's `_lerp`: interpolate from whichever end is nearer, so the result
@@ -477,6 +988,287 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
         b - span * (1.0 - t)
     } else {
         a + span * t
+    }
+}
+
+/// The implementations as they were before the performance work, kept
+/// verbatim as oracles: the optimized code must agree with them bit for bit.
+#[cfg(test)]
+#[allow(dead_code)]
+pub(crate) mod oracle {
+    use super::{
+        CoverageThresholds, Coverages, SampleInterval, SortedUnique, SupportFilter, nan_last,
+        nan_min, same_value, saturating_sum,
+    };
+
+    pub fn sorted_unique(values: &[f64]) -> SortedUnique {
+        let sorted = sorted_copy(values);
+        let mut unique = SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
+        for value in sorted {
+            match (unique.values.last(), unique.counts.last_mut()) {
+                (Some(&last), Some(count)) if same_value(last, value) => *count += 1,
+                _ => {
+                    unique.values.push(value);
+                    unique.counts.push(1);
+                }
+            }
+        }
+        unique
+    }
+
+    pub(super) fn sorted_copy(values: &[f64]) -> Vec<f64> {
+        if values.iter().all(|v| v.is_finite() && *v > 0.0) {
+            // Sample times are float32 values: their 32-bit patterns sort in
+            // fewer passes than the widened 64-bit ones.
+            if values.iter().all(|v| f64::from(*v as f32) == *v) {
+                let keys: Vec<u32> = values.iter().map(|v| (*v as f32).to_bits()).collect();
+                return radix_sort(keys, 32)
+                    .into_iter()
+                    .map(|k| f64::from(f32::from_bits(k)))
+                    .collect();
+            }
+            let keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+            return radix_sort(keys, 64)
+                .into_iter()
+                .map(f64::from_bits)
+                .collect();
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable_by(nan_last);
+        sorted
+    }
+
+    const RADIX_BITS: u32 = 11;
+    const RADIX_BUCKETS: usize = 1 << RADIX_BITS;
+
+    /// Unsigned keys a radix sort can take apart.
+    trait RadixKey: Copy + Default {
+        fn digit(self, shift: u32) -> usize;
+    }
+
+    impl RadixKey for u32 {
+        fn digit(self, shift: u32) -> usize {
+            ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+        }
+    }
+
+    impl RadixKey for u64 {
+        fn digit(self, shift: u32) -> usize {
+            ((self >> shift) as usize) & (RADIX_BUCKETS - 1)
+        }
+    }
+
+    /// LSD radix sort on 11-bit digits. Passes whose digit is the same in every
+    /// key are skipped (nearby values share their exponent bits).
+    fn radix_sort<K: RadixKey>(mut keys: Vec<K>, key_bits: u32) -> Vec<K> {
+        let shifts: Vec<u32> = (0..key_bits).step_by(RADIX_BITS as usize).collect();
+        let mut histograms = vec![[0u32; RADIX_BUCKETS]; shifts.len()];
+        for key in &keys {
+            for (histogram, shift) in histograms.iter_mut().zip(&shifts) {
+                histogram[key.digit(*shift)] += 1;
+            }
+        }
+        let mut scratch = vec![K::default(); keys.len()];
+        for (histogram, shift) in histograms.iter().zip(&shifts) {
+            if histogram.iter().any(|&n| n as usize == keys.len()) {
+                continue;
+            }
+            let mut offsets = [0u32; RADIX_BUCKETS];
+            let mut total = 0;
+            for (offset, &n) in offsets.iter_mut().zip(histogram.iter()) {
+                *offset = total;
+                total += n;
+            }
+            for &key in &keys {
+                let slot = &mut offsets[key.digit(*shift)];
+                scratch[*slot as usize] = key;
+                *slot += 1;
+            }
+            std::mem::swap(&mut keys, &mut scratch);
+        }
+        keys
+    }
+
+    pub fn nearest_neighbor_coverages(
+        reference: &SortedUnique,
+        compare: &SortedUnique,
+        t: &CoverageThresholds,
+    ) -> Option<Coverages> {
+        if reference.values.is_empty() || compare.values.is_empty() {
+            return None;
+        }
+        let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
+        let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
+        let tolerance = t.center_relative.ln_1p();
+        let ref_covered = covered_flags(&ref_logs, &cmp_logs, tolerance);
+        let cmp_covered = covered_flags(&cmp_logs, &ref_logs, tolerance);
+        let (ref_mask, ref_filter) = support_filter(&reference.counts, t);
+        let (cmp_mask, cmp_filter) = support_filter(&compare.counts, t);
+        Some(Coverages {
+            ref_sample: sample_coverage(&reference.counts, &ref_covered),
+            cmp_sample: sample_coverage(&compare.counts, &cmp_covered),
+            ref_support: support_coverage(&ref_covered, &ref_mask),
+            cmp_support: support_coverage(&cmp_covered, &cmp_mask),
+            ref_filter,
+            cmp_filter,
+        })
+    }
+
+    pub(super) fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
+        let last = source.len().saturating_sub(1);
+        let mut pos = 0;
+        target
+            .iter()
+            .map(|&value| {
+                while pos < source.len() && source[pos] < value {
+                    pos += 1;
+                }
+                let below = source[pos.saturating_sub(1).min(last)];
+                let above = source[pos.min(last)];
+                nan_min((value - below).abs(), (value - above).abs()) <= tolerance
+            })
+            .collect()
+    }
+
+    pub(super) fn support_filter(
+        counts: &[u64],
+        t: &CoverageThresholds,
+    ) -> (Vec<bool>, SupportFilter) {
+        let keep_all = vec![true; counts.len()];
+        let total = saturating_sum(counts.iter().copied());
+        if counts.is_empty()
+            || total == 0
+            || t.rare_sample_fraction <= 0.0
+            || t.rare_max_removed_sample_fraction <= 0.0
+        {
+            return (keep_all, SupportFilter::Disabled);
+        }
+        if counts.iter().all(|&c| c == 1) {
+            return (keep_all, SupportFilter::AllValuesUnique);
+        }
+        // Compared as f64: exact for any realistic count (< 2^53).
+        let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+        let mask: Vec<bool> = counts.iter().map(|&c| c as f64 >= min_count).collect();
+        if mask.iter().all(|&keep| keep) {
+            return (keep_all, SupportFilter::NoRareValues);
+        }
+        if !mask.iter().any(|&keep| keep) {
+            return (keep_all, SupportFilter::WouldRemoveAllSupport);
+        }
+        let removed = saturating_sum(
+            counts
+                .iter()
+                .zip(&mask)
+                .filter(|(_, keep)| !**keep)
+                .map(|(c, _)| *c),
+        );
+        let removed_sample_fraction = removed as f64 / total as f64;
+        if removed_sample_fraction > t.rare_max_removed_sample_fraction {
+            return (keep_all, SupportFilter::WouldRemoveTooMuchMass);
+        }
+        (
+            mask,
+            SupportFilter::Filtered {
+                removed_sample_fraction,
+            },
+        )
+    }
+
+    pub(super) fn sample_coverage(counts: &[u64], covered: &[bool]) -> f64 {
+        let hit = saturating_sum(
+            counts
+                .iter()
+                .zip(covered)
+                .filter(|(_, c)| **c)
+                .map(|(n, _)| *n),
+        );
+        let total = saturating_sum(counts.iter().copied());
+        hit as f64 / total as f64
+    }
+
+    /// Mean of the covered flags over the retained values; NaN when none are
+    /// retained, like `np.mean` of an empty selection.
+    pub(super) fn support_coverage(covered: &[bool], retained: &[bool]) -> f64 {
+        let kept = retained.iter().filter(|&&keep| keep).count();
+        let hit = covered
+            .iter()
+            .zip(retained)
+            .filter(|(c, keep)| **c && **keep)
+            .count();
+        hit as f64 / kept as f64
+    }
+
+    pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
+        if !all_positive_finite(values) {
+            return None;
+        }
+        let sorted = sorted_copy(values);
+        let interval = SampleInterval {
+            lower: sorted[0],
+            center: quantile_linear(&sorted, 0.5),
+            upper: quantile_linear(&sorted, 0.75),
+        };
+        let positive_finite = |v: f64| v.is_finite() && v > 0.0;
+        let valid = positive_finite(interval.lower)
+            && positive_finite(interval.center)
+            && positive_finite(interval.upper)
+            && interval.lower <= interval.center
+            && interval.center <= interval.upper;
+        valid.then_some(interval)
+    }
+
+    pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
+        let widened: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        all_positive_finite(&widened).then_some(widened)
+    }
+
+    pub(super) fn all_positive_finite(values: &[f64]) -> bool {
+        !values.is_empty() && values.iter().all(|v| v.is_finite() && *v > 0.0)
+    }
+
+    /// Bulk times and cycles (`time * frequency` in float64, spec step 2), or
+    /// `None` when either array is unusable or their lengths differ.
+    pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
+        let times = positive_finite(times)?;
+        let frequencies = positive_finite(frequencies)?;
+        if times.len() != frequencies.len() {
+            return None;
+        }
+        let cycles = times.iter().zip(&frequencies).map(|(t, f)| t * f).collect();
+        Some((times, cycles))
+    }
+
+    pub fn quantile_linear(sorted: &[f64], q: f64) -> f64 {
+        if sorted.is_empty() || sorted.iter().any(|v| v.is_nan()) || !(0.0..=1.0).contains(&q) {
+            return f64::NAN;
+        }
+        let last = sorted.len() - 1;
+        // NumPy's virtual index for `linear` is `(n - 1) * q`, not `n * q + ...`.
+        let virtual_index = last as f64 * q;
+        // At or past the last index NumPy pins both neighbours to the last value
+        // and records the floor as -1, so the weight becomes `index + 1`.
+        let (below, floor) = if virtual_index >= last as f64 {
+            (last, -1.0)
+        } else {
+            let floor = virtual_index.floor();
+            (floor as usize, floor)
+        };
+        let above = if floor < 0.0 { last } else { below + 1 };
+        lerp(sorted[below], sorted[above], virtual_index - floor)
+    }
+
+    /// NumPy's `_lerp`: interpolate from whichever end is nearer, so the result
+    /// is exact at `t == 1` and monotone around `t == 0.5`.
+    fn lerp(a: f64, b: f64, t: f64) -> f64 {
+        let span = b - a;
+        if t >= 0.5 {
+            b - span * (1.0 - t)
+        } else {
+            a + span * t
+        }
     }
 }
 
@@ -678,7 +1470,12 @@ mod tests {
     fn empty_support_selection_is_nan_and_prints_nan() {
         // The public path never yields an empty mask, but np.mean of an
         // empty selection is NaN and the reference would print "nan%".
-        assert!(support_coverage(&[true, false], &[false, false]).is_nan());
+        let side = Side {
+            values: &[1.0, 2.0],
+            counts: &[1, 1],
+            retained: &[false, false],
+        };
+        assert!(side.support_coverage(&side.hits(&[true, false])).is_nan());
         let t = default_thresholds();
         let c = Coverages {
             ref_sample: 1.0,
@@ -905,6 +1702,335 @@ mod tests {
             SupportFilter::WouldRemoveTooMuchMass,
         ] {
             assert!(filter.describe().starts_with("off("));
+        }
+    }
+}
+
+/// The optimized functions against the [`oracle`] copies of the previous
+/// implementation, bit for bit, on many generated inputs.
+#[cfg(test)]
+mod differential_tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// Sample-like arrays: float32 times, cycles (float32 x float32), small
+    /// pools with many duplicates and exact ratio ties, tiny and huge
+    /// magnitudes, and occasional non-positive or NaN values.
+    fn draw(rng: &mut Rng, kind: u64) -> Vec<f64> {
+        let n = match rng.below(6) {
+            0 => 1 + rng.below(3),
+            1 => 1 + rng.below(40),
+            _ => 1 + rng.below(1200),
+        } as usize;
+        let base = match rng.below(6) {
+            0 => 1e-6,
+            1 => 1e4,
+            2 => 1e-290,
+            3 => 1e290,
+            4 => 1.0,
+            _ => f64::from(f32::MIN_POSITIVE),
+        };
+        let spread = [1e-7, 1e-4, 1e-2, 0.3, 3.0][rng.below(5) as usize];
+        let freqs: Vec<f32> = (0..1 + rng.below(10))
+            .map(|i| 1.97e9 + 1.98e6 * i as f32)
+            .collect();
+        let pool: Vec<f64> = (0..1 + rng.below(50))
+            .map(|i| {
+                base * [1.0, 1.005, 1.01, 201.0 / 200.0, 0.995][i as usize % 5] * (1.0 + i as f64)
+            })
+            .collect();
+        (0..n)
+            .map(|_| {
+                let x = base * (1.0 + spread * rng.unit());
+                match kind {
+                    0 => f64::from(x as f32),
+                    1 => {
+                        let t = f64::from(x as f32);
+                        t * f64::from(freqs[rng.below(freqs.len() as u64) as usize])
+                    }
+                    2 => pool[rng.below(pool.len() as u64) as usize],
+                    3 => x,
+                    _ => match rng.below(60) {
+                        0 => f64::NAN,
+                        1 => 0.0,
+                        2 => -x,
+                        3 => f64::INFINITY,
+                        4 => -0.0,
+                        _ => x,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Bit patterns, so NaN equals NaN and -0.0 differs from 0.0.
+    fn bits(values: &[f64]) -> Vec<u64> {
+        values.iter().map(|v| v.to_bits()).collect()
+    }
+
+    fn same_unique(a: &SortedUnique, b: &SortedUnique) -> bool {
+        bits(&a.values) == bits(&b.values) && a.counts == b.counts
+    }
+
+    fn same_coverages(a: &Option<Coverages>, b: &Option<Coverages>) -> bool {
+        match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                bits(&[a.ref_sample, a.cmp_sample, a.ref_support, a.cmp_support])
+                    == bits(&[b.ref_sample, b.cmp_sample, b.ref_support, b.cmp_support])
+                    && format!("{:?}{:?}", a.ref_filter, a.cmp_filter)
+                        == format!("{:?}{:?}", b.ref_filter, b.cmp_filter)
+            }
+            _ => false,
+        }
+    }
+
+    fn thresholds(center_relative: f64) -> CoverageThresholds {
+        CoverageThresholds {
+            center_relative,
+            sample_coverage: 0.97,
+            support_coverage: 0.80,
+            rare_sample_fraction: 0.001,
+            rare_max_removed_sample_fraction: 0.01,
+        }
+    }
+
+    const CENTER_RELATIVES: [f64; 9] = [0.005, 0.0, 1e-10, 1e-9, 0.01, 0.3, 2.0, -0.5, f64::NAN];
+
+    #[test]
+    fn sorted_unique_and_sorted_copy_match_the_oracle() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..3000 {
+            let values = draw(&mut rng, round % 5);
+            assert_eq!(
+                bits(&sorted_copy(&values)),
+                bits(&oracle::sorted_copy(&values)),
+                "{values:?}"
+            );
+            assert!(
+                same_unique(&sorted_unique(&values), &oracle::sorted_unique(&values)),
+                "{values:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn sample_interval_matches_the_oracle() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..3000 {
+            let values = draw(&mut rng, round % 5);
+            let (new, old) = (sample_interval(&values), oracle::sample_interval(&values));
+            assert_eq!(
+                new.map(|i| bits(&[i.lower, i.center, i.upper])),
+                old.map(|i| bits(&[i.lower, i.center, i.upper])),
+                "{values:?}"
+            );
+        }
+        for n in 1..12 {
+            let values: Vec<f64> = (0..n).map(|i| f64::from(n - i)).collect();
+            assert_eq!(sample_interval(&values), oracle::sample_interval(&values));
+        }
+    }
+
+    #[test]
+    fn coverages_match_the_oracle() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for round in 0..3000u64 {
+            let kind = round % 5;
+            let reference = draw(&mut rng, kind);
+            let compare = match rng.below(4) {
+                0 => reference.clone(),
+                // The same values scaled by the threshold ratio and nearby.
+                1 => reference
+                    .iter()
+                    .map(|v| v * [1.005, 201.0 / 200.0, 0.995, 1.0 + 1e-12][rng.below(4) as usize])
+                    .collect(),
+                _ => draw(&mut rng, kind),
+            };
+            let c = CENTER_RELATIVES[rng.below(CENTER_RELATIVES.len() as u64) as usize];
+            let t = thresholds(c);
+            let (ru, cu) = (sorted_unique(&reference), sorted_unique(&compare));
+            let new = nearest_neighbor_coverages(&ru, &cu, &t);
+            let old = nearest_neighbor_coverages_oracle(&reference, &compare, &t);
+            assert!(
+                same_coverages(&new, &old),
+                "c {c} ref {reference:?} cmp {compare:?}: {new:?} vs {old:?}"
+            );
+        }
+    }
+
+    fn nearest_neighbor_coverages_oracle(
+        reference: &[f64],
+        compare: &[f64],
+        t: &CoverageThresholds,
+    ) -> Option<Coverages> {
+        oracle::nearest_neighbor_coverages(
+            &oracle::sorted_unique(reference),
+            &oracle::sorted_unique(compare),
+            t,
+        )
+    }
+
+    /// Both runs' flags from the ratio merge equal the log merge's flags,
+    /// including values exactly at the threshold ratio.
+    #[test]
+    fn ratio_flags_match_log_flags_at_the_threshold() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut decided = 0;
+        for round in 0..4000u64 {
+            let scale = [1.0, 1e-6, 3.7e4, 1e-299, 1e299][round as usize % 5];
+            let n = 1 + rng.below(30) as usize;
+            let mut a: Vec<f64> = (0..n)
+                .map(|_| scale * (1 + rng.below(400)) as f64)
+                .collect();
+            let mut b: Vec<f64> = a
+                .iter()
+                .map(|v| {
+                    v * [201.0 / 200.0, 200.0 / 201.0, 1.0, 1.0051, 1.0049][rng.below(5) as usize]
+                })
+                .collect();
+            if rng.below(3) == 0 {
+                b.truncate(1 + rng.below(n as u64) as usize);
+            }
+            for v in [&mut a, &mut b] {
+                v.sort_by(f64::total_cmp);
+                v.dedup();
+            }
+            for c in CENTER_RELATIVES {
+                let tolerance = c.ln_1p();
+                let logs = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
+                let (la, lb) = (logs(&a), logs(&b));
+                let counts = |v: &[f64], rng: &mut Rng| -> Vec<u64> {
+                    v.iter().map(|_| 1 + rng.below(3)).collect()
+                };
+                let (ca, cb) = (counts(&a, &mut rng), counts(&b, &mut rng));
+                let keep = |v: &[f64], rng: &mut Rng| -> Vec<bool> {
+                    v.iter().map(|_| rng.below(4) != 0).collect()
+                };
+                let (ka, kb) = (keep(&a, &mut rng), keep(&b, &mut rng));
+                let side_a = Side {
+                    values: &a,
+                    counts: &ca,
+                    retained: &ka,
+                };
+                let side_b = Side {
+                    values: &b,
+                    counts: &cb,
+                    retained: &kb,
+                };
+                let expected = (
+                    side_a.hits(&covered_flags(&la, &lb, tolerance)),
+                    side_b.hits(&covered_flags(&lb, &la, tolerance)),
+                );
+                if let Some(got) = hits_by_ratio(&side_a, &side_b, c, tolerance) {
+                    decided += 1;
+                    assert_eq!(got, expected, "c {c} a {a:?} b {b:?}");
+                }
+            }
+        }
+        assert!(decided > 10_000, "the fast path ran only {decided} times");
+    }
+
+    #[test]
+    fn threshold_ratio_is_decided_by_the_logs() {
+        // 201/200 is exactly 1 + 0.005 as float64 ratio of the two values.
+        let t = thresholds(0.005);
+        for scale in [1.0, 1e-6, 1e6, 7.0] {
+            let a = sorted_unique(&[200.0 * scale]);
+            let b = sorted_unique(&[201.0 * scale]);
+            let old = oracle::nearest_neighbor_coverages(&a, &b, &t);
+            assert!(same_coverages(
+                &nearest_neighbor_coverages(&a, &b, &t),
+                &old
+            ));
+        }
+    }
+
+    #[test]
+    fn time_and_cycles_match_the_oracle() {
+        let mut rng = Rng(0x5151_7272_9393_b4b4);
+        let specials = [
+            0.0f32,
+            -0.0,
+            -1.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::MIN_POSITIVE,
+            1e-45,
+        ];
+        for _ in 0..2000 {
+            let draw = |rng: &mut Rng| -> Vec<f32> {
+                (0..rng.below(6))
+                    .map(|_| match rng.below(10) {
+                        0 => specials[rng.below(specials.len() as u64) as usize],
+                        _ => (rng.unit() * 1e-5 + 1e-7) as f32 * [1.0, 2e14][rng.below(2) as usize],
+                    })
+                    .collect()
+            };
+            let (times, frequencies) = (draw(&mut rng), draw(&mut rng));
+            let new = time_and_cycles(&times, &frequencies);
+            let old = oracle::time_and_cycles(&times, &frequencies);
+            assert_eq!(
+                new.map(|(t, c)| (bits(&t), bits(&c))),
+                old.map(|(t, c)| (bits(&t), bits(&c))),
+                "{times:?} {frequencies:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn radix_sort_handles_every_key_width() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        // A far outlier: every other key shares the sorted prefix, so the
+        // insertion sort runs out of moves and hands over to sort_unstable.
+        for n in [10usize, 100, 3000] {
+            let mut keys: Vec<u64> = (0..n).map(|_| rng.below(1 << 20)).collect();
+            keys.push(1 << 50);
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            radix_sort(&mut keys);
+            assert_eq!(keys, expected);
+        }
+        for bits in 1..=64u32 {
+            for n in [2usize, 3, 17, 500] {
+                let mask = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                let low = rng.below(8) as u32;
+                let mut keys: Vec<u64> = (0..n)
+                    .map(|_| (rng.next() & mask) << low.min(64 - bits))
+                    .collect();
+                let mut expected = keys.clone();
+                expected.sort_unstable();
+                radix_sort(&mut keys);
+                assert_eq!(keys, expected, "bits {bits} n {n}");
+                let mut narrow: Vec<u32> = expected
+                    .iter()
+                    .map(|k| (*k >> 32) as u32 ^ *k as u32)
+                    .collect();
+                let mut expected: Vec<u32> = narrow.clone();
+                expected.sort_unstable();
+                radix_sort(&mut narrow);
+                assert_eq!(narrow, expected);
+            }
         }
     }
 }

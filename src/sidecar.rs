@@ -94,10 +94,23 @@ pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
     read_float32(&file, length)
 }
 
+/// Sidecars smaller than this are read, larger ones mapped.
+const SMALL_FILE: u64 = 1 << 20;
+
 /// The float32 values of an open regular file of `length` bytes.
 fn read_float32(file: &File, length: u64) -> io::Result<Vec<f32>> {
     if length == 0 {
         return Ok(Vec::new());
+    }
+    if length < SMALL_FILE {
+        // A plain read: mapping and unmapping a small file costs more (the
+        // unmap flushes the TLBs of every thread).
+        let mut values = vec![0f32; (length / 4) as usize];
+        io::Read::read_exact(&mut &*file, bytemuck::cast_slice_mut(&mut values))?;
+        for value in &mut values {
+            *value = f32::from_bits(u32::from_le(value.to_bits()));
+        }
+        return Ok(values);
     }
     // SAFETY: the map is read-only and lives only inside this function; the
     // sidecar files are written once by NVBench and not modified while we
@@ -296,6 +309,26 @@ mod tests {
             "{:?}",
             warnings.borrow()
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn small_and_large_files_read_alike() {
+        let dir = std::env::temp_dir().join(format!("nvbc-sizes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for count in [
+            1usize,
+            1000,
+            (SMALL_FILE as usize) / 4 - 1,
+            (SMALL_FILE as usize) / 4 + 3,
+        ] {
+            let values: Vec<f32> = (0..count).map(|i| i as f32 * 0.5 + 1e-3).collect();
+            let mut bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            bytes.extend([7u8, 7]);
+            let path = dir.join(format!("{count}.bin"));
+            std::fs::write(&path, bytes).unwrap();
+            assert_eq!(read_float32_file(path.to_str().unwrap()).unwrap(), values);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
