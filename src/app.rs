@@ -12,7 +12,7 @@ use crate::compare::{self, Comparison, Side, Status};
 use crate::config::Thresholds;
 use crate::device_diff::symmetric_diff_repr;
 use crate::failure::Failure;
-use crate::filters::{DeviceFilter, FilterPlan, matching_group};
+use crate::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
 use crate::inputs::{InputPairs, input_pairs, load_pair};
 use crate::matching::{self, MatchedState, StateMatch};
 use crate::model::{Benchmark, Device, Root, State};
@@ -239,11 +239,25 @@ impl<'s> Run<'s> {
         for bench in ref_benches.iter().rev() {
             ref_by_name.insert(&bench.name, bench);
         }
+        // The side-effect-free work of every compared benchmark runs ahead,
+        // on all cores; its output, warnings and errors are applied below,
+        // in order.
+        let compared: Vec<(&Benchmark, &Benchmark)> = cmp_benches
+            .iter()
+            .filter(|c| s.filters.selects_benchmark(&c.name))
+            .filter_map(|c| ref_by_name.get(c.name.as_str()).map(|r| (*r, c)))
+            .collect();
+        let resolve_sidecars = self.bulk_rows.is_some() || s.keep_records;
+        let mut prepared = map_in_parallel(&compared, BENCHMARKS_PER_THREAD, |(r, c)| {
+            prepare_benchmark(s, &context, (r, c), resolve_sidecars)
+        })
+        .into_iter();
         for cmp_bench in cmp_benches {
             let selected = s.filters.selects_benchmark(&cmp_bench.name);
             match ref_by_name.get(cmp_bench.name.as_str()) {
                 Some(ref_bench) if selected => {
-                    self.compare_benchmark(ref_bench, cmp_bench, &context, out)?
+                    let work = prepared.next().flatten();
+                    self.compare_benchmark(ref_bench, cmp_bench, &context, work, out)?
                 }
                 None if selected && s.report_missing => {
                     self.record_missing_benchmark(Presence::New, cmp_path, &cmp_bench.name)
@@ -306,40 +320,38 @@ impl<'s> Run<'s> {
         ref_bench: &Benchmark,
         cmp_bench: &Benchmark,
         context: &FileContext,
+        prepared: Option<Vec<PairWork>>,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let s = self.settings;
-        let cmp_ids =
-            matching::benchmark_device_ids(cmp_bench, &s.compare_devices, "--compare-devices")?;
-        let ref_ids =
-            matching::benchmark_device_ids(ref_bench, &s.reference_devices, "--reference-devices")?;
-        if cmp_ids.len() != ref_ids.len() {
-            return Err(Failure::reported(format!(
-                "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
-                crate::pyfmt::str_repr(&cmp_bench.name),
-                ref_ids.len(),
-                cmp_ids.len()
-            )));
-        }
+        let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench)?;
         write!(out, "# {}\n\n", cmp_bench.name).map_err(Failure::write)?;
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
-        let axis_names: Vec<String> = (cmp_bench.axes.as_deref().unwrap_or(&[]))
-            .iter()
-            .map(|a| a.name.clone())
-            .collect();
-        for (pair_index, (ref_id, cmp_id)) in ref_ids.into_iter().zip(cmp_ids).enumerate() {
-            let StateMatch {
-                matched,
-                only_reference,
-                only_compare,
-            } = matching::match_device_states(
-                &cmp_bench.name,
-                &ref_bench.states,
-                &cmp_bench.states,
-                (ref_id, cmp_id),
-                &groups,
-                s.report_missing,
-            )?;
+        let axis_names = axis_names(cmp_bench);
+        let mut prepared = prepared.map(Vec::into_iter);
+        let resolve_sidecars = self.bulk_rows.is_some() || s.keep_records;
+        for (pair_index, (ref_id, cmp_id)) in device_pairs.into_iter().enumerate() {
+            let work = match prepared.as_mut().and_then(Iterator::next) {
+                Some(work) => work,
+                None => prepare_pair(
+                    s,
+                    context,
+                    (ref_bench, cmp_bench),
+                    (ref_id, cmp_id),
+                    (&groups, &axis_names),
+                    resolve_sidecars,
+                )?,
+            };
+            let PairWork {
+                state_match:
+                    StateMatch {
+                        matched,
+                        only_reference,
+                        only_compare,
+                    },
+                decided,
+                table,
+            } = work;
             self.record_missing_states(
                 context,
                 cmp_bench,
@@ -347,16 +359,6 @@ impl<'s> Run<'s> {
                 only_reference,
                 only_compare,
             );
-            let decider = Decider {
-                settings: s,
-                context,
-                bench: cmp_bench,
-                devices: (ref_id, cmp_id),
-                resolve_sidecars: self.bulk_rows.is_some() || s.keep_records,
-            };
-            // Decisions are independent: they run in parallel, and their
-            // results (and warnings, and the first error) are taken in order.
-            let decided = map_in_parallel(&matched, 32, |state| decider.decide_state(state));
             let mut records = Vec::with_capacity(matched.len());
             let mut table_rows = 0;
             for (state, (record, warnings)) in matched.iter().zip(decided) {
@@ -383,15 +385,7 @@ impl<'s> Run<'s> {
             }
             if table_rows > 0 {
                 let heading = device_heading(context, &cmp_bench.name, ref_id, cmp_id)?;
-                let rows: Vec<Row> = records
-                    .iter()
-                    .filter(|r| r.displayed)
-                    .map(|r| Row {
-                        axis_cells: r.axis_values.iter().map(|a| a.display.clone()).collect(),
-                        comparison: &r.comparison,
-                    })
-                    .collect();
-                let table = render_table(&axis_names, &rows, s.display, s.no_color);
+                let table = table.unwrap_or_else(|| table_text(s, &axis_names, &records));
                 write!(out, "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
                 // As in the reference, an along chart follows a printed table.
                 let cmp_name = find_device(context.cmp_devices, cmp_id)
@@ -436,6 +430,133 @@ impl<'s> Run<'s> {
             });
         }
     }
+}
+
+/// Benchmarks prepared per thread, at least: a few large benchmarks are
+/// better served by the parallel decisions and tables inside each.
+const BENCHMARKS_PER_THREAD: usize = 4;
+
+/// The side-effect-free work of one device pair: its state matching, the
+/// decisions (with the warnings they raise, not yet printed) and, when
+/// every decision succeeded, its table.
+struct PairWork<'a> {
+    state_match: StateMatch<'a>,
+    decided: Vec<(Result<StateRecord, Failure>, Vec<String>)>,
+    table: Option<String>,
+}
+
+/// The reference and compare device of each device pair, paired by position.
+fn benchmark_device_pairs(
+    s: &Settings,
+    ref_bench: &Benchmark,
+    cmp_bench: &Benchmark,
+) -> Result<Vec<(i64, i64)>, Failure> {
+    let cmp_ids =
+        matching::benchmark_device_ids(cmp_bench, &s.compare_devices, "--compare-devices")?;
+    let ref_ids =
+        matching::benchmark_device_ids(ref_bench, &s.reference_devices, "--reference-devices")?;
+    if cmp_ids.len() != ref_ids.len() {
+        return Err(Failure::reported(format!(
+            "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
+            crate::pyfmt::str_repr(&cmp_bench.name),
+            ref_ids.len(),
+            cmp_ids.len()
+        )));
+    }
+    Ok(ref_ids.into_iter().zip(cmp_ids).collect())
+}
+
+fn axis_names(bench: &Benchmark) -> Vec<String> {
+    (bench.axes.as_deref().unwrap_or(&[]))
+        .iter()
+        .map(|a| a.name.clone())
+        .collect()
+}
+
+/// All device pairs of a benchmark, or `None` when any step fails: the
+/// failure is then met again, and reported, where it occurs in order.
+fn prepare_benchmark<'a>(
+    s: &Settings,
+    context: &FileContext,
+    (ref_bench, cmp_bench): (&'a Benchmark, &'a Benchmark),
+    resolve_sidecars: bool,
+) -> Option<Vec<PairWork<'a>>> {
+    let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench).ok()?;
+    let groups = s.filters.axis_filter_groups(&cmp_bench.name);
+    let axis_names = axis_names(cmp_bench);
+    device_pairs
+        .into_iter()
+        .map(|devices| {
+            prepare_pair(
+                s,
+                context,
+                (ref_bench, cmp_bench),
+                devices,
+                (&groups, &axis_names),
+                resolve_sidecars,
+            )
+            .ok()
+        })
+        .collect()
+}
+
+fn prepare_pair<'a>(
+    s: &Settings,
+    context: &FileContext,
+    (ref_bench, cmp_bench): (&'a Benchmark, &'a Benchmark),
+    devices: (i64, i64),
+    (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
+    resolve_sidecars: bool,
+) -> Result<PairWork<'a>, Failure> {
+    let state_match = matching::match_device_states(
+        &cmp_bench.name,
+        &ref_bench.states,
+        &cmp_bench.states,
+        devices,
+        groups,
+        s.report_missing,
+    )?;
+    let decider = Decider {
+        settings: s,
+        context,
+        bench: cmp_bench,
+        devices,
+        resolve_sidecars,
+    };
+    // Decisions are independent: they run in parallel, and their results
+    // (and warnings, and the first error) are taken in order.
+    let decided = map_in_parallel(&state_match.matched, 32, |state| {
+        decider.decide_state(state)
+    });
+    let records: Option<Vec<&StateRecord>> = decided
+        .iter()
+        .map(|(record, _)| record.as_ref().ok())
+        .collect();
+    let table = records
+        .filter(|records| records.iter().any(|r| r.displayed))
+        .map(|records| table_text(s, axis_names, records));
+    Ok(PairWork {
+        state_match,
+        decided,
+        table,
+    })
+}
+
+/// The table of the displayed records.
+fn table_text<'r>(
+    s: &Settings,
+    axis_names: &[String],
+    records: impl IntoIterator<Item = &'r StateRecord>,
+) -> String {
+    let rows: Vec<Row> = records
+        .into_iter()
+        .filter(|r| r.displayed)
+        .map(|r| Row {
+            axis_cells: r.axis_values.iter().map(|a| a.display.clone()).collect(),
+            comparison: &r.comparison,
+        })
+        .collect();
+    render_table(axis_names, &rows, s.display, s.no_color)
 }
 
 /// Decides the matched states of one device pair. Shared by the threads

@@ -1,7 +1,12 @@
 //! Order-preserving parallel maps over the two (or more) cores users have:
 //! the work after parsing (decisions, table cells) is independent per item.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+thread_local! {
+    static IN_WORKER: Cell<bool> = const { Cell::new(false) };
+}
 
 /// `f` over `items`, in order, on all cores when every thread gets at
 /// least `min_per_thread` items; otherwise on this thread.
@@ -14,7 +19,8 @@ pub fn map_in_parallel<T: Sync, R: Send>(
         .map_or(1, |n| n.get())
         .min(items.len() / min_per_thread.max(1))
         .min(16);
-    if threads < 2 {
+    // Inside a worker all cores are busy already.
+    if threads < 2 || IN_WORKER.with(Cell::get) {
         return items.iter().map(f).collect();
     }
     let chunk = items.len().div_ceil(threads);
@@ -22,7 +28,12 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     std::thread::scope(|scope| {
         let workers: Vec<_> = items
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .map(|part| {
+                scope.spawn(move || {
+                    IN_WORKER.with(|w| w.set(true));
+                    part.iter().map(f).collect::<Vec<R>>()
+                })
+            })
             .collect();
         workers
             .into_iter()
@@ -68,5 +79,13 @@ mod tests {
         assert_eq!(doubled, items.iter().map(|x| x * 2).collect::<Vec<_>>());
         assert_eq!(map_in_parallel(&items[..3], 32, |x| *x), vec![0, 1, 2]);
         assert!(map_in_parallel(&[] as &[u32], 1, |x| *x).is_empty());
+        // Nested maps run inside the workers, in order.
+        let nested = map_in_parallel(&items[..100], 1, |x| {
+            map_in_parallel(&items[..50], 1, |y| x * y)
+                .iter()
+                .sum::<u32>()
+        });
+        let expected: Vec<u32> = items[..100].iter().map(|x| x * 1225).collect();
+        assert_eq!(nested, expected);
     }
 }

@@ -55,7 +55,7 @@ pub fn github_table(headers: &[String], aligns: &[Align], rows: &[Vec<String>]) 
 
 /// Large tables are typed, padded and rendered on all cores: by column
 /// (each column is typed and padded on its own), then by row.
-const ROWS_PER_THREAD: usize = 1024;
+const ROWS_PER_THREAD: usize = 128;
 
 fn columns_per_thread(rows: usize) -> usize {
     if rows >= ROWS_PER_THREAD {

@@ -118,7 +118,7 @@ fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
 
 /// Formatting a row costs a few microseconds: below this many rows per
 /// thread, starting threads costs more than it saves.
-const MIN_ROWS_PER_THREAD: usize = 512;
+const MIN_ROWS_PER_THREAD: usize = 64;
 
 pub fn render_table(
     axis_names: &[String],
