@@ -17,6 +17,7 @@ pub mod gate;
 pub mod inputs;
 pub mod mapped;
 pub mod matching;
+pub mod memory;
 pub mod model;
 pub mod parallel;
 pub mod pprint;

@@ -9,6 +9,7 @@ fn main() -> ExitCode {
         Err(code) => return ExitCode::from(u8::try_from(code).unwrap_or(2)),
     };
     nvbench_compare::parallel::exit_after_run();
+    nvbench_compare::memory::keep_freed_memory();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let code = nvbench_compare::run(cli, &filter_args, &mut out);
     let _ = out.flush();
