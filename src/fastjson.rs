@@ -497,11 +497,10 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
                 self.pos += 1;
                 let mut access = Elements {
                     parser: self,
-                    first: true,
-                    done: false,
+                    progress: Progress::START,
                 };
                 let value = visitor.visit_seq(&mut access)?;
-                if !access.done {
+                if !access.progress.done {
                     return Err(Bail);
                 }
                 self.depth -= 1;
@@ -512,11 +511,10 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
                 self.pos += 1;
                 let mut access = Entries {
                     parser: self,
-                    first: true,
-                    done: false,
+                    progress: Progress::START,
                 };
                 let value = visitor.visit_map(&mut access)?;
-                if !access.done {
+                if !access.progress.done {
                     return Err(Bail);
                 }
                 self.depth -= 1;
@@ -621,10 +619,48 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
     }
 }
 
-struct Elements<'a, 'de> {
-    parser: &'a mut Parser<'de>,
+/// Where a container being read stands: before its first item, or closed.
+struct Progress {
     first: bool,
     done: bool,
+}
+
+impl Progress {
+    const START: Progress = Progress {
+        first: true,
+        done: false,
+    };
+
+    /// Moves to the next item: `Ok(false)` past the closing byte.
+    fn advance(&mut self, parser: &mut Parser, close: u8) -> Result<bool, Bail> {
+        if self.done {
+            return Err(Bail);
+        }
+        parser.skip_whitespace();
+        match parser.peek() {
+            Some(byte) if byte == close => {
+                parser.pos += 1;
+                self.done = true;
+                return Ok(false);
+            }
+            Some(b',') if !self.first => {
+                parser.pos += 1;
+                parser.skip_whitespace();
+                if parser.peek() == Some(close) {
+                    return Err(Bail);
+                }
+            }
+            _ if self.first => {}
+            _ => return Err(Bail),
+        }
+        self.first = false;
+        Ok(true)
+    }
+}
+
+struct Elements<'a, 'de> {
+    parser: &'a mut Parser<'de>,
+    progress: Progress,
 }
 
 impl<'de> SeqAccess<'de> for Elements<'_, 'de> {
@@ -634,36 +670,16 @@ impl<'de> SeqAccess<'de> for Elements<'_, 'de> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Bail> {
-        if self.done {
-            return Err(Bail);
+        if !self.progress.advance(self.parser, b']')? {
+            return Ok(None);
         }
-        let parser = &mut *self.parser;
-        parser.skip_whitespace();
-        match parser.peek() {
-            Some(b']') => {
-                parser.pos += 1;
-                self.done = true;
-                return Ok(None);
-            }
-            Some(b',') if !self.first => {
-                parser.pos += 1;
-                parser.skip_whitespace();
-                if parser.peek() == Some(b']') {
-                    return Err(Bail);
-                }
-            }
-            _ if self.first => {}
-            _ => return Err(Bail),
-        }
-        self.first = false;
         seed.deserialize(&mut *self.parser).map(Some)
     }
 }
 
 struct Entries<'a, 'de> {
     parser: &'a mut Parser<'de>,
-    first: bool,
-    done: bool,
+    progress: Progress,
 }
 
 impl<'de> MapAccess<'de> for Entries<'_, 'de> {
@@ -673,28 +689,12 @@ impl<'de> MapAccess<'de> for Entries<'_, 'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Bail> {
-        if self.done {
+        if !self.progress.advance(self.parser, b'}')? {
+            return Ok(None);
+        }
+        if self.parser.peek() != Some(b'"') {
             return Err(Bail);
         }
-        let parser = &mut *self.parser;
-        parser.skip_whitespace();
-        match parser.peek() {
-            Some(b'}') => {
-                parser.pos += 1;
-                self.done = true;
-                return Ok(None);
-            }
-            Some(b',') if !self.first => {
-                parser.pos += 1;
-                parser.skip_whitespace();
-            }
-            _ if self.first => {}
-            _ => return Err(Bail),
-        }
-        if parser.peek() != Some(b'"') {
-            return Err(Bail);
-        }
-        self.first = false;
         seed.deserialize(&mut *self.parser).map(Some)
     }
 
