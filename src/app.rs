@@ -239,30 +239,34 @@ impl<'s> Run<'s> {
         for bench in ref_benches.iter().rev() {
             ref_by_name.insert(&bench.name, bench);
         }
+        // Selected compare benchmarks with their reference namesakes.
+        let selected: Vec<(&Benchmark, Option<&Benchmark>)> = cmp_benches
+            .iter()
+            .filter(|c| s.filters.selects_benchmark(&c.name))
+            .map(|c| (c, ref_by_name.get(c.name.as_str()).copied()))
+            .collect();
         // The side-effect-free work of every compared benchmark runs ahead,
         // on all cores; its output, warnings and errors are applied below,
         // in order.
-        let compared: Vec<(&Benchmark, &Benchmark)> = cmp_benches
+        let compared: Vec<(&Benchmark, &Benchmark)> = selected
             .iter()
-            .filter(|c| s.filters.selects_benchmark(&c.name))
-            .filter_map(|c| ref_by_name.get(c.name.as_str()).map(|r| (*r, c)))
+            .filter_map(|(c, r)| r.map(|r| (r, *c)))
             .collect();
-        let resolve_sidecars = self.bulk_rows.is_some() || s.keep_records;
+        let resolve_sidecars = self.resolve_sidecars();
         let mut prepared = map_in_parallel(&compared, BENCHMARKS_PER_THREAD, |(r, c)| {
             prepare_benchmark(s, &context, (r, c), resolve_sidecars)
         })
         .into_iter();
-        for cmp_bench in cmp_benches {
-            let selected = s.filters.selects_benchmark(&cmp_bench.name);
-            match ref_by_name.get(cmp_bench.name.as_str()) {
-                Some(ref_bench) if selected => {
+        for (cmp_bench, ref_bench) in selected {
+            match ref_bench {
+                Some(ref_bench) => {
                     let work = prepared.next().flatten();
                     self.compare_benchmark(ref_bench, cmp_bench, &context, work, out)?
                 }
-                None if selected && s.report_missing => {
+                None if s.report_missing => {
                     self.record_missing_benchmark(Presence::New, cmp_path, &cmp_bench.name)
                 }
-                _ => {}
+                None => {}
             }
         }
         if s.report_missing {
@@ -278,6 +282,11 @@ impl<'s> Run<'s> {
         }
         self.charts
             .finish_input_pair(&s.filters.global_axis_filters, out)
+    }
+
+    /// Records name their sidecar files (bulk-debug and JSON output).
+    fn resolve_sidecars(&self) -> bool {
+        self.bulk_rows.is_some() || self.settings.keep_records
     }
 
     fn record_missing_benchmark(&mut self, presence: Presence, file: &str, name: &str) {
@@ -329,7 +338,7 @@ impl<'s> Run<'s> {
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names = axis_names(cmp_bench);
         let mut prepared = prepared.map(Vec::into_iter);
-        let resolve_sidecars = self.bulk_rows.is_some() || s.keep_records;
+        let resolve_sidecars = self.resolve_sidecars();
         for (pair_index, (ref_id, cmp_id)) in device_pairs.into_iter().enumerate() {
             let work = match prepared.as_mut().and_then(Iterator::next) {
                 Some(work) => work,

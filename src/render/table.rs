@@ -120,6 +120,7 @@ fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
 /// thread, starting threads costs more than it saves.
 const MIN_ROWS_PER_THREAD: usize = 64;
 
+/// The table text (without a trailing newline).
 pub fn render_table(
     axis_names: &[String],
     rows: &[Row],

@@ -209,15 +209,6 @@ impl TimingText {
     }
 }
 
-/// An intervals-mode cell: `center [-lo, +hi] unit`, aligned with `widths`.
-pub fn timing_with_interval(
-    center: Option<f64>,
-    interval: Option<&Interval>,
-    widths: IntervalWidths,
-) -> String {
-    TimingText::new(center, interval).cell(widths)
-}
-
 /// Explain-mode values `[lo, center, hi]` in one unit, or `None` when an endpoint is unusable.
 fn explicit_values(interval: &Interval) -> Option<([String; 3], &'static str)> {
     let points = [interval.lower, interval.center, interval.upper];
@@ -364,7 +355,7 @@ mod tests {
         let widths = IntervalWidths::of([&text].into_iter());
         assert_eq!(text.cell(widths), "1.500 ms [-11, +2] us");
         assert_eq!(
-            timing_with_interval(Some(1.5e-3), Some(&interval), widths),
+            TimingText::new(Some(1.5e-3), Some(&interval)).cell(widths),
             "1.500 ms [-11, +2] us"
         );
         // Aligned cells: the widths come from every row's texts.
