@@ -996,9 +996,11 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
 #[cfg(test)]
 #[allow(dead_code)]
 pub(crate) mod oracle {
+    // Functions this change left as they were are shared, not copied.
+    pub use super::positive_finite;
     use super::{
-        CoverageThresholds, Coverages, SampleInterval, SortedUnique, SupportFilter, nan_last,
-        nan_min, same_value, saturating_sum,
+        CoverageThresholds, Coverages, SampleInterval, SortedUnique, all_positive_finite, lerp,
+        nan_last, nan_min, same_value, saturating_sum, support_filter,
     };
 
     pub fn sorted_unique(values: &[f64]) -> SortedUnique {
@@ -1133,50 +1135,6 @@ pub(crate) mod oracle {
             .collect()
     }
 
-    pub(super) fn support_filter(
-        counts: &[u64],
-        t: &CoverageThresholds,
-    ) -> (Vec<bool>, SupportFilter) {
-        let keep_all = vec![true; counts.len()];
-        let total = saturating_sum(counts.iter().copied());
-        if counts.is_empty()
-            || total == 0
-            || t.rare_sample_fraction <= 0.0
-            || t.rare_max_removed_sample_fraction <= 0.0
-        {
-            return (keep_all, SupportFilter::Disabled);
-        }
-        if counts.iter().all(|&c| c == 1) {
-            return (keep_all, SupportFilter::AllValuesUnique);
-        }
-        // Compared as f64: exact for any realistic count (< 2^53).
-        let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
-        let mask: Vec<bool> = counts.iter().map(|&c| c as f64 >= min_count).collect();
-        if mask.iter().all(|&keep| keep) {
-            return (keep_all, SupportFilter::NoRareValues);
-        }
-        if !mask.iter().any(|&keep| keep) {
-            return (keep_all, SupportFilter::WouldRemoveAllSupport);
-        }
-        let removed = saturating_sum(
-            counts
-                .iter()
-                .zip(&mask)
-                .filter(|(_, keep)| !**keep)
-                .map(|(c, _)| *c),
-        );
-        let removed_sample_fraction = removed as f64 / total as f64;
-        if removed_sample_fraction > t.rare_max_removed_sample_fraction {
-            return (keep_all, SupportFilter::WouldRemoveTooMuchMass);
-        }
-        (
-            mask,
-            SupportFilter::Filtered {
-                removed_sample_fraction,
-            },
-        )
-    }
-
     pub(super) fn sample_coverage(counts: &[u64], covered: &[bool]) -> f64 {
         let hit = saturating_sum(
             counts
@@ -1220,15 +1178,6 @@ pub(crate) mod oracle {
         valid.then_some(interval)
     }
 
-    pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
-        let widened: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
-        all_positive_finite(&widened).then_some(widened)
-    }
-
-    pub(super) fn all_positive_finite(values: &[f64]) -> bool {
-        !values.is_empty() && values.iter().all(|v| v.is_finite() && *v > 0.0)
-    }
-
     /// Bulk times and cycles (`time * frequency` in float64, spec step 2), or
     /// `None` when either array is unusable or their lengths differ.
     pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
@@ -1258,17 +1207,6 @@ pub(crate) mod oracle {
         };
         let above = if floor < 0.0 { last } else { below + 1 };
         lerp(sorted[below], sorted[above], virtual_index - floor)
-    }
-
-    /// NumPy's `_lerp`: interpolate from whichever end is nearer, so the result
-    /// is exact at `t == 1` and monotone around `t == 0.5`.
-    fn lerp(a: f64, b: f64, t: f64) -> f64 {
-        let span = b - a;
-        if t >= 0.5 {
-            b - span * (1.0 - t)
-        } else {
-            a + span * t
-        }
     }
 }
 
