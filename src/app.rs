@@ -7,27 +7,27 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::charts::{ChartSettings, Charts};
-use crate::compare::{self, Comparison, Side, Status};
-use crate::config::Thresholds;
-use crate::device_diff::symmetric_diff_repr;
-use crate::failure::Failure;
-use crate::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
-use crate::inputs::{InputPairs, input_pairs, load_pair};
-use crate::matching::{self, MatchedState, StateMatch};
-use crate::model::{Benchmark, Device, Root, State};
-use crate::parallel::{drop_in_background, map_in_parallel};
-use crate::pprint::PyValue;
-use crate::render::axes::axis_cells;
-use crate::render::bulk_debug::{bulk_debug_row, bulk_debug_script};
-use crate::render::summary::{render_missing, render_summary};
-use crate::render::table::{DisplayMode, Row, render_table};
-use crate::render::{Color, colorize};
-use crate::report::{
+use crate::deciding::config::Thresholds;
+use crate::deciding::decision::{self, Comparison, Side, Status};
+use crate::deciding::report::{
     AxisEntry, MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord,
 };
-use crate::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname};
-use crate::timing::{Timing, extract_timing};
+use crate::failure::Failure;
+use crate::loading::inputs::{InputPairs, input_pairs, load_pair};
+use crate::loading::model::{Benchmark, Device, Root, State};
+use crate::loading::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname};
+use crate::loading::timing::{Timing, extract_timing};
+use crate::matching::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
+use crate::matching::{self, MatchedState, StateMatch};
+use crate::parallel::{drop_in_background, map_in_parallel};
+use crate::pycompat::jsondiff::symmetric_diff_repr;
+use crate::pycompat::pprint::PyValue;
+use crate::rendering::axes::axis_cells;
+use crate::rendering::bulk_debug::{bulk_debug_row, bulk_debug_script};
+use crate::rendering::charts::selection::{ChartSettings, Charts};
+use crate::rendering::summary::{render_missing, render_summary};
+use crate::rendering::table::{DisplayMode, Row, render_table};
+use crate::rendering::{Color, colorize};
 
 /// Everything a comparison run needs, validated.
 #[derive(Debug, Clone)]
@@ -119,10 +119,12 @@ impl<'s> Run<'s> {
             s.display == DisplayMode::Explain,
         ));
         if s.report_missing {
-            text.push_str(&crate::render::summary::render_missing_counts(&self.report));
+            text.push_str(&crate::rendering::summary::render_missing_counts(
+                &self.report,
+            ));
         }
         if s.explain_ambg {
-            let steps = crate::render::advice::render_next_steps(&self.report.tally);
+            let steps = crate::rendering::advice::render_next_steps(&self.report.tally);
             if !steps.is_empty() {
                 text.push('\n');
                 text.push_str(&steps);
@@ -467,7 +469,7 @@ fn benchmark_device_pairs(
     if cmp_ids.len() != ref_ids.len() {
         return Err(Failure::reported(format!(
             "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
-            crate::pyfmt::str_repr(&cmp_bench.name),
+            crate::pycompat::pyfmt::str_repr(&cmp_bench.name),
             ref_ids.len(),
             cmp_ids.len()
         )));
@@ -638,8 +640,10 @@ impl Decider<'_> {
         warnings: &RefCell<Vec<String>>,
     ) -> Result<Decided, Failure> {
         let context = self.context;
-        let missing =
-            compare::missing_summaries_decision(presence(state.reference), presence(state.compare));
+        let missing = decision::missing_summaries_decision(
+            presence(state.reference),
+            presence(state.compare),
+        );
         let extract = |s: &State| match &s.summaries {
             Some(summaries) if s.has_summaries() => {
                 extract_timing(summaries, &mut warnings.borrow_mut())
@@ -663,11 +667,11 @@ impl Decider<'_> {
         };
         if let Some(decision) = missing {
             return Ok(Decided {
-                comparison: compare::unavailable_comparison(decision, &ref_timing, &cmp_timing),
+                comparison: decision::unavailable_comparison(decision, &ref_timing, &cmp_timing),
                 sidecars,
             });
         }
-        let comparison = compare::compare_timings(
+        let comparison = decision::compare_timings(
             &Side {
                 timing: &ref_timing,
                 bulk: &ref_bulk,
@@ -685,8 +689,8 @@ impl Decider<'_> {
     }
 }
 
-fn presence(state: &State) -> compare::Presence {
-    compare::Presence {
+fn presence(state: &State) -> decision::Presence {
+    decision::Presence {
         skipped: state.is_skipped(),
         skip_reason: state
             .skip_reason
@@ -708,7 +712,7 @@ struct FileContext<'a> {
 }
 
 /// Python `str()` of a device field (`None` when absent).
-fn field_text(value: &Option<crate::model::Scalar>) -> String {
+fn field_text(value: &Option<crate::loading::scalar::Scalar>) -> String {
     value
         .as_ref()
         .map_or_else(|| "None".to_string(), |v| v.py_str())
@@ -735,7 +739,7 @@ fn device_heading(
     ) else {
         return Err(Failure::reported(format!(
             "benchmark {} references device pair ref={ref_id} cmp={cmp_id}, but device metadata is missing",
-            crate::pyfmt::str_repr(bench)
+            crate::pycompat::pyfmt::str_repr(bench)
         )));
     };
     let label = |d: &Device| format!("[{}] {}", field_text(&d.id), field_text(&d.name));

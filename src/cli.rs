@@ -7,11 +7,11 @@ use std::io::Write;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use crate::app::Settings;
-use crate::charts::ChartSettings;
+use crate::deciding::gate::GateCategory;
 use crate::failure::Failure;
-use crate::filters::{FilterArg, build_filter_plan, parse_device_filter};
-use crate::gate::GateCategory;
-use crate::render::table::DisplayMode;
+use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
+use crate::rendering::charts::selection::ChartSettings;
+use crate::rendering::table::DisplayMode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DisplayArg {
@@ -42,11 +42,12 @@ impl PresetArg {
 pub struct FailOn(pub Vec<GateCategory>);
 
 fn parse_fail_on(text: &str) -> Result<FailOn, String> {
-    crate::gate::parse_fail_on(text).map(FailOn)
+    crate::deciding::gate::parse_fail_on(text).map(FailOn)
 }
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
-    crate::pyfmt::parse_py_float(text).ok_or_else(|| format!("invalid float value: '{text}'"))
+    crate::pycompat::pyfmt::parse_py_float(text)
+        .ok_or_else(|| format!("invalid float value: '{text}'"))
 }
 
 /// Compare two NVBench JSON result files (or two directories of them) state
@@ -165,7 +166,7 @@ pub struct Cli {
     pub markdown_summary: Option<String>,
 
     /// Size limit of the markdown summary in bytes
-    #[arg(long, value_name = "N", default_value_t = crate::render::markdown::DEFAULT_MAX_BYTES)]
+    #[arg(long, value_name = "N", default_value_t = crate::rendering::markdown::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
 
     /// After the summary, say what evidence would settle each AMBG reason
@@ -243,15 +244,15 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
 /// filters and devices, then the number of paths.
 pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Failure> {
     let (preset, thresholds) =
-        crate::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
+        crate::deciding::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
             .map_err(Failure::Reported)?;
     if cli.dump_config {
-        return Ok(Command::DumpConfig(crate::config::dump(
+        return Ok(Command::DumpConfig(crate::deciding::config::dump(
             &preset,
             &thresholds,
         )));
     }
-    crate::render::plot::validate_plot_options(
+    crate::rendering::charts::plot::validate_plot_options(
         cli.plot,
         cli.plot_output.as_deref(),
         cli.plot_along.as_deref(),
@@ -259,7 +260,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     )
     .map_err(Failure::Fatal)?;
     if let Some(path) = &cli.plot_output {
-        crate::render::plot::ImageFormat::from_path(std::path::Path::new(path))
+        crate::rendering::charts::plot::ImageFormat::from_path(std::path::Path::new(path))
             .map_err(|e| Failure::fatal(format!("--plot-output {path}: {e}")))?;
     }
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;

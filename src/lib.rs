@@ -1,39 +1,28 @@
 //! nvbench-compare: compare two NVBench JSON result files state by state.
 //!
-//! Data flows one way: [`inputs`] and [`model`] load, [`matching`] pairs
-//! states, [`compare`] decides, [`render`] prints.
+//! Data flows one way, one folder a stage: [`loading`] reads the files,
+//! [`matching`] pairs devices and states, [`deciding`] gives each pair a
+//! status, [`rendering`] prints. [`pycompat`] is the Python-compatibility
+//! wing the renderers use for the reference's exact text. [`app`] runs the
+//! stages in order; [`cli`] turns the command line into validated settings.
 
 pub mod app;
-pub mod charts;
 pub mod cli;
-pub mod compare;
-pub mod config;
-pub mod coverage;
-pub mod device_diff;
+pub mod deciding;
 pub mod failure;
-pub mod fastjson;
-pub mod filters;
-pub mod gate;
-pub mod inputs;
-pub mod mapped;
+pub mod loading;
 pub mod matching;
 pub mod memory;
-pub mod model;
 pub mod parallel;
-pub mod pprint;
-pub mod pyfmt;
-pub mod render;
-pub mod report;
-pub mod sidecar;
-pub mod tabulate;
-pub mod timing;
+pub mod pycompat;
+pub mod rendering;
 
 use std::io::Write;
 
 use failure::Failure;
 
 /// Runs a parsed command line, writing the report to `out`; returns the exit code.
-pub fn run(cli: cli::Cli, filter_args: &[filters::FilterArg], out: &mut dyn Write) -> u8 {
+pub fn run(cli: cli::Cli, filter_args: &[matching::filters::FilterArg], out: &mut dyn Write) -> u8 {
     let command = match cli::into_command(cli, filter_args) {
         Ok(command) => command,
         Err(failure) => return report_failure(failure, out),
@@ -71,13 +60,13 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     let report = &run.report;
     let documents = [
         extras.json.as_ref().map(|destination| {
-            let text = render::json::render_json(report, &settings.preset, &settings.thresholds);
+            let text = rendering::json::render_json(report, &settings.preset, &settings.thresholds);
             (destination, text)
         }),
         extras.markdown.as_ref().map(|destination| {
             (
                 destination,
-                render::markdown::render_markdown(report, extras.max_bytes),
+                rendering::markdown::render_markdown(report, extras.max_bytes),
             )
         }),
     ];
@@ -86,16 +75,16 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
             return fail(failure, out);
         }
     }
-    let failures = gate::gate_failures(report, &extras.fail_on);
+    let failures = deciding::gate::gate_failures(report, &extras.fail_on);
     if failures.is_empty() {
         return 0;
     }
     let _ = out.flush();
     eprintln!(
         "nvbench-compare: {}",
-        gate::describe_failures(&failures, &extras.fail_on)
+        deciding::gate::describe_failures(&failures, &extras.fail_on)
     );
-    gate::GATE_FAILED_EXIT
+    deciding::gate::GATE_FAILED_EXIT
 }
 
 /// Writes an extra output to a file, or to stdout for `-`.

@@ -32,11 +32,11 @@
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
-use nvbench_compare::compare::{
+use nvbench_compare::deciding::config::{Thresholds, preset};
+use nvbench_compare::deciding::decision::{
     BulkEvidence, BulkSamples, Comparison, NoBulk, ReasonCode, Side, Status, compare_timings,
 };
-use nvbench_compare::config::{Thresholds, preset};
-use nvbench_compare::timing::Timing;
+use nvbench_compare::loading::timing::Timing;
 
 fn config() -> ProptestConfig {
     let base = ProptestConfig::default();

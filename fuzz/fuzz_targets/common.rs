@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use nvbench_compare::compare::{BulkEvidence, Comparison, NoBulk, Side, Status, compare_timings};
-use nvbench_compare::config::Thresholds;
-use nvbench_compare::timing::Timing;
+use nvbench_compare::deciding::decision::{BulkEvidence, Comparison, NoBulk, Side, Status, compare_timings};
+use nvbench_compare::deciding::config::Thresholds;
+use nvbench_compare::loading::timing::Timing;
 
 /// A scratch directory of this fuzzing process (in /dev/shm when it exists,
 /// so that writing the input files each run stays cheap).

@@ -7,7 +7,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use nvbench_compare::config::{dump, resolve};
+use nvbench_compare::deciding::config::{dump, resolve};
 
 fuzz_target!(|data: &[u8]| {
     let dir = common::scratch_dir("config");

@@ -8,13 +8,13 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use nvbench_compare::config::{PRESET_NAMES, preset};
-use nvbench_compare::model::Root;
-use nvbench_compare::timing::extract_timing;
+use nvbench_compare::deciding::config::{PRESET_NAMES, preset};
+use nvbench_compare::loading::model::Root;
+use nvbench_compare::loading::timing::extract_timing;
 
 fuzz_target!(|data: &[u8]| {
     let slow = serde_json::from_slice::<Root>(data);
-    if let Ok(fast) = nvbench_compare::fastjson::from_slice::<Root>(data) {
+    if let Ok(fast) = nvbench_compare::loading::fastjson::from_slice::<Root>(data) {
         let slow = slow.as_ref().expect("the fast path accepted what serde_json refuses");
         assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
     }

@@ -15,9 +15,9 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use nvbench_compare::config::preset;
-use nvbench_compare::sidecar::{SidecarEvidence, read_float32_file};
-use nvbench_compare::timing::{SidecarRef, Timing};
+use nvbench_compare::deciding::config::preset;
+use nvbench_compare::loading::sidecar::{SidecarEvidence, read_float32_file};
+use nvbench_compare::loading::timing::{SidecarRef, Timing};
 
 fn robust(min: f64, median: f64, q3: f64) -> Timing {
     Timing {

@@ -1,0 +1,1288 @@
+//! The decision tree (spec "Decision Tree"): plain timing values and bulk
+//! evidence in, a status with a named reason out. No I/O, no formatting.
+
+use crate::deciding::config::Thresholds;
+use crate::deciding::coverage;
+use crate::loading::timing::Timing;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    Unknown,
+    Undecided,
+    Same,
+    Fast,
+    Slow,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Unknown => "????",
+            Status::Undecided => "AMBG",
+            Status::Same => "SAME",
+            Status::Fast => "FAST",
+            Status::Slow => "SLOW",
+        }
+    }
+}
+
+/// Every reason the decision tree can give, with its canonical code and the
+/// short code of the explain view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ReasonCode {
+    BulkCycleDataUnusable,
+    BulkCycleGapNotConfirmed,
+    BulkCycleSame,
+    BulkCycleSupportMismatch,
+    BulkDataUnavailable,
+    BulkSame,
+    BulkTimeDataUnusable,
+    BulkTimeSame,
+    BulkTimeSupportMismatch,
+    CentersNotClose,
+    ClearGapConfirmedByBulkCycles,
+    ClearGapConfirmedBySummaryCycles,
+    CycleSameNotConfirmed,
+    InvalidClockRate,
+    MissingClockRate,
+    MissingInterval,
+    NoClearGap,
+    NoiseTooHigh,
+    NoiseUnavailable,
+    SameConfirmedByCycles,
+    SameSummary,
+    SameWithoutClockRate,
+    SummaryCycleGapNotConfirmed,
+    GpuTimingSummariesMissing,
+    StateSkipped,
+    TimingCenterMissing,
+    TimingCenterNonfinite,
+    TimingCenterNonpositive,
+    WeakIntervalOverlap,
+}
+
+impl ReasonCode {
+    pub fn canonical(self) -> &'static str {
+        self.codes().0
+    }
+
+    /// The short code shown in the explain view's Reason column.
+    pub fn display(self) -> &'static str {
+        self.codes().1
+    }
+
+    fn codes(self) -> (&'static str, &'static str) {
+        use ReasonCode::*;
+        match self {
+            BulkCycleDataUnusable => ("bulk_cycle_data_unusable", "bc-bad"),
+            BulkCycleGapNotConfirmed => ("bulk_cycle_gap_not_confirmed", "bc-gap-miss"),
+            BulkCycleSame => ("bulk_cycle_same", "bc-same"),
+            BulkCycleSupportMismatch => ("bulk_cycle_support_mismatch", "bc-sup-miss"),
+            BulkDataUnavailable => ("bulk_data_unavailable", "bulk-miss"),
+            BulkSame => ("bulk_same", "bulk-same"),
+            BulkTimeDataUnusable => ("bulk_time_data_unusable", "bt-bad"),
+            BulkTimeSame => ("bulk_time_same", "bt-same"),
+            BulkTimeSupportMismatch => ("bulk_time_support_mismatch", "bt-sup-miss"),
+            CentersNotClose => ("centers_not_close", "centers-far"),
+            ClearGapConfirmedByBulkCycles => ("clear_gap_confirmed_by_bulk_cycles", "bc-gap"),
+            ClearGapConfirmedBySummaryCycles => ("clear_gap_confirmed_by_summary_cycles", "sc-gap"),
+            CycleSameNotConfirmed => ("cycle_same_not_confirmed", "sc-same-miss"),
+            InvalidClockRate => ("invalid_clock_rate", "clk-bad"),
+            MissingClockRate => ("missing_clock_rate", "clk-miss"),
+            MissingInterval => ("missing_interval", "int-miss"),
+            NoClearGap => ("no_clear_gap", "no-gap"),
+            NoiseTooHigh => ("noise_too_high", "noise-high"),
+            NoiseUnavailable => ("noise_unavailable", "noise-miss"),
+            SameConfirmedByCycles => ("same_confirmed_by_cycles", "sc-same"),
+            SameSummary => ("same_summary", "sum-same"),
+            SameWithoutClockRate => ("same_without_clock_rate", "same-no-clk"),
+            SummaryCycleGapNotConfirmed => ("summary_cycle_gap_not_confirmed", "sc-gap-miss"),
+            GpuTimingSummariesMissing => ("gpu_timing_summaries_missing", "summ-miss"),
+            StateSkipped => ("state_skipped", "state-skip"),
+            TimingCenterMissing => ("timing_center_missing", "center-miss"),
+            TimingCenterNonfinite => ("timing_center_nonfinite", "center-nonfin"),
+            TimingCenterNonpositive => ("timing_center_nonpositive", "center-nonpos"),
+            WeakIntervalOverlap => ("weak_interval_overlap", "weak-overlap"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reason {
+    pub code: ReasonCode,
+    pub message: String,
+    /// Orders reasons of the same code: the summary shows the most severe message.
+    pub severity: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub status: Status,
+    pub reason: Reason,
+}
+
+fn decision(status: Status, code: ReasonCode, message: &str) -> Decision {
+    Decision {
+        status,
+        reason: Reason {
+            code,
+            message: message.to_string(),
+            severity: 0.0,
+        },
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    pub lower: f64,
+    pub upper: f64,
+    pub center: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Estimate {
+    pub center: Option<f64>,
+    pub relative_dispersion: Option<f64>,
+}
+
+/// Bulk sample evidence of one side of a comparison, loaded on demand.
+pub trait BulkEvidence {
+    /// Both sidecars are advertised with a positive count and are non-empty files.
+    fn has_material_cycle_sources(&self) -> bool;
+    /// Positive, finite sample times and cycles (time x frequency) of equal
+    /// length, or `None` when unavailable or unusable.
+    fn time_and_cycles(&self) -> Option<&BulkSamples>;
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BulkSamples {
+    pub times: Vec<f64>,
+    pub cycles: Vec<f64>,
+}
+
+/// No sidecars at all.
+pub struct NoBulk;
+
+impl BulkEvidence for NoBulk {
+    fn has_material_cycle_sources(&self) -> bool {
+        false
+    }
+    fn time_and_cycles(&self) -> Option<&BulkSamples> {
+        None
+    }
+}
+
+/// One side of a comparison: its summaries and its bulk evidence.
+pub struct Side<'a> {
+    pub timing: &'a Timing,
+    pub bulk: &'a dyn BulkEvidence,
+}
+
+/// The outcome for one matched state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    pub ref_interval: Option<Interval>,
+    pub cmp_interval: Option<Interval>,
+    pub ref_time: Option<f64>,
+    pub cmp_time: Option<f64>,
+    pub ref_noise: Option<f64>,
+    pub cmp_noise: Option<f64>,
+    pub diff: Option<f64>,
+    pub frac_diff: Option<f64>,
+    pub diff_interval: Option<(f64, f64)>,
+    pub frac_diff_interval: Option<(f64, f64)>,
+    pub max_noise: Option<f64>,
+    pub status: Status,
+    pub reason: Reason,
+}
+
+pub fn is_positive_finite(value: Option<f64>) -> bool {
+    value.is_some_and(|v| v > 0.0 && v.is_finite())
+}
+
+fn has_finite_noise(noise: Option<f64>) -> bool {
+    noise.is_some_and(f64::is_finite)
+}
+
+fn make_interval(lower: f64, upper: f64, center: f64) -> Option<Interval> {
+    let valid = [lower, upper, center]
+        .iter()
+        .all(|v| is_positive_finite(Some(*v)))
+        && lower <= center
+        && center <= upper;
+    valid.then_some(Interval {
+        lower,
+        upper,
+        center,
+    })
+}
+
+/// Spec "Time Estimates And Intervals": `[min, q3]` around the median when
+/// the robust summaries are consistent, else `mean -/+ stdev` clipped to `[min, max]`.
+pub fn timing_interval(timing: &Timing) -> Option<Interval> {
+    if let (Some(min), Some(q1), Some(median), Some(q3)) = (
+        timing.minimum,
+        timing.first_quartile,
+        timing.median,
+        timing.third_quartile,
+    ) {
+        let all_positive = [min, q1, median, q3]
+            .iter()
+            .all(|v| is_positive_finite(Some(*v)));
+        if all_positive && min <= q1 && q1 <= median && median <= q3 {
+            return make_interval(min, q3, median);
+        }
+    }
+    if let (Some(min), Some(max), Some(mean), Some(stdev)) =
+        (timing.minimum, timing.maximum, timing.mean, timing.stdev)
+    {
+        let all_positive = [min, max, mean, stdev]
+            .iter()
+            .all(|v| is_positive_finite(Some(*v)));
+        if all_positive && min <= mean && mean <= max {
+            return make_interval(min.max(mean - stdev), max.min(mean + stdev), mean);
+        }
+    }
+    None
+}
+
+fn relative_dispersion(dispersion: Option<f64>, center: Option<f64>) -> Option<f64> {
+    let (dispersion, center) = (dispersion?, center?);
+    let usable = center > 0.0 && center.is_finite() && dispersion >= 0.0;
+    usable.then(|| dispersion / center)
+}
+
+fn has_robust_estimate(timing: &Timing) -> bool {
+    timing.median.is_some()
+        && (timing.interquartile_range_relative.is_some() || timing.interquartile_range.is_some())
+}
+
+fn has_mean_estimate(timing: &Timing) -> bool {
+    timing.mean.is_some() && (timing.stdev_relative.is_some() || timing.stdev.is_some())
+}
+
+fn robust_estimate(timing: &Timing) -> Estimate {
+    Estimate {
+        center: timing.median,
+        relative_dispersion: timing
+            .interquartile_range_relative
+            .or_else(|| relative_dispersion(timing.interquartile_range, timing.median)),
+    }
+}
+
+fn mean_estimate(timing: &Timing) -> Estimate {
+    Estimate {
+        center: timing.mean,
+        relative_dispersion: timing
+            .stdev_relative
+            .or_else(|| relative_dispersion(timing.stdev, timing.mean)),
+    }
+}
+
+/// The center/noise estimate is chosen jointly: robust only if both sides are robust.
+pub fn common_estimates(reference: &Timing, compare: &Timing) -> (Estimate, Estimate) {
+    if has_robust_estimate(reference) && has_robust_estimate(compare) {
+        return (robust_estimate(reference), robust_estimate(compare));
+    }
+    if has_mean_estimate(reference) && has_mean_estimate(compare) {
+        return (mean_estimate(reference), mean_estimate(compare));
+    }
+    let fallback = |timing: &Timing| Estimate {
+        center: timing.mean,
+        relative_dispersion: relative_dispersion(timing.stdev, timing.mean),
+    };
+    (fallback(reference), fallback(compare))
+}
+
+fn unusable_center_decision(ref_time: Option<f64>, cmp_time: Option<f64>) -> Option<Decision> {
+    let (Some(r), Some(c)) = (ref_time, cmp_time) else {
+        return Some(decision(
+            Status::Unknown,
+            ReasonCode::TimingCenterMissing,
+            "timing center is missing",
+        ));
+    };
+    if !r.is_finite() || !c.is_finite() {
+        return Some(decision(
+            Status::Unknown,
+            ReasonCode::TimingCenterNonfinite,
+            "timing center is non-finite",
+        ));
+    }
+    if r <= 0.0 || c <= 0.0 {
+        return Some(decision(
+            Status::Unknown,
+            ReasonCode::TimingCenterNonpositive,
+            "timing center is non-positive",
+        ));
+    }
+    None
+}
+
+/// Step 1: a clear gap between the intervals, relative to the lower side.
+pub fn clear_gap_status(
+    reference: &Interval,
+    compare: &Interval,
+    t: &Thresholds,
+) -> Option<Status> {
+    if compare.upper < reference.lower
+        && (reference.lower - compare.upper) / compare.upper >= t.clear_gap_relative
+    {
+        return Some(Status::Fast);
+    }
+    if compare.lower > reference.upper
+        && (compare.lower - reference.upper) / reference.upper >= t.clear_gap_relative
+    {
+        return Some(Status::Slow);
+    }
+    None
+}
+
+fn scale_interval(interval: &Interval, scale: Option<f64>) -> Option<Interval> {
+    let scale = scale.filter(|s| is_positive_finite(Some(*s)))?;
+    make_interval(
+        interval.lower * scale,
+        interval.upper * scale,
+        interval.center * scale,
+    )
+}
+
+/// Both intervals in cycle space (time x `sm_clock_rate/mean`).
+enum CycleIntervals {
+    /// A side has no clock-rate summary.
+    Missing,
+    /// A clock rate is not positive and finite, or a scaled interval is invalid.
+    Invalid,
+    Scaled(Interval, Interval),
+}
+
+fn cycle_intervals(
+    reference: (&Timing, &Interval),
+    compare: (&Timing, &Interval),
+) -> CycleIntervals {
+    let (ref_clock, cmp_clock) = (reference.0.sm_clock_rate_mean, compare.0.sm_clock_rate_mean);
+    if ref_clock.is_none() || cmp_clock.is_none() {
+        return CycleIntervals::Missing;
+    }
+    match (
+        scale_interval(reference.1, ref_clock),
+        scale_interval(compare.1, cmp_clock),
+    ) {
+        (Some(r), Some(c)) => CycleIntervals::Scaled(r, c),
+        _ => CycleIntervals::Invalid,
+    }
+}
+
+/// Step 2 without bulk data: confirm the gap with `sm_clock_rate/mean`.
+fn confirm_gap_with_clock_rate(
+    status: Status,
+    reference: (&Timing, &Interval),
+    compare: (&Timing, &Interval),
+    t: &Thresholds,
+) -> Decision {
+    let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
+        CycleIntervals::Missing => {
+            return decision(
+                Status::Undecided,
+                ReasonCode::MissingClockRate,
+                "clear timing gap was not confirmed because SM clock summaries are unavailable",
+            );
+        }
+        CycleIntervals::Invalid => {
+            return decision(
+                Status::Undecided,
+                ReasonCode::InvalidClockRate,
+                "clear timing gap was not confirmed because SM clock summaries are invalid",
+            );
+        }
+        CycleIntervals::Scaled(r, c) => (r, c),
+    };
+    if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
+        decision(
+            status,
+            ReasonCode::ClearGapConfirmedBySummaryCycles,
+            "clear timing gap was confirmed by SM-clock-adjusted cycle intervals",
+        )
+    } else {
+        decision(
+            Status::Undecided,
+            ReasonCode::SummaryCycleGapNotConfirmed,
+            "clear timing gap was not confirmed by SM-clock-adjusted cycle intervals",
+        )
+    }
+}
+
+fn interval_from_samples(values: &[f64]) -> Option<Interval> {
+    let interval = coverage::sample_interval(values)?;
+    make_interval(interval.lower, interval.upper, interval.center)
+}
+
+/// Step 2 with bulk data: `None` when either side lacks material sidecars
+/// (then the summary clock rate decides); unusable sidecars stay AMBG.
+fn confirm_gap_with_bulk_cycles(
+    status: Status,
+    reference: &dyn BulkEvidence,
+    compare: &dyn BulkEvidence,
+    t: &Thresholds,
+) -> Option<Decision> {
+    if !(reference.has_material_cycle_sources() && compare.has_material_cycle_sources()) {
+        return None;
+    }
+    let (Some(ref_bulk), Some(cmp_bulk)) = (reference.time_and_cycles(), compare.time_and_cycles())
+    else {
+        return Some(decision(
+            Status::Undecided,
+            ReasonCode::BulkCycleDataUnusable,
+            "bulk sample time and frequency data are present but unusable for cycle confirmation",
+        ));
+    };
+    let (Some(ref_cycles), Some(cmp_cycles)) = (
+        interval_from_samples(&ref_bulk.cycles),
+        interval_from_samples(&cmp_bulk.cycles),
+    ) else {
+        return Some(decision(
+            Status::Undecided,
+            ReasonCode::BulkCycleDataUnusable,
+            "bulk cycle intervals could not be constructed",
+        ));
+    };
+    Some(
+        if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
+            decision(
+                status,
+                ReasonCode::ClearGapConfirmedByBulkCycles,
+                "clear timing gap was confirmed by bulk cycle intervals",
+            )
+        } else {
+            decision(
+                Status::Undecided,
+                ReasonCode::BulkCycleGapNotConfirmed,
+                "clear timing gap was not confirmed by bulk cycle intervals",
+            )
+        },
+    )
+}
+
+/// Steps 1 and 2.
+fn decide_clear_gap(reference: &Side, compare: &Side, t: &Thresholds) -> Decision {
+    let (Some(ref_interval), Some(cmp_interval)) = (
+        timing_interval(reference.timing),
+        timing_interval(compare.timing),
+    ) else {
+        return missing_interval_decision();
+    };
+    let Some(status) = clear_gap_status(&ref_interval, &cmp_interval, t) else {
+        return decision(
+            Status::Undecided,
+            ReasonCode::NoClearGap,
+            "timing intervals do not have a sufficient clear gap",
+        );
+    };
+    if let Some(bulk) = confirm_gap_with_bulk_cycles(status, reference.bulk, compare.bulk, t) {
+        return bulk;
+    }
+    confirm_gap_with_clock_rate(
+        status,
+        (reference.timing, &ref_interval),
+        (compare.timing, &cmp_interval),
+        t,
+    )
+}
+
+fn missing_interval_decision() -> Decision {
+    decision(
+        Status::Undecided,
+        ReasonCode::MissingInterval,
+        "could not construct comparable timing intervals",
+    )
+}
+
+pub fn centers_are_close(ref_center: f64, cmp_center: f64, t: &Thresholds) -> bool {
+    if !is_positive_finite(Some(ref_center)) || !is_positive_finite(Some(cmp_center)) {
+        return false;
+    }
+    (ref_center - cmp_center).abs() / ref_center.min(cmp_center) <= t.same_center_relative
+}
+
+/// Overlap relative to the narrower interval; degenerate (zero-width)
+/// intervals overlap fully when they contain each other's point.
+pub fn overlap_fraction(reference: &Interval, compare: &Interval) -> f64 {
+    let lower = reference.lower.max(compare.lower);
+    let upper = reference.upper.min(compare.upper);
+    if upper < lower {
+        return 0.0;
+    }
+    let ref_width = reference.upper - reference.lower;
+    let cmp_width = compare.upper - compare.lower;
+    let min_width = ref_width.min(cmp_width);
+    if min_width > 0.0 {
+        return (upper - lower) / min_width;
+    }
+    let contains = |outer: &Interval, point: f64| outer.lower <= point && point <= outer.upper;
+    let overlapping = if ref_width == 0.0 && cmp_width == 0.0 {
+        reference.lower == compare.lower
+    } else if ref_width == 0.0 {
+        contains(compare, reference.lower)
+    } else {
+        contains(reference, compare.lower)
+    };
+    if overlapping { 1.0 } else { 0.0 }
+}
+
+fn intervals_support_same(reference: &Interval, compare: &Interval, t: &Thresholds) -> Decision {
+    if !centers_are_close(reference.center, compare.center, t) {
+        return decision(
+            Status::Undecided,
+            ReasonCode::CentersNotClose,
+            "timing centers are not close enough to declare same",
+        );
+    }
+    if overlap_fraction(reference, compare) < t.same_overlap_fraction {
+        return decision(
+            Status::Undecided,
+            ReasonCode::WeakIntervalOverlap,
+            "timing intervals do not overlap strongly enough to declare same",
+        );
+    }
+    decision(
+        Status::Same,
+        ReasonCode::SameSummary,
+        "timing centers are close and intervals overlap strongly",
+    )
+}
+
+/// Step 4's cycle-space confirmation.
+fn confirm_same_with_clock_rate(
+    reference: (&Timing, &Interval),
+    compare: (&Timing, &Interval),
+    t: &Thresholds,
+) -> Decision {
+    let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
+        CycleIntervals::Missing => {
+            return decision(
+                Status::Same,
+                ReasonCode::SameWithoutClockRate,
+                "timing centers are close and intervals overlap strongly; SM clock summaries are unavailable",
+            );
+        }
+        CycleIntervals::Invalid => {
+            return decision(
+                Status::Undecided,
+                ReasonCode::InvalidClockRate,
+                "same decision was not confirmed because SM clock summaries are invalid",
+            );
+        }
+        CycleIntervals::Scaled(r, c) => (r, c),
+    };
+    if intervals_support_same(&ref_cycles, &cmp_cycles, t).status == Status::Same {
+        decision(
+            Status::Same,
+            ReasonCode::SameConfirmedByCycles,
+            "timing and SM-clock-adjusted cycle intervals both support same",
+        )
+    } else {
+        decision(
+            Status::Undecided,
+            ReasonCode::CycleSameNotConfirmed,
+            "same decision was not confirmed by SM-clock-adjusted cycle intervals",
+        )
+    }
+}
+
+/// Step 4: summary SAME.
+fn decide_summary_same(
+    reference: &Timing,
+    compare: &Timing,
+    noise: (Option<f64>, Option<f64>),
+    t: &Thresholds,
+) -> Decision {
+    let (Some(ref_noise), Some(cmp_noise)) = (
+        noise.0.filter(|n| n.is_finite()),
+        noise.1.filter(|n| n.is_finite()),
+    ) else {
+        return decision(
+            Status::Undecided,
+            ReasonCode::NoiseUnavailable,
+            "relative dispersion is unavailable or non-finite",
+        );
+    };
+    if ref_noise.max(cmp_noise) > t.same_relative_dispersion_ceiling {
+        return decision(
+            Status::Undecided,
+            ReasonCode::NoiseTooHigh,
+            "relative dispersion is too high to declare same",
+        );
+    }
+    let (Some(ref_interval), Some(cmp_interval)) =
+        (timing_interval(reference), timing_interval(compare))
+    else {
+        return missing_interval_decision();
+    };
+    let same = intervals_support_same(&ref_interval, &cmp_interval, t);
+    if same.status != Status::Same {
+        return same;
+    }
+    confirm_same_with_clock_rate((reference, &ref_interval), (compare, &cmp_interval), t)
+}
+
+fn coverage_thresholds(t: &Thresholds) -> coverage::CoverageThresholds {
+    coverage::CoverageThresholds {
+        center_relative: t.same_center_relative,
+        sample_coverage: t.bulk_sample_coverage,
+        support_coverage: t.bulk_support_coverage,
+        rare_sample_fraction: t.rare_sample_fraction,
+        rare_max_removed_sample_fraction: t.rare_max_removed_sample_fraction,
+    }
+}
+
+/// Step 3 for one kind of values (`label` is "time" or "cycle").
+fn bulk_values_same(reference: &[f64], compare: &[f64], cycles: bool, t: &Thresholds) -> Decision {
+    let (unusable, same, mismatch, label) = if cycles {
+        (
+            ReasonCode::BulkCycleDataUnusable,
+            ReasonCode::BulkCycleSame,
+            ReasonCode::BulkCycleSupportMismatch,
+            "cycle",
+        )
+    } else {
+        (
+            ReasonCode::BulkTimeDataUnusable,
+            ReasonCode::BulkTimeSame,
+            ReasonCode::BulkTimeSupportMismatch,
+            "time",
+        )
+    };
+    let thresholds = coverage_thresholds(t);
+    let ref_unique = coverage::sorted_unique(reference);
+    let cmp_unique = coverage::sorted_unique(compare);
+    let Some(coverages) =
+        coverage::nearest_neighbor_coverages(&ref_unique, &cmp_unique, &thresholds)
+    else {
+        return decision(
+            Status::Undecided,
+            unusable,
+            &format!("bulk {label} data is empty or unusable"),
+        );
+    };
+    if coverage::coverages_support_same(&coverages, &thresholds) {
+        return decision(
+            Status::Same,
+            same,
+            &format!("bulk {label} nearest-neighbor coverage supports same"),
+        );
+    }
+    let (message, severity) = coverage::mismatch_message(&coverages, &thresholds);
+    Decision {
+        status: Status::Undecided,
+        reason: Reason {
+            code: mismatch,
+            message,
+            severity,
+        },
+    }
+}
+
+/// Step 3: `None` when bulk data are unavailable on either side.
+fn decide_bulk_same(
+    reference: &dyn BulkEvidence,
+    compare: &dyn BulkEvidence,
+    t: &Thresholds,
+) -> Option<Decision> {
+    // Both sides are loaded (and warned about) before either is judged.
+    let (ref_bulk, cmp_bulk) = (reference.time_and_cycles(), compare.time_and_cycles());
+    let (ref_bulk, cmp_bulk) = (ref_bulk?, cmp_bulk?);
+    let times = bulk_values_same(&ref_bulk.times, &cmp_bulk.times, false, t);
+    if times.status != Status::Same {
+        return Some(times);
+    }
+    let cycles = bulk_values_same(&ref_bulk.cycles, &cmp_bulk.cycles, true, t);
+    if cycles.status != Status::Same {
+        return Some(cycles);
+    }
+    Some(decision(
+        Status::Same,
+        ReasonCode::BulkSame,
+        "bulk time and cycle nearest-neighbor coverage both support same",
+    ))
+}
+
+/// A comparison that could not be made; the intervals and estimates are still shown.
+pub fn unavailable_comparison(
+    decision: Decision,
+    reference: &Timing,
+    compare: &Timing,
+) -> Comparison {
+    let (ref_estimate, cmp_estimate) = common_estimates(reference, compare);
+    Comparison {
+        ref_interval: timing_interval(reference),
+        cmp_interval: timing_interval(compare),
+        ref_time: ref_estimate.center,
+        cmp_time: cmp_estimate.center,
+        ref_noise: ref_estimate.relative_dispersion,
+        cmp_noise: cmp_estimate.relative_dispersion,
+        diff: None,
+        frac_diff: None,
+        diff_interval: None,
+        frac_diff_interval: None,
+        max_noise: None,
+        status: decision.status,
+        reason: decision.reason,
+    }
+}
+
+/// The whole decision tree for one matched state whose summaries are present.
+pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comparison {
+    let (ref_estimate, cmp_estimate) = common_estimates(reference.timing, compare.timing);
+    let (ref_time, cmp_time) = (ref_estimate.center, cmp_estimate.center);
+    if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
+        return unavailable_comparison(unusable, reference.timing, compare.timing);
+    }
+    let (ref_value, cmp_value) = (ref_time.unwrap_or(f64::NAN), cmp_time.unwrap_or(f64::NAN));
+    let ref_interval = timing_interval(reference.timing);
+    let cmp_interval = timing_interval(compare.timing);
+    let intervals = ref_interval.zip(cmp_interval);
+    let (ref_noise, cmp_noise) = (
+        ref_estimate.relative_dispersion,
+        cmp_estimate.relative_dispersion,
+    );
+    let max_noise = (has_finite_noise(ref_noise) && has_finite_noise(cmp_noise)).then(|| {
+        ref_noise
+            .unwrap_or(f64::NAN)
+            .max(cmp_noise.unwrap_or(f64::NAN))
+    });
+
+    let mut outcome = decide_clear_gap(reference, compare, t);
+    if matches!(
+        outcome.reason.code,
+        ReasonCode::NoClearGap | ReasonCode::MissingInterval
+    ) {
+        outcome = decide_bulk_same(reference.bulk, compare.bulk, t).unwrap_or_else(|| {
+            decide_summary_same(reference.timing, compare.timing, (ref_noise, cmp_noise), t)
+        });
+    }
+    let diff = cmp_value - ref_value;
+    Comparison {
+        ref_interval,
+        cmp_interval,
+        ref_time,
+        cmp_time,
+        ref_noise,
+        cmp_noise,
+        diff: Some(diff),
+        frac_diff: Some(diff / ref_value),
+        diff_interval: intervals.map(|(r, c)| (c.lower - r.upper, c.upper - r.lower)),
+        frac_diff_interval: intervals
+            .map(|(r, c)| (c.lower / r.upper - 1.0, c.upper / r.lower - 1.0)),
+        max_noise,
+        status: outcome.status,
+        reason: outcome.reason,
+    }
+}
+
+/// Whether a state can be compared at all.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Presence {
+    pub skipped: bool,
+    pub skip_reason: Option<String>,
+    pub has_summaries: bool,
+}
+
+/// `????` for skipped states and states without summaries (`None` when both have summaries).
+pub fn missing_summaries_decision(reference: Presence, compare: Presence) -> Option<Decision> {
+    let skipped: Vec<String> = [("reference", &reference), ("compare", &compare)]
+        .into_iter()
+        .filter(|(_, presence)| presence.skipped)
+        .map(|(side, presence)| match &presence.skip_reason {
+            Some(reason) => format!("{side} state skipped: {reason}"),
+            None => format!("{side} state skipped"),
+        })
+        .collect();
+    if !skipped.is_empty() {
+        return Some(decision(
+            Status::Unknown,
+            ReasonCode::StateSkipped,
+            &skipped.join("; "),
+        ));
+    }
+    let message = match (reference.has_summaries, compare.has_summaries) {
+        (true, true) => return None,
+        (false, false) => "reference and compare GPU timing summaries are missing",
+        (false, true) => "reference GPU timing summaries are missing",
+        (true, false) => "compare GPU timing summaries are missing",
+    };
+    Some(decision(
+        Status::Unknown,
+        ReasonCode::GpuTimingSummariesMissing,
+        message,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t() -> Thresholds {
+        Thresholds::default()
+    }
+
+    fn interval(lower: f64, center: f64, upper: f64) -> Interval {
+        Interval {
+            lower,
+            upper,
+            center,
+        }
+    }
+
+    /// Robust summaries: interval `[min, q3]` around `median`, IQR noise.
+    fn robust(min: f64, median: f64, q3: f64, noise: f64, clock: Option<f64>) -> Timing {
+        Timing {
+            minimum: Some(min),
+            first_quartile: Some(min),
+            median: Some(median),
+            third_quartile: Some(q3),
+            interquartile_range_relative: Some(noise),
+            sm_clock_rate_mean: clock,
+            ..Timing::default()
+        }
+    }
+
+    fn compare(reference: &Timing, compare: &Timing) -> Comparison {
+        compare_timings(
+            &Side {
+                timing: reference,
+                bulk: &NoBulk,
+            },
+            &Side {
+                timing: compare,
+                bulk: &NoBulk,
+            },
+            &t(),
+        )
+    }
+
+    // Step 1: the gap must reach clear_gap.relative of the lower side
+    // (0.25 here, so that the boundary is exact in binary floating point).
+    #[test]
+    fn step1_clear_gap_boundary() {
+        let quarter = Thresholds {
+            clear_gap_relative: 0.25,
+            ..t()
+        };
+        let reference = interval(5.0, 6.0, 7.0);
+        let at = interval(3.0, 3.5, 4.0);
+        assert_eq!(
+            clear_gap_status(&reference, &at, &quarter),
+            Some(Status::Fast)
+        );
+        let below = interval(3.0, 3.5, 4.001);
+        assert_eq!(clear_gap_status(&reference, &below, &quarter), None);
+        let above = interval(3.0, 3.5, 3.999);
+        assert_eq!(
+            clear_gap_status(&reference, &above, &quarter),
+            Some(Status::Fast)
+        );
+        let slow_at = interval(8.75, 9.0, 10.0);
+        assert_eq!(
+            clear_gap_status(&reference, &slow_at, &quarter),
+            Some(Status::Slow)
+        );
+        let slow_below = interval(8.749, 9.0, 10.0);
+        assert_eq!(clear_gap_status(&reference, &slow_below, &quarter), None);
+        let overlapping = interval(6.5, 7.5, 8.0);
+        assert_eq!(clear_gap_status(&reference, &overlapping, &quarter), None);
+        // The default threshold is 0.5%.
+        assert_eq!(
+            clear_gap_status(&interval(1.0, 1.01, 1.02), &interval(0.9, 0.95, 0.99), &t()),
+            Some(Status::Fast)
+        );
+    }
+
+    // Step 2 without bulk data: the summary clock rate must confirm the gap.
+    #[test]
+    fn step2_summary_clock_confirms_or_not() {
+        let reference = robust(1.0e-3, 1.01e-3, 1.02e-3, 0.01, Some(1.5e9));
+        let faster = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, Some(1.5e9));
+        let result = compare(&reference, &faster);
+        assert_eq!(result.status, Status::Fast);
+        assert_eq!(
+            result.reason.code,
+            ReasonCode::ClearGapConfirmedBySummaryCycles
+        );
+
+        // The compare run was clocked 12% higher: in cycles it is not faster.
+        let throttled = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, Some(1.68e9));
+        let result = compare(&reference, &throttled);
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Undecided, ReasonCode::SummaryCycleGapNotConfirmed)
+        );
+
+        let no_clock = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, None);
+        assert_eq!(
+            compare(&reference, &no_clock).reason.code,
+            ReasonCode::MissingClockRate
+        );
+        let zero_clock = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, Some(0.0));
+        assert_eq!(
+            compare(&reference, &zero_clock).reason.code,
+            ReasonCode::InvalidClockRate
+        );
+    }
+
+    /// Bulk evidence held in memory.
+    struct InMemory(Option<BulkSamples>, bool);
+
+    impl BulkEvidence for InMemory {
+        fn has_material_cycle_sources(&self) -> bool {
+            self.1
+        }
+        fn time_and_cycles(&self) -> Option<&BulkSamples> {
+            self.0.as_ref()
+        }
+    }
+
+    fn samples(times: &[f64], clock: f64) -> InMemory {
+        InMemory(
+            Some(BulkSamples {
+                times: times.to_vec(),
+                cycles: times.iter().map(|t| t * clock).collect(),
+            }),
+            true,
+        )
+    }
+
+    // Step 2 with bulk data: bulk cycles decide; unusable data stays AMBG.
+    #[test]
+    fn step2_bulk_cycles() {
+        let reference = robust(1.0e-3, 1.01e-3, 1.02e-3, 0.01, None);
+        let faster = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, None);
+        let (ref_bulk, cmp_bulk) = (
+            samples(&[1.0e-3, 1.01e-3, 1.02e-3], 1e9),
+            samples(&[0.9e-3, 0.91e-3, 0.92e-3], 1e9),
+        );
+        let decide = |r: &dyn BulkEvidence, c: &dyn BulkEvidence| {
+            compare_timings(
+                &Side {
+                    timing: &reference,
+                    bulk: r,
+                },
+                &Side {
+                    timing: &faster,
+                    bulk: c,
+                },
+                &t(),
+            )
+        };
+        assert_eq!(
+            decide(&ref_bulk, &cmp_bulk).reason.code,
+            ReasonCode::ClearGapConfirmedByBulkCycles
+        );
+        let throttled = samples(&[0.9e-3, 0.91e-3, 0.92e-3], 1.2e9);
+        assert_eq!(
+            decide(&ref_bulk, &throttled).reason.code,
+            ReasonCode::BulkCycleGapNotConfirmed
+        );
+        let unusable = InMemory(None, true);
+        let result = decide(&ref_bulk, &unusable);
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Undecided, ReasonCode::BulkCycleDataUnusable)
+        );
+        // Sidecars that are absent or empty fall back to the clock summaries (absent here).
+        assert_eq!(
+            decide(&ref_bulk, &InMemory(None, false)).reason.code,
+            ReasonCode::MissingClockRate
+        );
+    }
+
+    // Step 3: identical bulk samples are SAME; shifted ones are a support mismatch.
+    #[test]
+    fn step3_bulk_same_and_mismatch() {
+        let reference = robust(1.0e-3, 1.001e-3, 1.002e-3, 0.001, None);
+        let times: Vec<f64> = (0..100).map(|i| 1.0e-3 + f64::from(i) * 1e-8).collect();
+        let same = samples(&times, 1e9);
+        let result = compare_timings(
+            &Side {
+                timing: &reference,
+                bulk: &same,
+            },
+            &Side {
+                timing: &reference,
+                bulk: &same,
+            },
+            &t(),
+        );
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Same, ReasonCode::BulkSame)
+        );
+
+        let shifted: Vec<f64> = times.iter().map(|t| t * 1.003).collect();
+        let other = samples(&shifted, 1e9);
+        let shifted_timing = robust(1.003e-3, 1.004e-3, 1.005e-3, 0.001, None);
+        let result = compare_timings(
+            &Side {
+                timing: &reference,
+                bulk: &same,
+            },
+            &Side {
+                timing: &shifted_timing,
+                bulk: &other,
+            },
+            &t(),
+        );
+        assert_eq!(
+            result.status,
+            Status::Same,
+            "0.3% apart is within same.center_relative"
+        );
+        let far: Vec<f64> = times.iter().map(|t| t * 1.004).collect();
+        let far_bulk = samples(&far, 1e9);
+        let mut spread = reference.clone();
+        spread.minimum = Some(0.99e-3);
+        spread.first_quartile = Some(0.99e-3);
+        spread.third_quartile = Some(1.1e-3);
+        let result = compare_timings(
+            &Side {
+                timing: &spread,
+                bulk: &same,
+            },
+            &Side {
+                timing: &spread,
+                bulk: &far_bulk,
+            },
+            &t(),
+        );
+        assert_eq!(
+            result.status,
+            Status::Same,
+            "0.4% is still inside log1p(0.005)"
+        );
+        let beyond: Vec<f64> = times.iter().map(|t| t * 1.006).collect();
+        let beyond_bulk = samples(&beyond, 1e9);
+        let result = compare_timings(
+            &Side {
+                timing: &spread,
+                bulk: &same,
+            },
+            &Side {
+                timing: &spread,
+                bulk: &beyond_bulk,
+            },
+            &t(),
+        );
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Undecided, ReasonCode::BulkTimeSupportMismatch)
+        );
+        assert!(
+            result
+                .reason
+                .message
+                .starts_with("sample: min(ref=0.0%, cmp=0.0%) >= 97.0%"),
+            "{}",
+            result.reason.message
+        );
+    }
+
+    // Step 4: noise ceiling, center closeness and overlap, each at the boundary.
+    #[test]
+    fn step4_summary_same_boundaries() {
+        let reference = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.02, None);
+        let at_ceiling = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.02, None);
+        assert_eq!(
+            compare(&reference, &at_ceiling).reason.code,
+            ReasonCode::SameWithoutClockRate
+        );
+        let above_ceiling = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.0201, None);
+        assert_eq!(
+            compare(&reference, &above_ceiling).reason.code,
+            ReasonCode::NoiseTooHigh
+        );
+        let infinite = robust(0.99e-3, 1.0e-3, 1.01e-3, f64::INFINITY, None);
+        assert_eq!(
+            compare(&reference, &infinite).reason.code,
+            ReasonCode::NoiseUnavailable
+        );
+
+        let quiet = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, None);
+        let center_at = robust(0.99e-3, 1.004e-3, 1.01e-3, 0.01, None);
+        assert_eq!(compare(&quiet, &center_at).status, Status::Same);
+        let center_beyond = robust(0.99e-3, 1.0051e-3, 1.01e-3, 0.01, None);
+        assert_eq!(
+            compare(&quiet, &center_beyond).reason.code,
+            ReasonCode::CentersNotClose
+        );
+
+        assert!(centers_are_close(1.0, 1.005, &t()));
+        assert!(!centers_are_close(1.0, 1.00501, &t()));
+        // Overlap relative to the narrower interval: exactly 0.5 passes.
+        assert_eq!(
+            overlap_fraction(&interval(1.0, 1.5, 2.0), &interval(1.5, 1.6, 2.5)),
+            0.5
+        );
+        let weak = robust(1.0e-3, 1.004e-3, 1.05e-3, 0.01, None);
+        let other = robust(0.95e-3, 1.0e-3, 1.002e-3, 0.01, None);
+        assert_eq!(
+            compare(&weak, &other).reason.code,
+            ReasonCode::WeakIntervalOverlap
+        );
+    }
+
+    #[test]
+    fn step4_cycle_confirmation() {
+        let reference = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, Some(1.5e9));
+        let same_clock = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, Some(1.5e9));
+        assert_eq!(
+            compare(&reference, &same_clock).reason.code,
+            ReasonCode::SameConfirmedByCycles
+        );
+        let other_clock = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, Some(1.6e9));
+        assert_eq!(
+            compare(&reference, &other_clock).reason.code,
+            ReasonCode::CycleSameNotConfirmed
+        );
+        let bad_clock = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, Some(f64::INFINITY));
+        let result = compare(&reference, &bad_clock);
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Undecided, ReasonCode::InvalidClockRate)
+        );
+    }
+
+    /// Evidence that fails the test if a decision reads the samples.
+    struct Tripwire {
+        material: bool,
+    }
+
+    impl BulkEvidence for Tripwire {
+        fn has_material_cycle_sources(&self) -> bool {
+            self.material
+        }
+        fn time_and_cycles(&self) -> Option<&BulkSamples> {
+            panic!("the samples were read although summaries settle this decision");
+        }
+    }
+
+    #[test]
+    fn decisions_settled_by_summaries_do_not_read_samples() {
+        let reference = robust(1.0e-3, 1.01e-3, 1.02e-3, 0.01, Some(1.5e9));
+        let faster = robust(0.9e-3, 0.91e-3, 0.92e-3, 0.01, Some(1.5e9));
+        let (material, absent) = (Tripwire { material: true }, Tripwire { material: false });
+        // A clear gap with sidecars missing on one side: the clock summaries decide.
+        let result = compare_timings(
+            &Side {
+                timing: &reference,
+                bulk: &material,
+            },
+            &Side {
+                timing: &faster,
+                bulk: &absent,
+            },
+            &t(),
+        );
+        assert_eq!(
+            result.reason.code,
+            ReasonCode::ClearGapConfirmedBySummaryCycles
+        );
+        // An unusable center is `????` before any evidence is looked at.
+        let result = compare_timings(
+            &Side {
+                timing: &reference,
+                bulk: &material,
+            },
+            &Side {
+                timing: &Timing::default(),
+                bulk: &material,
+            },
+            &t(),
+        );
+        assert_eq!(result.status, Status::Unknown);
+    }
+
+    #[test]
+    fn unusable_centers_are_unknown() {
+        let good = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, None);
+        let missing = Timing::default();
+        assert_eq!(
+            compare(&good, &missing).reason.code,
+            ReasonCode::TimingCenterMissing
+        );
+        let nan = robust(0.99e-3, f64::NAN, 1.01e-3, 0.01, None);
+        assert_eq!(
+            compare(&good, &nan).reason.code,
+            ReasonCode::TimingCenterNonfinite
+        );
+        let negative = robust(0.99e-3, -1.0, 1.01e-3, 0.01, None);
+        let result = compare(&negative, &good);
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Unknown, ReasonCode::TimingCenterNonpositive)
+        );
+        assert_eq!(result.frac_diff, None);
+    }
+
+    #[test]
+    fn estimates_are_robust_only_when_both_sides_are() {
+        let robust_side = robust(0.99e-3, 1.0e-3, 1.01e-3, 0.01, None);
+        let mut mean_side = Timing {
+            minimum: Some(0.25),
+            maximum: Some(2.0),
+            mean: Some(1.0),
+            stdev: Some(0.5),
+            ..Timing::default()
+        };
+        let (r, c) = common_estimates(&robust_side, &mean_side);
+        assert_eq!((r.center, c.center), (None, Some(1.0)));
+        assert_eq!(c.relative_dispersion, Some(0.5));
+        mean_side.median = Some(1.0);
+        mean_side.interquartile_range = Some(0.125);
+        let (_, c) = common_estimates(&robust_side, &mean_side);
+        assert_eq!((c.center, c.relative_dispersion), (Some(1.0), Some(0.125)));
+        // mean -/+ stdev, clipped to [min, max].
+        let interval = timing_interval(&Timing {
+            median: None,
+            ..mean_side.clone()
+        })
+        .unwrap();
+        assert_eq!((interval.lower, interval.upper), (0.5, 1.5));
+        let clipped = timing_interval(&Timing {
+            median: None,
+            stdev: Some(1.5),
+            ..mean_side
+        })
+        .unwrap();
+        assert_eq!((clipped.lower, clipped.upper), (0.25, 2.0));
+    }
+
+    #[test]
+    fn skipped_and_missing_summaries() {
+        let present = Presence {
+            has_summaries: true,
+            ..Presence::default()
+        };
+        let skipped = Presence {
+            skipped: true,
+            skip_reason: Some("too slow".into()),
+            has_summaries: true,
+        };
+        let decision = missing_summaries_decision(
+            skipped.clone(),
+            Presence {
+                skipped: true,
+                ..Presence::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            decision.reason.message,
+            "reference state skipped: too slow; compare state skipped"
+        );
+        let decision = missing_summaries_decision(present.clone(), Presence::default()).unwrap();
+        assert_eq!(
+            decision.reason.message,
+            "compare GPU timing summaries are missing"
+        );
+        assert!(missing_summaries_decision(present.clone(), present).is_none());
+    }
+}

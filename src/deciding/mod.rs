@@ -1,0 +1,14 @@
+//! Deciding: takes matched states and the thresholds, gives a status with a
+//! named reason per state and what the run found as a whole.
+//!
+//! The decision tree ([`decision`]) is pure functions over timing values and
+//! bulk evidence, whose statistics are in [`coverage`]; the thresholds come
+//! from presets and TOML ([`config`]). [`report`] collects tallies, records,
+//! NEW/DROPPED states and geomeans; [`gate`] turns them into the `--fail-on`
+//! verdict. No I/O, no formatting, no colour.
+
+pub mod config;
+pub mod coverage;
+pub mod decision;
+pub mod gate;
+pub mod report;

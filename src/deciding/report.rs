@@ -1,0 +1,315 @@
+//! What a run found, independent of how it is shown: tallies of every
+//! matched state and, when a machine-readable or gate output needs them,
+//! per-state records, states present on one side only, and geomeans.
+
+use crate::deciding::decision::{Comparison, Reason, ReasonCode, Status};
+use crate::loading::scalar::Scalar;
+
+/// Occurrences of one reason, keeping the message of its most severe instance.
+#[derive(Debug, Clone)]
+struct ReasonTally {
+    key: &'static str,
+    canonical: ReasonCode,
+    count: usize,
+    message: String,
+    severity: f64,
+}
+
+impl ReasonTally {
+    fn record(&mut self, reason: &Reason) {
+        if self.count == 0 || reason.severity > self.severity {
+            self.canonical = reason.code;
+            self.message = reason.message.clone();
+            self.severity = reason.severity;
+        }
+        self.count += 1;
+    }
+}
+
+/// Insertion-ordered tallies keyed by code (the summary orders ties by first appearance).
+#[derive(Debug, Clone, Default)]
+struct ReasonTallies(Vec<ReasonTally>);
+
+impl ReasonTallies {
+    fn record(&mut self, key: &'static str, reason: &Reason) {
+        let index = match self.0.iter().position(|t| t.key == key) {
+            Some(index) => index,
+            None => {
+                self.0.push(ReasonTally {
+                    key,
+                    canonical: reason.code,
+                    count: 0,
+                    message: String::new(),
+                    severity: 0.0,
+                });
+                self.0.len() - 1
+            }
+        };
+        self.0[index].record(reason);
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub total: usize,
+    pub same: usize,
+    pub fast: usize,
+    pub slow: usize,
+    pub undecided: usize,
+    pub unknown: usize,
+    undecided_reasons: ReasonTallies,
+    legend: ReasonTallies,
+}
+
+impl Tally {
+    pub fn record(&mut self, status: Status, reason: &Reason) {
+        self.total += 1;
+        self.legend.record(reason.code.display(), reason);
+        match status {
+            Status::Unknown => self.unknown += 1,
+            Status::Undecided => {
+                self.undecided += 1;
+                self.undecided_reasons
+                    .record(reason.code.canonical(), reason);
+            }
+            Status::Same => self.same += 1,
+            Status::Fast => self.fast += 1,
+            Status::Slow => self.slow += 1,
+        }
+    }
+
+    /// `(code, count, message)` of undecided reasons, most frequent first
+    /// (ties in order of first appearance).
+    pub fn undecided_reasons(&self) -> Vec<(ReasonCode, usize, &str)> {
+        let mut reasons: Vec<_> = self
+            .undecided_reasons
+            .0
+            .iter()
+            .map(|t| (t.canonical, t.count, t.message.as_str()))
+            .collect();
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
+        reasons
+    }
+
+    /// Explain-mode legend entries `short = canonical`, sorted by short code.
+    pub fn legend_entries(&self) -> Vec<String> {
+        let mut tallies: Vec<&ReasonTally> = self.legend.0.iter().collect();
+        tallies.sort_by_key(|t| t.key);
+        tallies
+            .into_iter()
+            .filter(|t| t.key != t.canonical.canonical().replace('_', "-"))
+            .map(|t| format!("{} = {}", t.key, t.canonical.canonical()))
+            .collect()
+    }
+}
+
+/// One axis value of a state: its name, type and value as written in the
+/// JSON, and its displayed form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AxisEntry {
+    pub name: String,
+    pub value_type: Option<Scalar>,
+    pub value: Option<Scalar>,
+    pub display: String,
+}
+
+/// A resolved sidecar path and its advertised value count.
+pub type SidecarFile = Option<(String, u64)>;
+
+/// Everything known about one matched state after its decision.
+#[derive(Debug, Clone)]
+pub struct StateRecord {
+    pub benchmark: String,
+    pub reference_json: String,
+    pub compare_json: String,
+    pub devices: (i64, i64),
+    pub state_key: String,
+    pub occurrence: usize,
+    pub occurrence_count: usize,
+    pub axis_values: Vec<AxisEntry>,
+    pub comparison: Comparison,
+    /// Shown in the tables (after `--threshold-diff`).
+    pub displayed: bool,
+    /// Reference samples, reference frequencies, compare samples, compare frequencies.
+    pub sidecars: [SidecarFile; 4],
+}
+
+impl StateRecord {
+    /// `compare center / reference center`, when both are usable.
+    pub fn center_ratio(&self) -> Option<f64> {
+        let c = &self.comparison;
+        if c.status == Status::Unknown {
+            return None;
+        }
+        let (r, m) = (c.ref_time?, c.cmp_time?);
+        let ratio = m / r;
+        (ratio.is_finite() && ratio > 0.0).then_some(ratio)
+    }
+}
+
+impl ReasonCode {
+    /// The decision rests on `--jsonbin` sample data.
+    pub fn uses_bulk_evidence(self) -> bool {
+        use ReasonCode::*;
+        matches!(
+            self,
+            BulkCycleGapNotConfirmed
+                | BulkCycleSame
+                | BulkCycleSupportMismatch
+                | BulkSame
+                | BulkTimeSame
+                | BulkTimeSupportMismatch
+                | ClearGapConfirmedByBulkCycles
+                | BulkCycleDataUnusable
+                | BulkTimeDataUnusable
+        )
+    }
+}
+
+/// Which side has something the other lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// Only in the compare input.
+    New,
+    /// Only in the reference input.
+    Dropped,
+}
+
+impl Presence {
+    pub fn label(self) -> &'static str {
+        match self {
+            Presence::New => "NEW",
+            Presence::Dropped => "DROPPED",
+        }
+    }
+}
+
+/// What exists on one side only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MissingKind {
+    File,
+    Benchmark,
+    /// A state of a benchmark on a device pair, with its occurrence among
+    /// the states of the same key.
+    State {
+        devices: (i64, i64),
+        state_key: String,
+        occurrence: usize,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingItem {
+    pub presence: Presence,
+    /// The compare file for NEW items, the reference file for DROPPED ones.
+    pub file: String,
+    pub benchmark: Option<String>,
+    pub kind: MissingKind,
+}
+
+/// `text` with control characters escaped (`\n`, `\u{1b}`), so that a
+/// name from an input file stays on one line and sends no terminal escapes.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+impl MissingItem {
+    /// One line of text: `NEW state bench [0 vs 0] Elements{io}=2^20 (cmp.json)`.
+    pub fn describe(&self) -> String {
+        printable(&self.describe_raw())
+    }
+
+    fn describe_raw(&self) -> String {
+        let bench = self.benchmark.as_deref().unwrap_or("");
+        match &self.kind {
+            MissingKind::File => format!("{} file {}", self.presence.label(), self.file),
+            MissingKind::Benchmark => format!(
+                "{} benchmark {bench} ({})",
+                self.presence.label(),
+                self.file
+            ),
+            MissingKind::State {
+                devices,
+                state_key,
+                occurrence,
+            } => {
+                let key = if state_key.is_empty() {
+                    "(no axes)"
+                } else {
+                    state_key
+                };
+                let nth = if *occurrence > 0 {
+                    format!(" #{}", occurrence + 1)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} state {bench} [{} vs {}] {key}{nth} ({})",
+                    self.presence.label(),
+                    devices.0,
+                    devices.1,
+                    self.file
+                )
+            }
+        }
+    }
+}
+
+/// Geometric mean of the center ratios, overall and per benchmark (in
+/// order of first appearance), over states that are not `????`.
+pub fn geomeans(records: &[StateRecord]) -> (Option<f64>, Vec<(String, f64)>) {
+    let mut overall = (0.0f64, 0usize);
+    let mut per_benchmark: Vec<(String, f64, usize)> = Vec::new();
+    for record in records {
+        let Some(ratio) = record.center_ratio() else {
+            continue;
+        };
+        let log = ratio.ln();
+        overall = (overall.0 + log, overall.1 + 1);
+        match per_benchmark
+            .iter_mut()
+            .find(|(name, _, _)| *name == record.benchmark)
+        {
+            Some(entry) => {
+                entry.1 += log;
+                entry.2 += 1;
+            }
+            None => per_benchmark.push((record.benchmark.clone(), log, 1)),
+        }
+    }
+    let mean = |sum: f64, count: usize| (sum / count as f64).exp();
+    (
+        (overall.1 > 0).then(|| mean(overall.0, overall.1)),
+        per_benchmark
+            .into_iter()
+            .map(|(name, sum, count)| (name, mean(sum, count)))
+            .collect(),
+    )
+}
+
+/// The findings of a whole run.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub tally: Tally,
+    /// Every matched state, when an output needs per-state records.
+    pub records: Vec<StateRecord>,
+    pub missing: Vec<MissingItem>,
+}
+
+impl Report {
+    pub fn count_missing(&self, presence: Presence) -> usize {
+        self.missing
+            .iter()
+            .filter(|m| m.presence == presence)
+            .count()
+    }
+}

@@ -1,0 +1,176 @@
+//! Input files: pairing two files or two directories, reading NVBench JSON,
+//! and the reader's file-version warnings.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::failure::Failure;
+use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
+use crate::loading::model::Root;
+use crate::loading::sidecar::{os_error_text, py_join};
+
+/// `name` has the extension `.json` in Python's `os.path.splitext` sense
+/// (a name made only of dots before `.json` has no extension).
+fn has_json_extension(name: &str) -> bool {
+    name.strip_suffix(".json")
+        .is_some_and(|stem| stem.chars().any(|c| c != '.'))
+}
+
+fn non_empty_file(path: &str) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+}
+
+/// The `(reference, compare)` JSON files to compare, and in directory mode
+/// the non-empty `.json` files that only one directory has.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct InputPairs {
+    pub pairs: Vec<(String, String)>,
+    pub only_reference: Vec<String>,
+    pub only_compare: Vec<String>,
+}
+
+/// Names of the `.json` files of a directory, sorted.
+fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
+    let entries = std::fs::read_dir(directory).map_err(|e| {
+        Failure::fatal(format!(
+            "cannot list directory: {}",
+            os_error_text(&e, directory)
+        ))
+    })?;
+    let mut names: Vec<String> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| has_json_extension(name))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// Two files are compared as given. Two directories pair their same-named
+/// non-empty `.json` files; unlike the reference, which follows the
+/// directory's listing order, pairs are sorted by file name so that output
+/// is reproducible.
+pub fn input_pairs(reference: &str, compare: &str) -> Result<InputPairs, Failure> {
+    if !(Path::new(reference).is_dir() && Path::new(compare).is_dir()) {
+        return Ok(InputPairs {
+            pairs: vec![(reference.to_string(), compare.to_string())],
+            ..InputPairs::default()
+        });
+    }
+    let compare_names = json_names(compare)?;
+    let reference_names = json_names(reference)?;
+    let mut inputs = InputPairs::default();
+    for name in &compare_names {
+        let (r, c) = (py_join(reference, name), py_join(compare, name));
+        match (non_empty_file(&r), non_empty_file(&c)) {
+            (true, true) => inputs.pairs.push((r, c)),
+            (false, true) => inputs.only_compare.push(c),
+            _ => {}
+        }
+    }
+    inputs.only_reference = reference_names
+        .iter()
+        .filter(|name| !compare_names.contains(name) || !non_empty_file(&py_join(compare, name)))
+        .map(|name| py_join(reference, name))
+        .filter(|path| non_empty_file(path))
+        .collect();
+    Ok(inputs)
+}
+
+const READER_VERSION: &str = "1.0.0";
+
+/// The reader's version check: warnings go to stdout, as the reference prints them.
+fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<(), Failure> {
+    let json_version = root
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.version.as_ref())
+        .and_then(|version| version.json.as_ref());
+    let io = Failure::write;
+    let Some(json_version) = json_version else {
+        write!(
+            out,
+            "WARNING:\n  {path} is written in an older, unversioned format. \n  It may not read correctly.\n  Reader expects JSON file version {READER_VERSION}.\n"
+        )
+        .map_err(io)?;
+        return Ok(());
+    };
+    let Some(version) = &json_version.string else {
+        return Err(Failure::fatal(format!(
+            "{path}: meta.version.json has no 'string' entry"
+        )));
+    };
+    let version = version.py_str();
+    if version != READER_VERSION {
+        write!(
+            out,
+            "WARNING:\n  {path} was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: {version} reader version: {READER_VERSION})\n"
+        )
+        .map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Reads and parses one NVBench JSON file.
+pub fn parse_root(path: &str) -> Result<Root, Failure> {
+    let bytes = open_input(path)
+        .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
+    let invalid =
+        |reason: String| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {reason}"));
+    // serde would also read a struct from a positional array; an NVBench
+    // file is an object.
+    let first = bytes.as_ref().iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{') {
+        return Err(invalid("the top level is not a JSON object".to_string()));
+    }
+    parse_with_release(&bytes, |bytes| {
+        crate::loading::fastjson::from_slice::<Root>(bytes).or_else(|_| {
+            // serde_json decides everything the fast path gave up on,
+            // including the error message.
+            rewind_release();
+            serde_json::from_slice::<Root>(bytes)
+        })
+    })
+    .map_err(|e| invalid(e.to_string()))
+}
+
+/// Reads both files of a pair (at the same time when there are two cores)
+/// and prints their version warnings in order, as the reference does.
+pub fn load_pair(
+    reference: &str,
+    compare: &str,
+    out: &mut dyn Write,
+) -> Result<(Root, Root), Failure> {
+    let parallel = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let (ref_root, cmp_root) = if parallel {
+        std::thread::scope(|scope| {
+            let compare_worker = scope.spawn(|| parse_root(compare));
+            let ref_root = parse_root(reference);
+            let cmp_root = compare_worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (ref_root, cmp_root)
+        })
+    } else {
+        let ref_root = parse_root(reference);
+        (ref_root, parse_root(compare))
+    };
+    let ref_root = ref_root?;
+    check_file_version(reference, &ref_root, out)?;
+    let cmp_root = cmp_root?;
+    check_file_version(compare, &cmp_root, out)?;
+    Ok((ref_root, cmp_root))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_extension_like_python_splitext() {
+        assert!(has_json_extension("results.json"));
+        assert!(!has_json_extension(".json"));
+        assert!(!has_json_extension("..json"));
+        assert!(has_json_extension(".a.json"));
+        assert!(!has_json_extension("results.json.bak"));
+    }
+}

@@ -1,0 +1,17 @@
+//! Loading: takes the paths on the command line, gives parsed NVBench files.
+//!
+//! Two files or two directories are paired ([`inputs`]), each file is read
+//! from a memory map ([`mapped`]) by the fast deserializer ([`fastjson`], with
+//! serde_json behind it) into the serde mirror of the format ([`model`],
+//! [`summaries`]); a state's timing values are extracted on demand
+//! ([`timing`]) and its `--jsonbin` samples only when a decision needs them
+//! ([`sidecar`]). Nothing here decides or prints.
+
+pub mod fastjson;
+pub mod inputs;
+pub mod mapped;
+pub mod model;
+pub mod scalar;
+pub mod sidecar;
+pub mod summaries;
+pub mod timing;

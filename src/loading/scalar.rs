@@ -1,0 +1,167 @@
+//! JSON scalars kept loosely typed, as Python's `json.load` gives them, so
+//! that the reference's lazy, per-state schema errors and its `str()` /
+//! `repr()` of odd values can be reproduced.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::pycompat::pyfmt;
+
+/// Any JSON value as far as the comparison cares: scalars are kept, arrays
+/// and objects only as a marker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Integers beyond `i64` (Python ints are unbounded).
+    BigInt(String),
+    Float(f64),
+    Str(String),
+    Array,
+    Object,
+}
+
+impl Scalar {
+    /// Python `str(value)` of the value `json.load` would produce.
+    pub fn py_str(&self) -> String {
+        match self {
+            Scalar::Null => "None".to_string(),
+            Scalar::Bool(true) => "True".to_string(),
+            Scalar::Bool(false) => "False".to_string(),
+            Scalar::Int(value) => value.to_string(),
+            Scalar::BigInt(text) => text.clone(),
+            Scalar::Float(value) => pyfmt::float_repr(*value),
+            Scalar::Str(text) => text.clone(),
+            Scalar::Array => "[...]".to_string(),
+            Scalar::Object => "{...}".to_string(),
+        }
+    }
+
+    /// Python `repr(value)`.
+    pub fn py_repr(&self) -> String {
+        match self {
+            Scalar::Str(text) => pyfmt::str_repr(text),
+            other => other.py_str(),
+        }
+    }
+
+    /// Python truthiness.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Scalar::Null => false,
+            Scalar::Bool(value) => *value,
+            Scalar::Int(value) => *value != 0,
+            Scalar::BigInt(_) => true,
+            Scalar::Float(value) => *value != 0.0,
+            Scalar::Str(text) => !text.is_empty(),
+            // Empty containers are falsy in Python, but NVBench never writes
+            // them for the fields whose truthiness is tested.
+            Scalar::Array | Scalar::Object => true,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Python `float(value)`; `Err` carries the reference's ValueError text,
+    /// `Ok(None)` means Python would raise a TypeError (not a number at all).
+    pub fn py_float(&self) -> Result<Option<f64>, String> {
+        match self {
+            Scalar::Bool(value) => Ok(Some(if *value { 1.0 } else { 0.0 })),
+            Scalar::Int(value) => Ok(Some(*value as f64)),
+            Scalar::BigInt(text) => Ok(text.parse::<f64>().ok()),
+            Scalar::Float(value) => Ok(Some(*value)),
+            Scalar::Str(text) => pyfmt::parse_py_float(text).map(Some).ok_or_else(|| {
+                format!(
+                    "could not convert string to float: {}",
+                    pyfmt::str_repr(text)
+                )
+            }),
+            Scalar::Null | Scalar::Array | Scalar::Object => Ok(None),
+        }
+    }
+
+    /// Python `int(value)` for the axis formatting path.
+    pub fn py_int(&self) -> Option<i128> {
+        match self {
+            Scalar::Bool(value) => Some(i128::from(*value)),
+            Scalar::Int(value) => Some(i128::from(*value)),
+            Scalar::BigInt(text) => text.parse().ok(),
+            Scalar::Float(value) if value.is_finite() => Some(value.trunc() as i128),
+            Scalar::Str(text) => pyfmt::parse_py_int(text),
+            _ => None,
+        }
+    }
+
+    /// Python `==` against an integer (JSON ints and integral floats).
+    pub fn equals_int(&self, other: i64) -> bool {
+        match self {
+            Scalar::Int(value) => *value == other,
+            Scalar::Float(value) => *value == other as f64,
+            Scalar::Bool(value) => i64::from(*value) == other,
+            _ => false,
+        }
+    }
+}
+
+pub(crate) struct ScalarVisitor;
+
+impl<'de> Visitor<'de> for ScalarVisitor {
+    type Value = Scalar;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+        Ok(Scalar::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+        Ok(Scalar::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+        Ok(i64::try_from(v).map_or_else(|_| Scalar::BigInt(v.to_string()), Scalar::Int))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+        Ok(Scalar::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+        Ok(Scalar::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+        Ok(Scalar::Str(v))
+    }
+    fn visit_unit<E>(self) -> Result<Scalar, E> {
+        Ok(Scalar::Null)
+    }
+    fn visit_none<E>(self) -> Result<Scalar, E> {
+        Ok(Scalar::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Array)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Object)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// Keeps a present JSON `null` as `Some(Scalar::Null)`: only a missing key is `None`.
+pub(crate) fn present<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Scalar>, D::Error> {
+    Scalar::deserialize(deserializer).map(Some)
+}

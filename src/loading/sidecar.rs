@@ -1,0 +1,358 @@
+//! `--jsonbin` sidecars: float32 sample times and SM clock frequencies next
+//! to the JSON file, memory-mapped and read only when a decision needs them.
+
+use std::cell::{OnceCell, RefCell};
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use crate::deciding::decision::{BulkEvidence, BulkSamples};
+use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
+
+/// Python's `os.path.join(directory, name)` for POSIX paths.
+pub fn py_join(directory: &str, name: &str) -> String {
+    if name.starts_with('/') || directory.is_empty() {
+        name.to_string()
+    } else if directory.ends_with('/') {
+        format!("{directory}{name}")
+    } else {
+        format!("{directory}/{name}")
+    }
+}
+
+/// Python's `os.path.dirname(path)` for POSIX paths.
+pub fn py_dirname(path: &str) -> String {
+    let head = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    if !head.is_empty() && head.chars().any(|c| c != '/') {
+        head.trim_end_matches('/').to_string()
+    } else {
+        head.to_string()
+    }
+}
+
+/// Where a sidecar named in a JSON file lives: absolute names as given,
+/// otherwise next to the JSON file, then next to its directory, then
+/// relative to the working directory (NVBench writes the name relative to
+/// the directory the benchmark ran in, e.g. `runs/base/ref.json-bin/0.bin`).
+/// When none exists, the name next to the JSON file is reported.
+pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
+    if filename.starts_with('/') {
+        return filename.to_string();
+    }
+    let beside_json = py_join(json_dir, filename);
+    if Path::new(&beside_json).exists() {
+        return beside_json;
+    }
+    let beside_parent = py_join(&py_dirname(json_dir), filename);
+    if Path::new(&beside_parent).exists() {
+        return beside_parent;
+    }
+    if Path::new(filename).exists() {
+        return filename.to_string();
+    }
+    beside_json
+}
+
+/// Python's `OSError` text: `[Errno 2] No such file or directory: 'x'`.
+pub fn os_error_text(error: &io::Error, path: &str) -> String {
+    let description = error.to_string();
+    let description = description
+        .split(" (os error")
+        .next()
+        .unwrap_or(&description)
+        .to_string();
+    match error.raw_os_error() {
+        Some(code) => format!(
+            "[Errno {code}] {description}: {}",
+            crate::pycompat::pyfmt::str_repr(path)
+        ),
+        None => format!("{description}: {}", crate::pycompat::pyfmt::str_repr(path)),
+    }
+}
+
+/// Opens a sidecar that must be a regular file: a directory, FIFO or device
+/// is rejected before opening, so nothing blocks or reads forever.
+fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
+    let metadata = std::fs::metadata(path)?;
+    if metadata.is_dir() {
+        // EISDIR, as numpy reports for a directory.
+        return Err(io::Error::from_raw_os_error(21));
+    }
+    if !metadata.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok((File::open(path)?, metadata.len()))
+}
+
+/// Reads all complete little-endian float32 values of a file (a trailing
+/// partial value is ignored, as `numpy.fromfile` does).
+pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
+    let (file, length) = open_regular_file(path)?;
+    read_float32(&file, length)
+}
+
+/// Sidecars smaller than this are read, larger ones mapped.
+const SMALL_FILE: u64 = 1 << 20;
+
+/// The float32 values of an open regular file of `length` bytes.
+fn read_float32(file: &File, length: u64) -> io::Result<Vec<f32>> {
+    if length == 0 {
+        return Ok(Vec::new());
+    }
+    if length < SMALL_FILE {
+        // A plain read: mapping and unmapping a small file costs more (the
+        // unmap flushes the TLBs of every thread).
+        let mut values = vec![0f32; (length / 4) as usize];
+        io::Read::read_exact(&mut &*file, bytemuck::cast_slice_mut(&mut values))?;
+        for value in &mut values {
+            *value = f32::from_bits(u32::from_le(value.to_bits()));
+        }
+        return Ok(values);
+    }
+    // SAFETY: the map is read-only and lives only inside this function; the
+    // sidecar files are written once by NVBench and not modified while we
+    // compare. A concurrent truncation could raise SIGBUS, the accepted
+    // trade-off of memory-mapped input (ripgrep makes the same one).
+    let map = unsafe { memmap2::Mmap::map(file)? };
+    let whole = &map[..map.len() - map.len() % 4];
+    Ok(match bytemuck::try_cast_slice::<u8, u32>(whole) {
+        Ok(words) => words
+            .iter()
+            .map(|w| f32::from_bits(u32::from_le(*w)))
+            .collect(),
+        // Misaligned data (never for a fresh map, but cheap to handle) is copied.
+        Err(_) => whole
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    })
+}
+
+/// De-duplicated warnings on stderr, like Python's default warning filter.
+#[derive(Debug, Default)]
+pub struct Warnings {
+    seen: Vec<String>,
+}
+
+impl Warnings {
+    pub fn warn(&mut self, message: String) {
+        if !self.seen.contains(&message) {
+            eprintln!("nvbench-compare: warning: {message}");
+            self.seen.push(message);
+        }
+    }
+}
+
+/// One advertised sidecar with its resolved path.
+#[derive(Debug, Clone)]
+struct Sidecar {
+    count: u64,
+    path: String,
+    description: &'static str,
+}
+
+impl Sidecar {
+    fn new(source: &Option<SidecarRef>, json_dir: &str, description: &'static str) -> Option<Self> {
+        source.as_ref().map(|s| Sidecar {
+            count: s.count,
+            path: resolve_sidecar_path(json_dir, &s.filename),
+            description,
+        })
+    }
+
+    /// Advertises values and the file is non-empty.
+    fn is_material(&self) -> bool {
+        self.count > 0 && std::fs::metadata(&self.path).is_ok_and(|m| m.len() > 0)
+    }
+
+    fn load(&self, warnings: &RefCell<Vec<String>>) -> Option<Vec<f32>> {
+        let warn = |message: String| {
+            warnings
+                .borrow_mut()
+                .push(bulk_warning(self.description, &message));
+        };
+        let path_repr = crate::pycompat::pyfmt::str_repr(&self.path);
+        let read_failure = |error: io::Error| {
+            format!(
+                "failed to read {path_repr}: {}",
+                os_error_text(&error, &self.path)
+            )
+        };
+        // The length is checked before reading, so a `size` that claims far
+        // more values than the file holds allocates nothing.
+        let (file, length) = match open_regular_file(&self.path) {
+            Ok(opened) => opened,
+            Err(error) => {
+                warn(read_failure(error));
+                return None;
+            }
+        };
+        if length / 4 != self.count {
+            warn(format!(
+                "expected {} values in {path_repr}, found {}",
+                self.count,
+                length / 4
+            ));
+            return None;
+        }
+        match read_float32(&file, length) {
+            Ok(values) => Some(values),
+            Err(error) => {
+                warn(read_failure(error));
+                None
+            }
+        }
+    }
+}
+
+/// The bulk evidence of one state, loaded at most once and only on demand.
+pub struct SidecarEvidence<'w> {
+    samples: Option<Sidecar>,
+    frequencies: Option<Sidecar>,
+    loaded: OnceCell<Option<BulkSamples>>,
+    /// Warnings of this state, printed by the caller in state order.
+    warnings: &'w RefCell<Vec<String>>,
+}
+
+impl<'w> SidecarEvidence<'w> {
+    pub fn new(timing: &Timing, json_dir: &str, warnings: &'w RefCell<Vec<String>>) -> Self {
+        SidecarEvidence {
+            samples: Sidecar::new(&timing.samples, json_dir, "sample time"),
+            frequencies: Sidecar::new(&timing.frequencies, json_dir, "sample frequency"),
+            loaded: OnceCell::new(),
+            warnings,
+        }
+    }
+
+    /// Resolved `(path, count)` of the samples and frequencies sidecars.
+    pub fn paths(&self) -> [Option<(&str, u64)>; 2] {
+        [&self.samples, &self.frequencies].map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count)))
+    }
+
+    fn load(&self) -> Option<BulkSamples> {
+        // Both files are read (and warned about) before either is judged.
+        let times = self.samples.as_ref().and_then(|s| s.load(self.warnings));
+        let frequencies = self
+            .frequencies
+            .as_ref()
+            .and_then(|s| s.load(self.warnings));
+        let (times, cycles) = crate::deciding::coverage::time_and_cycles(&times?, &frequencies?)?;
+        Some(BulkSamples { times, cycles })
+    }
+}
+
+impl BulkEvidence for SidecarEvidence<'_> {
+    fn has_material_cycle_sources(&self) -> bool {
+        let material = |s: &Option<Sidecar>| s.as_ref().is_some_and(Sidecar::is_material);
+        material(&self.samples) && material(&self.frequencies)
+    }
+
+    fn time_and_cycles(&self) -> Option<&BulkSamples> {
+        self.loaded.get_or_init(|| self.load()).as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_path_helpers() {
+        assert_eq!(py_join("", "a.bin"), "a.bin");
+        assert_eq!(py_join("dir/", "a.bin"), "dir/a.bin");
+        assert_eq!(py_join("dir", "/abs/a.bin"), "/abs/a.bin");
+        assert_eq!(py_dirname("base/results.json"), "base");
+        assert_eq!(py_dirname("results.json"), "");
+        assert_eq!(py_dirname("/x"), "/");
+        assert_eq!(py_dirname("a//b"), "a");
+    }
+
+    #[test]
+    fn os_error_text_matches_python() {
+        let error = io::Error::from_raw_os_error(2);
+        assert_eq!(
+            os_error_text(&error, "x.bin"),
+            "[Errno 2] No such file or directory: 'x.bin'"
+        );
+    }
+
+    #[test]
+    fn a_fifo_sidecar_is_neither_material_nor_read() {
+        let dir = std::env::temp_dir().join(format!("nvbc-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("samples.bin");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("SKIPPED: mkfifo is not available");
+            return;
+        }
+        let path = fifo.to_str().unwrap().to_string();
+        let sidecar = Some(SidecarRef {
+            count: 3,
+            filename: path.clone(),
+        });
+        let timing = Timing {
+            samples: sidecar.clone(),
+            frequencies: sidecar,
+            ..Timing::default()
+        };
+        let warnings = RefCell::new(Vec::new());
+        let evidence = SidecarEvidence::new(&timing, "", &warnings);
+        // Opening a FIFO for reading would block this test forever.
+        assert!(!evidence.has_material_cycle_sources());
+        assert!(evidence.time_and_cycles().is_none());
+        assert!(
+            warnings.borrow()[0].contains("not a regular file"),
+            "{:?}",
+            warnings.borrow()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn small_and_large_files_read_alike() {
+        let dir = std::env::temp_dir().join(format!("nvbc-sizes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for count in [
+            1usize,
+            1000,
+            (SMALL_FILE as usize) / 4 - 1,
+            (SMALL_FILE as usize) / 4 + 3,
+        ] {
+            let values: Vec<f32> = (0..count).map(|i| i as f32 * 0.5 + 1e-3).collect();
+            let mut bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            bytes.extend([7u8, 7]);
+            let path = dir.join(format!("{count}.bin"));
+            std::fs::write(&path, bytes).unwrap();
+            assert_eq!(read_float32_file(path.to_str().unwrap()).unwrap(), values);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reads_little_endian_floats_and_ignores_a_partial_tail() {
+        let dir = std::env::temp_dir().join(format!("nvbc-sidecar-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v.bin");
+        let mut bytes: Vec<u8> = [1.5f32, 2.25]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        bytes.extend([0u8, 1]);
+        std::fs::write(&path, bytes).unwrap();
+        assert_eq!(
+            read_float32_file(path.to_str().unwrap()).unwrap(),
+            vec![1.5, 2.25]
+        );
+        std::fs::write(&path, b"").unwrap();
+        assert!(
+            read_float32_file(path.to_str().unwrap())
+                .unwrap()
+                .is_empty()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

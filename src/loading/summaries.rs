@@ -1,0 +1,500 @@
+//! The `summaries` list of a state, reduced while the file is read to the
+//! values of the tags the comparison reads (the rest is skipped unparsed).
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::failure::Failure;
+use crate::loading::scalar::{Scalar, ScalarVisitor, present};
+use crate::pycompat::pyfmt::{self, str_repr};
+
+/// What a summary of a known tag yields, computed once while the file is
+/// read so that its data entries need not be kept. Errors are kept too and
+/// raised only when the state is compared, where the reference raises them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extracted {
+    /// A float summary: `Ok(None)` is a JSON `null`.
+    Float(Result<Option<f64>, Failure>),
+    /// A sidecar summary: its `size` (any integer) and `filename`.
+    Sidecar(Result<(i128, String), Failure>),
+}
+
+/// Extracts the value of one summary of a known tag from its data entries.
+pub fn extract_summary(tag: Tag, data: &SummaryData) -> Extracted {
+    let entries = match data {
+        SummaryData::Entries(entries) => Ok(entries.as_slice()),
+        SummaryData::Malformed => Err(Failure::Fatal(format!(
+            "summary {} has a 'data' field that is not a list of objects",
+            str_repr(tag.name())
+        ))),
+    };
+    if matches!(tag, Tag::SampleTimes | Tag::SampleFrequencies) {
+        Extracted::Sidecar(entries.and_then(|e| sidecar_meta(e, tag)))
+    } else {
+        Extracted::Float(entries.and_then(|e| float_value(e, tag)))
+    }
+}
+/// The `value` of the data entry called `name`, which must have type `expected_type`.
+fn data_value<'a>(
+    entries: &'a [DataEntry],
+    tag: Tag,
+    name: &str,
+    expected_type: &str,
+) -> Result<&'a Scalar, Failure> {
+    let tag_repr = || str_repr(tag.name());
+    let entry = entries
+        .iter()
+        .find(|entry| entry.name.as_ref().and_then(Word::as_str) == Some(name))
+        .ok_or_else(|| {
+            Failure::Reported(format!(
+                "summary {} is missing field {}",
+                tag_repr(),
+                str_repr(name)
+            ))
+        })?;
+    let null = Word::Other(Scalar::Null);
+    let actual_type = entry.value_type.as_ref().unwrap_or(&null);
+    if actual_type.as_str() != Some(expected_type) {
+        return Err(Failure::Reported(format!(
+            "summary {} field {} has type {}; expected {}",
+            tag_repr(),
+            str_repr(name),
+            actual_type.py_repr(),
+            str_repr(expected_type)
+        )));
+    }
+    entry.value.as_ref().ok_or_else(|| {
+        Failure::Reported(format!(
+            "summary {} field {} is missing value",
+            tag_repr(),
+            str_repr(name)
+        ))
+    })
+}
+
+/// `float(value)` of the `value` entry, `None` for a JSON `null`.
+fn float_value(entries: &[DataEntry], tag: Tag) -> Result<Option<f64>, Failure> {
+    let value = data_value(entries, tag, "value", "float64")?;
+    if *value == Scalar::Null {
+        return Ok(None);
+    }
+    match value.py_float() {
+        Ok(Some(number)) => Ok(Some(number)),
+        Ok(None) => Err(Failure::Fatal(format!(
+            "summary {} value {} is not a number",
+            str_repr(tag.name()),
+            value.py_repr()
+        ))),
+        Err(message) => Err(Failure::Reported(message)),
+    }
+}
+
+/// The `size` and `filename` entries of a sidecar summary.
+fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(i128, String), Failure> {
+    let size = data_value(entries, tag, "size", "int64")?;
+    let count = size.py_int().ok_or_else(|| {
+        Failure::Reported(format!(
+            "summary {} field 'size' value {} is not an int64",
+            str_repr(tag.name()),
+            size.py_repr()
+        ))
+    })?;
+    let filename = data_value(entries, tag, "filename", "string")?;
+    let Some(filename) = filename.as_str() else {
+        return Err(Failure::Reported(format!(
+            "summary {} field 'filename' value must be a string",
+            str_repr(tag.name())
+        )));
+    };
+    Ok((count, filename.to_string()))
+}
+
+/// The summary tags the comparison reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    Min,
+    Max,
+    Mean,
+    Stdev,
+    StdevRelative,
+    Q1,
+    Median,
+    Q3,
+    Iqr,
+    IqrRelative,
+    LegacyIr,
+    LegacyIrRelative,
+    SmClockRateMean,
+    SampleTimes,
+    SampleFrequencies,
+}
+
+impl Tag {
+    pub const COUNT: usize = 15;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tag::Min => "nv/cold/time/gpu/min",
+            Tag::Max => "nv/cold/time/gpu/max",
+            Tag::Mean => "nv/cold/time/gpu/mean",
+            Tag::Stdev => "nv/cold/time/gpu/stdev/absolute",
+            Tag::StdevRelative => "nv/cold/time/gpu/stdev/relative",
+            Tag::Q1 => "nv/cold/time/gpu/q1",
+            Tag::Median => "nv/cold/time/gpu/median",
+            Tag::Q3 => "nv/cold/time/gpu/q3",
+            Tag::Iqr => "nv/cold/time/gpu/iqr/absolute",
+            Tag::IqrRelative => "nv/cold/time/gpu/iqr/relative",
+            Tag::LegacyIr => "nv/cold/time/gpu/ir/absolute",
+            Tag::LegacyIrRelative => "nv/cold/time/gpu/ir/relative",
+            Tag::SmClockRateMean => "nv/cold/sm_clock_rate/mean",
+            Tag::SampleTimes => "nv/json/bin:nv/cold/sample_times",
+            Tag::SampleFrequencies => "nv/json/freqs-bin:nv/cold/sample_freqs",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Tag> {
+        // A `match` on strings compares lengths first: most of the ~30
+        // tags NVBench writes are rejected without comparing bytes.
+        Some(match name {
+            "nv/cold/time/gpu/min" => Tag::Min,
+            "nv/cold/time/gpu/max" => Tag::Max,
+            "nv/cold/time/gpu/mean" => Tag::Mean,
+            "nv/cold/time/gpu/stdev/absolute" => Tag::Stdev,
+            "nv/cold/time/gpu/stdev/relative" => Tag::StdevRelative,
+            "nv/cold/time/gpu/q1" => Tag::Q1,
+            "nv/cold/time/gpu/median" => Tag::Median,
+            "nv/cold/time/gpu/q3" => Tag::Q3,
+            "nv/cold/time/gpu/iqr/absolute" => Tag::Iqr,
+            "nv/cold/time/gpu/iqr/relative" => Tag::IqrRelative,
+            "nv/cold/time/gpu/ir/absolute" => Tag::LegacyIr,
+            "nv/cold/time/gpu/ir/relative" => Tag::LegacyIrRelative,
+            "nv/cold/sm_clock_rate/mean" => Tag::SmClockRateMean,
+            "nv/json/bin:nv/cold/sample_times" => Tag::SampleTimes,
+            "nv/json/freqs-bin:nv/cold/sample_freqs" => Tag::SampleFrequencies,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tag_tests {
+    use super::*;
+
+    #[test]
+    fn every_tag_is_found_by_its_name() {
+        const ALL: [Tag; Tag::COUNT] = [
+            Tag::Min,
+            Tag::Max,
+            Tag::Mean,
+            Tag::Stdev,
+            Tag::StdevRelative,
+            Tag::Q1,
+            Tag::Median,
+            Tag::Q3,
+            Tag::Iqr,
+            Tag::IqrRelative,
+            Tag::LegacyIr,
+            Tag::LegacyIrRelative,
+            Tag::SmClockRateMean,
+            Tag::SampleTimes,
+            Tag::SampleFrequencies,
+        ];
+        for tag in ALL {
+            assert_eq!(Tag::from_name(tag.name()), Some(tag));
+        }
+        assert_eq!(Tag::from_name("nv/cold/time/cpu/min"), None);
+        assert_eq!(Tag::from_name("nv/cold/time/gpu/min "), None);
+    }
+}
+
+/// One `{"name", "type", "value"}` entry of a summary's `data` list.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DataEntry {
+    #[serde(default)]
+    pub name: Option<Word>,
+    #[serde(rename = "type", default)]
+    pub value_type: Option<Word>,
+    #[serde(default, deserialize_with = "present")]
+    pub value: Option<Scalar>,
+}
+
+/// The `name` or `type` of a data entry: the few words NVBench writes
+/// there are recognised without allocating; anything else is kept whole.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Word {
+    Known(&'static str),
+    Other(Scalar),
+}
+
+const KNOWN_WORDS: [&str; 6] = ["value", "size", "filename", "float64", "int64", "string"];
+
+impl Word {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Word::Known(word) => Some(word),
+            Word::Other(scalar) => scalar.as_str(),
+        }
+    }
+
+    /// Python `repr` of the value.
+    pub fn py_repr(&self) -> String {
+        match self {
+            Word::Known(word) => pyfmt::str_repr(word),
+            Word::Other(scalar) => scalar.py_repr(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Word {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WordVisitor;
+        impl<'de> Visitor<'de> for WordVisitor {
+            type Value = Word;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Word, E> {
+                Ok(KNOWN_WORDS.iter().find(|word| **word == v).map_or_else(
+                    || Word::Other(Scalar::Str(v.to_string())),
+                    |word| Word::Known(word),
+                ))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Bool(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Int(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Word, E> {
+                ScalarVisitor.visit_u64(v).map(Word::Other)
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Float(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Word, E> {
+                Ok(Word::Other(Scalar::Null))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Word, A::Error> {
+                ScalarVisitor.visit_seq(seq).map(Word::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Word, A::Error> {
+                ScalarVisitor.visit_map(map).map(Word::Other)
+            }
+        }
+        deserializer.deserialize_any(WordVisitor)
+    }
+}
+
+/// A summary's `tag`, read without allocating.
+struct TagField(RawTag);
+
+impl<'de> Deserialize<'de> for TagField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TagVisitor;
+        impl<'de> Visitor<'de> for TagVisitor {
+            type Value = TagField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<TagField, E> {
+                Ok(TagField(
+                    Tag::from_name(v).map_or(RawTag::Other, RawTag::Known),
+                ))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_unit<E>(self) -> Result<TagField, E> {
+                Ok(TagField(RawTag::Other))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TagField, A::Error> {
+                ScalarVisitor
+                    .visit_seq(seq)
+                    .map(|_| TagField(RawTag::Other))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<TagField, A::Error> {
+                ScalarVisitor
+                    .visit_map(map)
+                    .map(|_| TagField(RawTag::Other))
+            }
+        }
+        deserializer.deserialize_any(TagVisitor)
+    }
+}
+
+/// A summary as looked up by tag: its data list, or the reason it has none.
+#[derive(Debug, Clone)]
+pub enum SummaryData {
+    Entries(Vec<DataEntry>),
+    /// `data` was present but not a list of objects.
+    Malformed,
+}
+
+/// The `summaries` list of a state, reduced to what the comparison reads:
+/// the extracted value of the first summary of each known tag, as a linear
+/// search would find it.
+#[derive(Debug, Clone, Default)]
+pub struct Summaries {
+    pub count: usize,
+    /// `(tag, position in the list, value)` of the first summary of each tag.
+    first: Vec<(Tag, usize, Extracted)>,
+    /// Position of the first summary without a `tag` key: a linear search
+    /// reaching it fails.
+    first_untagged: Option<usize>,
+}
+
+/// What a tag lookup finds.
+pub enum Lookup<'a> {
+    Found(&'a Extracted),
+    Missing,
+    /// A summary without a `tag` key precedes any match.
+    Untagged,
+}
+
+impl Summaries {
+    pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
+        let found = self.first.iter().find(|(t, _, _)| *t == tag);
+        match (found, self.first_untagged) {
+            (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
+            (None, Some(_)) => Lookup::Untagged,
+            (Some((_, _, value)), _) => Lookup::Found(value),
+            (None, None) => Lookup::Missing,
+        }
+    }
+
+    fn record(&mut self, position: usize, summary: RawSummary) {
+        match summary.tag {
+            RawTag::Missing => {
+                self.first_untagged.get_or_insert(position);
+            }
+            RawTag::Known(tag) if !self.first.iter().any(|(t, _, _)| *t == tag) => {
+                let value = extract_summary(tag, &summary.data);
+                self.first.push((tag, position, value));
+            }
+            RawTag::Known(_) | RawTag::Other => {}
+        }
+    }
+}
+
+/// A summary's `tag`: one the comparison reads, another one, or none.
+enum RawTag {
+    Known(Tag),
+    Other,
+    Missing,
+}
+
+struct RawSummary {
+    tag: RawTag,
+    data: SummaryData,
+}
+
+impl<'de> Deserialize<'de> for RawSummary {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SummaryVisitor;
+        impl<'de> Visitor<'de> for SummaryVisitor {
+            type Value = RawSummary;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a summary object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawSummary, A::Error> {
+                let mut tag = RawTag::Missing;
+                let mut data = SummaryData::Entries(Vec::new());
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "tag" => tag = map.next_value::<TagField>()?.0,
+                        // NVBench writes the tag first: the data of summaries
+                        // the comparison never reads is skipped unparsed.
+                        "data" if matches!(tag, RawTag::Other) => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                        "data" => data = map.next_value::<DataField>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(RawSummary { tag, data })
+            }
+        }
+        deserializer.deserialize_map(SummaryVisitor)
+    }
+}
+
+struct DataField(SummaryData);
+
+impl<'de> Deserialize<'de> for DataField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DataVisitor;
+        impl<'de> Visitor<'de> for DataVisitor {
+            type Value = DataField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of summary data entries")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DataField, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = seq.next_element::<DataEntry>()? {
+                    entries.push(entry);
+                }
+                Ok(DataField(SummaryData::Entries(entries)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DataField, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<DataField, E> {
+                Ok(DataField(SummaryData::Malformed))
+            }
+        }
+        deserializer.deserialize_any(DataVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Summaries {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SummariesVisitor;
+        impl<'de> Visitor<'de> for SummariesVisitor {
+            type Value = Summaries;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of summaries")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Summaries, E> {
+                Ok(Summaries::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Summaries, A::Error> {
+                let mut summaries = Summaries::default();
+                while let Some(summary) = seq.next_element::<RawSummary>()? {
+                    summaries.record(summaries.count, summary);
+                    summaries.count += 1;
+                }
+                Ok(summaries)
+            }
+        }
+        deserializer.deserialize_any(SummariesVisitor)
+    }
+}

@@ -1,0 +1,69 @@
+//! Device selection (spec "Matching Inputs"): the devices of a file or of a
+//! benchmark that `--reference-devices` / `--compare-devices` pick, in filter
+//! order, paired by position.
+
+use crate::failure::Failure;
+use crate::loading::model::{Benchmark, Device};
+use crate::matching::filters::DeviceFilter;
+use crate::pycompat::pyfmt::str_repr;
+
+fn format_ids(ids: &[i64]) -> String {
+    ids.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The devices of a file selected by a device filter, in filter order.
+pub fn select_devices<'a>(
+    all: &'a [Device],
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<&'a Device>, Failure> {
+    let Some(ids) = filter else {
+        return Ok(all.iter().collect());
+    };
+    if all.iter().any(|d| d.id.is_none()) {
+        return Err(Failure::fatal(format!(
+            "a device in the input has no 'id' (needed by {option})"
+        )));
+    }
+    // The last device with a given id wins, as in a dict built from the list.
+    let find = |id: i64| all.iter().rev().find(|d| d.integer_id() == Some(id));
+    let missing: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| find(*id).is_none())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Failure::reported(format!(
+            "{option} requested device id(s) not present in input: {}",
+            format_ids(&missing)
+        )));
+    }
+    Ok(ids.iter().filter_map(|id| find(*id)).collect())
+}
+
+/// The device ids of a benchmark to compare, in pairing order.
+pub fn benchmark_device_ids(
+    bench: &Benchmark,
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<i64>, Failure> {
+    let Some(ids) = filter else {
+        return Ok(bench.devices.clone());
+    };
+    let missing: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| !bench.devices.contains(id))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Failure::reported(format!(
+            "benchmark {} does not contain {option} device id(s): {}",
+            str_repr(&bench.name),
+            format_ids(&missing)
+        )));
+    }
+    Ok(ids.clone())
+}

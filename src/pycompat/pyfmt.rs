@@ -1,0 +1,331 @@
+//! Python-compatible number formatting: `repr(float)`, `%.Ng` / `format(x, "g")`,
+//! and `%.Nf` with Python's handling of non-finite values.
+//!
+//! The reference prints numbers through Python's formatting rules; every
+//! byte of our output that depends on them goes through this module.
+
+/// Shortest round-trip digits and decimal exponent of a finite, non-zero `x`:
+/// `x = 0.d1d2d3... * 10^decpt` (the `decpt` convention of David Gay's dtoa).
+fn shortest_digits(x: f64) -> (String, i32) {
+    // Rust's `{:e}` prints the shortest round-trip digits, like Python's repr,
+    // but breaks exact ties upwards where Python rounds half to even; Rust's
+    // fixed-precision `{:.Ne}` does round half to even, so prefer it when it
+    // still round-trips.
+    let shortest = format!("{:e}", x.abs());
+    let digit_count = shortest
+        .split('e')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count();
+    let nearest = format!("{:.*e}", digit_count.saturating_sub(1), x.abs());
+    let text = if nearest.parse::<f64>() == Ok(x.abs()) {
+        nearest
+    } else {
+        shortest
+    };
+    let (mantissa, exponent) = text.split_once('e').expect("`{:e}` always has an exponent");
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
+    (digits, exponent + 1)
+}
+
+fn exponent_suffix(exponent: i32) -> String {
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("e{sign}{:02}", exponent.abs())
+}
+
+/// Python `repr(float)`.
+pub fn float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    if x == 0.0 {
+        return format!("{sign}0.0");
+    }
+    let (digits, decpt) = shortest_digits(x);
+    let body = if !(-4 < decpt && decpt <= 16) {
+        let (first, rest) = digits.split_at(1);
+        let mantissa = if rest.is_empty() {
+            first.to_string()
+        } else {
+            format!("{first}.{rest}")
+        };
+        format!("{mantissa}{}", exponent_suffix(decpt - 1))
+    } else if decpt <= 0 {
+        format!("0.{}{}", "0".repeat((-decpt) as usize), digits)
+    } else if decpt as usize >= digits.len() {
+        format!("{}{}.0", digits, "0".repeat(decpt as usize - digits.len()))
+    } else {
+        let (int_part, frac_part) = digits.split_at(decpt as usize);
+        format!("{int_part}.{frac_part}")
+    };
+    format!("{sign}{body}")
+}
+
+fn strip_trailing_zeros(text: &str) -> &str {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        text
+    }
+}
+
+/// Python `"%.{precision}g" % x` (also `format(x, "g")` with precision 6).
+pub fn format_g(x: f64, precision: usize) -> String {
+    if x.is_nan() {
+        return "nan".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    let precision = precision.max(1);
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    // Round to `precision` significant digits first; the exponent after
+    // rounding decides between fixed and scientific notation.
+    let sci = format!("{:.*e}", precision - 1, x);
+    let (mantissa, exponent) = sci.split_once('e').expect("`{:e}` always has an exponent");
+    let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
+    if exponent < -4 || exponent >= precision as i32 {
+        format!(
+            "{}{}",
+            strip_trailing_zeros(mantissa),
+            exponent_suffix(exponent)
+        )
+    } else {
+        let decimals = (precision as i32 - 1 - exponent).max(0) as usize;
+        strip_trailing_zeros(&format!("{:.*}", decimals, x)).to_string()
+    }
+}
+
+/// Python `f"{x:.{decimals}f}"`, including `nan`/`inf` spellings.
+pub fn format_f(x: f64, decimals: usize) -> String {
+    if x.is_nan() {
+        return "nan".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    format!("{:.*}", decimals, x)
+}
+
+/// Python `f"{x:+.{decimals}f}"`.
+pub fn format_f_signed(x: f64, decimals: usize) -> String {
+    let text = format_f(x, decimals);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
+/// Python `float(text)` for a `str`: surrounding whitespace, `_` between
+/// digits, and the `inf`/`infinity`/`nan` spellings are accepted.
+pub fn parse_py_float(text: &str) -> Option<f64> {
+    // Plain decimal text, the only kind NVBench writes, needs none of the
+    // clean-up below (no whitespace, underscores or letters but `e`).
+    let plain = |b: u8| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-');
+    if !text.is_empty() && text.bytes().all(plain) {
+        return parse_sign_checked(text);
+    }
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace());
+    let cleaned = remove_digit_underscores(trimmed)?;
+    let unsigned = cleaned.trim_start_matches(['+', '-']);
+    if cleaned.len() - unsigned.len() > 1 {
+        return None;
+    }
+    let lower = unsigned.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        let value = if lower == "nan" {
+            f64::NAN
+        } else {
+            f64::INFINITY
+        };
+        return Some(if cleaned.starts_with('-') {
+            -value
+        } else {
+            value
+        });
+    }
+    parse_sign_checked(&cleaned)
+}
+
+/// Rust's float grammar, restricted to Python's: one sign at most, then a
+/// digit or a point.
+fn parse_sign_checked(cleaned: &str) -> Option<f64> {
+    let unsigned = cleaned.trim_start_matches(['+', '-']);
+    if cleaned.len() - unsigned.len() > 1 {
+        return None;
+    }
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    cleaned.parse::<f64>().ok()
+}
+
+/// Python `int(text)` for a `str` in base 10.
+pub fn parse_py_int(text: &str) -> Option<i128> {
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace());
+    let cleaned = remove_digit_underscores(trimmed)?;
+    let digits = cleaned.strip_prefix(['+', '-']).unwrap_or(&cleaned);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    cleaned.parse::<i128>().ok()
+}
+
+/// Python numeric literals allow single underscores between digits only.
+fn remove_digit_underscores(text: &str) -> Option<String> {
+    if !text.contains('_') {
+        return Some(text.to_string());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for (index, c) in chars.iter().enumerate() {
+        if *c == '_' {
+            let before = index.checked_sub(1).map(|i| chars[i]);
+            let after = chars.get(index + 1).copied();
+            let digit_around = before.is_some_and(|b| b.is_ascii_digit())
+                && after.is_some_and(|a| a.is_ascii_digit());
+            if !digit_around {
+                return None;
+            }
+        }
+    }
+    Some(text.replace('_', ""))
+}
+
+pub use crate::pycompat::pprint::str_repr;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain text takes a shortcut; padding it with whitespace forces the
+    /// general path, which must agree.
+    #[test]
+    fn plain_float_text_shortcut_agrees_with_the_general_path() {
+        let pieces = [
+            "", "0", "1", "12", ".", "e", "E", "+", "-", "5", "e-", "E+", "00",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..1 + state % 6 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            let general = parse_py_float(&format!(" {text}\t"));
+            let shortcut = parse_py_float(&text);
+            assert_eq!(
+                shortcut.map(f64::to_bits),
+                general.map(f64::to_bits),
+                "{text:?}"
+            );
+        }
+        assert_eq!(parse_py_float("1.5e-3"), Some(1.5e-3));
+        assert_eq!(parse_py_float("+-1"), None);
+        assert_eq!(parse_py_float("."), None);
+    }
+
+    #[test]
+    fn repr_matches_python() {
+        let cases = [
+            (0.005, "0.005"),
+            (1e-05, "1e-05"),
+            (0.97, "0.97"),
+            (0.0001, "0.0001"),
+            (1.0, "1.0"),
+            (0.5, "0.5"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (123456789.125, "123456789.125"),
+            (1.5e-7, "1.5e-07"),
+            (-2.5, "-2.5"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (f64::NAN, "nan"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (-214579997379076.12, "-214579997379076.12"),
+            (-901127953080556.2, "-901127953080556.2"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(float_repr(value), expected, "repr({value:e})");
+        }
+    }
+
+    #[test]
+    fn g_matches_python() {
+        let cases = [
+            (0.0005, 5, "0.0005"),
+            (0.00005, 5, "5e-05"),
+            (100000.0, 5, "1e+05"),
+            (12345.0, 5, "12345"),
+            (123456.0, 5, "1.2346e+05"),
+            (1.0, 5, "1"),
+            (0.1, 5, "0.1"),
+            (100000.0, 6, "100000"),
+            (1234567.0, 6, "1.23457e+06"),
+            (0.0, 5, "0"),
+            (-1.5, 5, "-1.5"),
+            (99999.5, 5, "1e+05"),
+            (2.5, 1, "2"),
+            (f64::NAN, 5, "nan"),
+            (f64::NEG_INFINITY, 5, "-inf"),
+        ];
+        for (value, precision, expected) in cases {
+            assert_eq!(
+                format_g(value, precision),
+                expected,
+                "%.{precision}g of {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn parses_like_python_float() {
+        assert_eq!(parse_py_float(" 1.5 "), Some(1.5));
+        assert_eq!(parse_py_float("1_000.5"), Some(1000.5));
+        assert_eq!(parse_py_float("-Infinity"), Some(f64::NEG_INFINITY));
+        assert!(parse_py_float("nan").is_some_and(f64::is_nan));
+        assert_eq!(parse_py_float("1e-3"), Some(0.001));
+        assert_eq!(parse_py_float("abc"), None);
+        assert_eq!(parse_py_float("1__0"), None);
+        assert_eq!(parse_py_float("--1"), None);
+        assert_eq!(parse_py_float(""), None);
+        assert_eq!(parse_py_int("64"), Some(64));
+        assert_eq!(parse_py_int("64.0"), None);
+        assert_eq!(parse_py_int(" -7 "), Some(-7));
+    }
+
+    #[test]
+    fn str_repr_matches_python() {
+        assert_eq!(str_repr("abc"), "'abc'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(str_repr("x\ny\\"), "'x\\ny\\\\'");
+        assert_eq!(str_repr("\u{1}\u{7f}\u{85}"), "'\\x01\\x7f\\x85'");
+        assert_eq!(str_repr("\u{2028}é"), "'\\u2028é'");
+    }
+
+    #[test]
+    fn fixed_matches_python() {
+        assert_eq!(format_f(1.0025, 3), "1.002");
+        assert_eq!(format_f(f64::INFINITY, 2), "inf");
+        assert_eq!(format_f_signed(0.0, 1), "+0.0");
+        assert_eq!(format_f_signed(-0.04, 1), "-0.0");
+        assert_eq!(format_f_signed(12.345, 2), "+12.35");
+    }
+}

@@ -1,0 +1,79 @@
+//! Next steps for AMBG results (spec "What To Do With AMBG Results"): for
+//! each reason, the evidence that would settle it.
+
+use std::fmt::Write;
+
+use crate::deciding::decision::ReasonCode;
+use crate::deciding::report::Tally;
+
+/// What would turn an AMBG with this reason into a decision.
+pub fn next_step(code: ReasonCode) -> &'static str {
+    use ReasonCode::*;
+    match code {
+        BulkCycleDataUnusable | BulkTimeDataUnusable => {
+            "the --jsonbin sample files exist but are unreadable, truncated or hold NaN/zero/negative values: re-run both benchmarks with --jsonbin and keep the *.json-bin and *.json-freqs-bin directories next to the JSON files"
+        }
+        BulkCycleGapNotConfirmed | SummaryCycleGapNotConfirmed => {
+            "the timing gap vanishes in cycle space, so the SM clock differed between the runs: re-run both under the same clock conditions (e.g. locked clocks); --bulk-debug-python shows the per-sample frequencies"
+        }
+        CycleSameNotConfirmed => {
+            "times agree but SM-clock-adjusted cycles do not: the clocks differed between the runs; re-run both under the same clock conditions"
+        }
+        BulkTimeSupportMismatch | BulkCycleSupportMismatch => {
+            "the sample distributions differ in shape (e.g. a new mode or cold-start outliers): collect more samples (--stopping-criterion sample-count with --target-samples) and check cold warmup (--cold-warmup-runs); inspect the samples with --bulk-debug-python"
+        }
+        MissingClockRate | InvalidClockRate => {
+            "no usable nv/cold/sm_clock_rate/mean to confirm the gap in cycle space: re-run with a current NVBench, ideally with --jsonbin so that per-sample frequencies are recorded"
+        }
+        MissingInterval => {
+            "the timing summaries do not form a valid interval (min/q1/median/q3 or mean/stdev missing or inconsistent): re-run with a current NVBench"
+        }
+        NoiseTooHigh => {
+            "relative dispersion exceeds same.relative_dispersion_ceiling: re-run with --jsonbin so that bulk coverage can decide, collect more samples, or try --stopping-criterion entropy"
+        }
+        NoiseUnavailable => {
+            "no finite dispersion (too few samples, or only a mean): collect more samples, or re-run with --jsonbin"
+        }
+        CentersNotClose | WeakIntervalOverlap => {
+            "the results neither separate nor agree: collect more samples or --jsonbin data; if a difference this small is acceptable, use --preset permissive or a TOML config (start from --dump-config)"
+        }
+        _ => "re-run both measurements with --jsonbin and inspect the rows with --display explain",
+    }
+}
+
+/// One line per AMBG reason present: `- code (N): next step`.
+pub fn render_next_steps(tally: &Tally) -> String {
+    let reasons = tally.undecided_reasons();
+    if reasons.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("# What would settle the AMBG rows\n\n");
+    for (code, count, _) in reasons {
+        let _ = writeln!(out, "- {} ({count}): {}", code.canonical(), next_step(code));
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deciding::decision::{Reason, Status};
+
+    #[test]
+    fn one_line_per_reason_present() {
+        let mut tally = Tally::default();
+        let reason = |code| Reason {
+            code,
+            message: String::new(),
+            severity: 0.0,
+        };
+        tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
+        tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
+        tally.record(Status::Same, &reason(ReasonCode::BulkSame));
+        let text = render_next_steps(&tally);
+        assert_eq!(text.lines().filter(|l| l.starts_with("- ")).count(), 1);
+        assert!(text.contains("- noise_too_high (2): relative dispersion exceeds"));
+        assert_eq!(render_next_steps(&Tally::default()), "");
+    }
+}

@@ -1,0 +1,122 @@
+//! Axis values as table cells and labels: `2^N` for pow2 int64 axes,
+//! `%.5g` for float64 axes, the raw text for string and type axes.
+
+use crate::failure::Failure;
+use crate::loading::model::{Axis, AxisValue};
+use crate::loading::scalar::Scalar;
+use crate::pycompat::pyfmt::{format_f, format_g, str_repr};
+
+fn int64_cell(value: &Scalar, axis: &Axis) -> Result<String, Failure> {
+    let number = value.py_int().ok_or_else(|| match value {
+        Scalar::Str(text) => Failure::reported(format!(
+            "invalid literal for int() with base 10: {}",
+            str_repr(text)
+        )),
+        other => Failure::fatal(format!(
+            "int64 axis value {} is not an integer",
+            other.py_repr()
+        )),
+    })?;
+    let flags = axis
+        .flags
+        .as_deref()
+        .ok_or_else(|| Failure::fatal(format!("axis {} has no 'flags'", str_repr(&axis.name))))?;
+    if flags != "pow2" {
+        return Ok(number.to_string());
+    }
+    if number <= 0 {
+        return Err(Failure::reported("math domain error"));
+    }
+    Ok(format!("2^{}", format_f((number as f64).log2(), 0)))
+}
+
+fn float64_cell(value: &Scalar) -> Result<String, Failure> {
+    match value.py_float() {
+        Ok(Some(number)) => Ok(format_g(number, 5)),
+        Ok(None) => Err(Failure::fatal(format!(
+            "float64 axis value {} is not a number",
+            value.py_repr()
+        ))),
+        Err(message) => Err(Failure::reported(message)),
+    }
+}
+
+/// The displayed form of one axis value of a state.
+pub fn axis_cell(axis_value: &AxisValue, axes: &[Axis]) -> Result<String, Failure> {
+    let axis = axes
+        .iter()
+        .find(|axis| axis.name == axis_value.name)
+        .ok_or_else(|| {
+            Failure::fatal(format!(
+                "axis value {} names no axis of its benchmark",
+                str_repr(&axis_value.name)
+            ))
+        })?;
+    let value = axis_value.value.as_ref().ok_or_else(|| {
+        Failure::fatal(format!(
+            "axis value {} has no 'value'",
+            str_repr(&axis_value.name)
+        ))
+    })?;
+    match axis.axis_type.as_str() {
+        "int64" => int64_cell(value, axis),
+        "float64" => float64_cell(value),
+        "type" | "string" => Ok(value.py_str()),
+        // The reference formats unknown axis types as nothing at all.
+        _ => Ok(String::new()),
+    }
+}
+
+/// The cells of a state's axis values, in the state's order.
+pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<Vec<String>, Failure> {
+    values.iter().map(|value| axis_cell(value, axes)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axis(name: &str, axis_type: &str, flags: &str) -> Axis {
+        Axis {
+            name: name.to_string(),
+            axis_type: axis_type.to_string(),
+            flags: Some(flags.to_string()),
+        }
+    }
+
+    fn value(name: &str, value: &str) -> AxisValue {
+        AxisValue {
+            name: name.to_string(),
+            value_type: None,
+            value: Some(Scalar::Str(value.to_string())),
+        }
+    }
+
+    #[test]
+    fn formats_each_axis_type() {
+        let axes = [
+            axis("N", "int64", "pow2"),
+            axis("B", "int64", ""),
+            axis("D", "float64", ""),
+            axis("T", "type", ""),
+        ];
+        assert_eq!(axis_cell(&value("N", "1048576"), &axes).unwrap(), "2^20");
+        assert_eq!(axis_cell(&value("B", "256"), &axes).unwrap(), "256");
+        assert_eq!(axis_cell(&value("D", "0.0005"), &axes).unwrap(), "0.0005");
+        assert_eq!(axis_cell(&value("D", "100000"), &axes).unwrap(), "1e+05");
+        assert_eq!(axis_cell(&value("T", "F32"), &axes).unwrap(), "F32");
+    }
+
+    #[test]
+    fn reports_the_reference_errors() {
+        let axes = [axis("N", "int64", "pow2")];
+        assert_eq!(
+            axis_cell(&value("N", "0"), &axes).unwrap_err(),
+            Failure::reported("math domain error")
+        );
+        assert_eq!(
+            axis_cell(&value("N", "x"), &axes).unwrap_err(),
+            Failure::reported("invalid literal for int() with base 10: 'x'")
+        );
+    }
+}

@@ -1,0 +1,247 @@
+//! `--plot` and `--plot-along`: which decided states become bars and
+//! series, where the charts are written, and what is printed about them.
+//! The drawing itself lives in `render::plot`.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::deciding::report::{AxisEntry, StateRecord, printable};
+use crate::failure::Failure;
+use crate::matching::filters::AxisFilter;
+use crate::rendering::charts::plot::{
+    AlongPoint, AlongSeries, DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, OutputPaths, PlotKind,
+    SummaryEntry, along_axis_value, along_output_path, missing_along_axis, render_along_chart,
+    render_summary_chart, summary_title,
+};
+
+/// Where `--plot-along` charts go without `--plot-along-output`: the
+/// reference draws them only on a display; a file keeps them usable in CI.
+pub const DEFAULT_ALONG_TEMPLATE: &str = "nvbench_compare-{benchmark}-{axis}-{pair}.png";
+
+/// The chart options of the command line.
+#[derive(Debug, Clone, Default)]
+pub struct ChartSettings {
+    pub summary: bool,
+    pub summary_output: Option<String>,
+    pub dark: bool,
+    pub along: Option<String>,
+    pub along_template: Option<String>,
+}
+
+impl ChartSettings {
+    pub fn any(&self) -> bool {
+        self.summary || self.along.is_some()
+    }
+}
+
+/// Chart state of a whole run.
+pub struct Charts<'s> {
+    settings: &'s ChartSettings,
+    paths: OutputPaths,
+    /// Bars of the current input pair's summary chart.
+    entries: Vec<SummaryEntry>,
+    /// Compare device names of those bars.
+    device_names: Vec<String>,
+}
+
+/// `name=display` of the axes not pinned by a single-valued filter.
+fn axis_label(values: &[AxisEntry], filters: &[AxisFilter]) -> String {
+    values
+        .iter()
+        .filter(|v| {
+            !filters
+                .iter()
+                .any(|f| f.values.len() == 1 && f.name == v.name)
+        })
+        .map(|v| format!("{}={}", v.name, v.display))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl<'s> Charts<'s> {
+    pub fn new(settings: &'s ChartSettings) -> Self {
+        Charts {
+            settings,
+            paths: OutputPaths::new(),
+            entries: Vec::new(),
+            device_names: Vec::new(),
+        }
+    }
+
+    /// A displayed row becomes a bar when its change is finite.
+    pub fn add_row(
+        &mut self,
+        record: &StateRecord,
+        filters: &[AxisFilter],
+        device_name: Option<String>,
+    ) {
+        if !self.settings.summary {
+            return;
+        }
+        let Some(fraction) = record.comparison.frac_diff.filter(|f| f.is_finite()) else {
+            return;
+        };
+        let label = match axis_label(&record.axis_values, filters) {
+            axes if axes.is_empty() => record.benchmark.clone(),
+            axes => format!("{} | {axes}", record.benchmark),
+        };
+        if let Some(name) = device_name.map(|n| printable(&n)) {
+            if !self.device_names.contains(&name) {
+                self.device_names.push(name);
+            }
+        }
+        self.entries.push(SummaryEntry {
+            // Control characters are not allowed in SVG text.
+            label: printable(&label),
+            fraction,
+            status: record.comparison.status.label(),
+            benchmark: record.benchmark.clone(),
+        });
+    }
+
+    /// Draws the summary chart of one input pair (the reference draws one per pair).
+    pub fn finish_input_pair(
+        &mut self,
+        global_filters: &[AxisFilter],
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
+        if !self.settings.summary {
+            return Ok(());
+        }
+        let entries = std::mem::take(&mut self.entries);
+        let device_names = std::mem::take(&mut self.device_names);
+        if entries.is_empty() {
+            return writeln!(out, "{NO_SUMMARY_DATA}").map_err(Failure::write);
+        }
+        let displays: Vec<String> = global_filters
+            .iter()
+            .filter(|f| f.values.len() == 1)
+            .map(|f| f.display.clone())
+            .collect();
+        let title = printable(&summary_title(&device_names, &displays));
+        let requested = self
+            .settings
+            .summary_output
+            .as_deref()
+            .unwrap_or(DEFAULT_SUMMARY_OUTPUT);
+        let (path, warning) = self.paths.claim(requested, PlotKind::Summary);
+        if let Some(warning) = warning {
+            eprintln!("{warning}");
+        }
+        let saved = render_summary_chart(&entries, &title, self.settings.dark, Path::new(&path))
+            .map_err(Failure::Fatal)?;
+        // Without --plot-output the reference's line goes to stdout, where
+        // the reference prints it; upstream prints it on stderr otherwise.
+        if self.settings.summary_output.is_none() {
+            writeln!(out, "{saved}").map_err(Failure::write)
+        } else {
+            eprintln!("{saved}");
+            Ok(())
+        }
+    }
+
+    /// The compare and reference series of one device pair along the axis:
+    /// one pair of series per combination of the other axes' values.
+    fn along_series(axis: &str, records: &[StateRecord]) -> Result<Vec<AlongSeries>, Failure> {
+        let mut series: Vec<AlongSeries> = Vec::new();
+        for record in records {
+            let c = &record.comparison;
+            let (Some(ref_time), Some(cmp_time)) = (c.ref_time, c.cmp_time) else {
+                continue;
+            };
+            if !(ref_time.is_finite() && ref_time > 0.0 && cmp_time.is_finite() && cmp_time > 0.0) {
+                continue;
+            }
+            let value = record
+                .axis_values
+                .iter()
+                .find(|v| v.name == axis)
+                .ok_or_else(|| {
+                    Failure::fatal(missing_along_axis(
+                        axis,
+                        &record.benchmark,
+                        &record.state_key,
+                    ))
+                })?;
+            let text = value.value.as_ref().map(|v| v.py_str()).unwrap_or_default();
+            let x = along_axis_value(axis, &text).map_err(Failure::Fatal)?;
+            let key: Vec<String> = record
+                .axis_values
+                .iter()
+                .filter(|v| v.name != axis)
+                .map(|v| {
+                    format!(
+                        "{} = {}",
+                        v.name,
+                        v.value.as_ref().map(|s| s.py_str()).unwrap_or_default()
+                    )
+                })
+                .collect();
+            let key = printable(&key.join(", "));
+            let index = match series.iter().position(|s| !s.reference && s.label == key) {
+                Some(index) => index,
+                None => {
+                    series.push(AlongSeries {
+                        label: key.clone(),
+                        reference: false,
+                        points: Vec::new(),
+                    });
+                    series.push(AlongSeries {
+                        label: format!("{key} ref"),
+                        reference: true,
+                        points: Vec::new(),
+                    });
+                    series.len() - 2
+                }
+            };
+            series[index].points.push(AlongPoint {
+                x,
+                time: cmp_time,
+                noise: c.cmp_noise,
+            });
+            series[index + 1].points.push(AlongPoint {
+                x,
+                time: ref_time,
+                noise: c.ref_noise,
+            });
+        }
+        Ok(series)
+    }
+
+    /// Draws the along chart of one device pair, titled with the compare device's name.
+    pub fn finish_device_pair(
+        &mut self,
+        records: &[StateRecord],
+        device: (i64, usize),
+        device_name: &str,
+    ) -> Result<(), Failure> {
+        let Some(axis) = self.settings.along.as_deref() else {
+            return Ok(());
+        };
+        let series = Self::along_series(axis, records)?;
+        if series.iter().all(|s| s.points.is_empty()) {
+            return Ok(());
+        }
+        let benchmark = records.first().map_or("", |r| r.benchmark.as_str());
+        let template = self
+            .settings
+            .along_template
+            .as_deref()
+            .unwrap_or(DEFAULT_ALONG_TEMPLATE);
+        let requested = along_output_path(template, benchmark, device.0, axis, device.1)
+            .map_err(Failure::Fatal)?;
+        let (path, warning) = self.paths.claim(&requested, PlotKind::Along);
+        if let Some(warning) = warning {
+            eprintln!("{warning}");
+        }
+        let saved = render_along_chart(
+            &printable(device_name),
+            &printable(axis),
+            &series,
+            Path::new(&path),
+        )
+        .map_err(Failure::Fatal)?;
+        eprintln!("{saved}");
+        Ok(())
+    }
+}

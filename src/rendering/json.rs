@@ -1,0 +1,325 @@
+//! `--json`: the machine-readable report (schema documented in the README).
+//! Non-finite numbers are written as `null`.
+
+use serde::Serialize;
+
+use crate::deciding::config::Thresholds;
+use crate::deciding::decision::{Comparison, Interval};
+use crate::deciding::report::{
+    MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord, geomeans,
+};
+use crate::loading::scalar::Scalar;
+
+/// Version of the JSON layout; bumped on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+fn finite(value: Option<f64>) -> Option<f64> {
+    value.filter(|v| v.is_finite())
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct ThresholdsJson<'a> {
+    preset: &'a str,
+    clear_gap_relative: f64,
+    same_center_relative: f64,
+    same_overlap_fraction: f64,
+    same_relative_dispersion_ceiling: f64,
+    bulk_sample_coverage: f64,
+    bulk_support_coverage: f64,
+    bulk_rare_support_sample_fraction: f64,
+    bulk_rare_support_max_removed_sample_fraction: f64,
+}
+
+#[derive(Serialize)]
+struct ReasonCount<'a> {
+    code: &'a str,
+    count: usize,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    total: usize,
+    same: usize,
+    fast: usize,
+    slow: usize,
+    ambiguous: usize,
+    unknown: usize,
+    new: usize,
+    dropped: usize,
+    ambiguous_reasons: Vec<ReasonCount<'a>>,
+}
+
+#[derive(Serialize)]
+struct Geomean {
+    /// Geometric mean of compare center / reference center over states that are not `????`.
+    overall: Option<f64>,
+    benchmarks: Vec<BenchmarkGeomean>,
+}
+
+#[derive(Serialize)]
+struct BenchmarkGeomean {
+    benchmark: String,
+    ratio: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct IntervalJson {
+    lower: Option<f64>,
+    center: Option<f64>,
+    upper: Option<f64>,
+}
+
+impl From<&Interval> for IntervalJson {
+    fn from(i: &Interval) -> Self {
+        IntervalJson {
+            lower: finite(Some(i.lower)),
+            center: finite(Some(i.center)),
+            upper: finite(Some(i.upper)),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SideJson {
+    center: Option<f64>,
+    interval: Option<IntervalJson>,
+    /// Relative dispersion (IQR or stdev over the center).
+    noise: Option<f64>,
+    samples: Option<SidecarJson>,
+    frequencies: Option<SidecarJson>,
+}
+
+#[derive(Serialize)]
+struct SidecarJson {
+    path: String,
+    count: u64,
+}
+
+fn sidecar(file: &SidecarFile) -> Option<SidecarJson> {
+    file.as_ref().map(|(path, count)| SidecarJson {
+        path: path.clone(),
+        count: *count,
+    })
+}
+
+#[derive(Serialize)]
+struct AxisJson<'a> {
+    name: &'a str,
+    value: Option<String>,
+    display: &'a str,
+}
+
+#[derive(Serialize)]
+struct ReasonJson<'a> {
+    code: &'a str,
+    short: &'a str,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct StateJson<'a> {
+    benchmark: &'a str,
+    reference_json: &'a str,
+    compare_json: &'a str,
+    reference_device: i64,
+    compare_device: i64,
+    state_key: &'a str,
+    axis_values: Vec<AxisJson<'a>>,
+    occurrence: usize,
+    occurrence_count: usize,
+    status: &'static str,
+    reason: ReasonJson<'a>,
+    reference: SideJson,
+    compare: SideJson,
+    /// (compare - reference) / reference of the centers.
+    diff_fraction: Option<f64>,
+    /// Bounds on the relative change from the intervals: [lower, upper].
+    diff_fraction_interval: Option<[Option<f64>; 2]>,
+    bulk_evidence: bool,
+    displayed: bool,
+}
+
+fn side(
+    center: Option<f64>,
+    interval: &Option<Interval>,
+    noise: Option<f64>,
+    files: [&SidecarFile; 2],
+) -> SideJson {
+    SideJson {
+        center: finite(center),
+        interval: interval.as_ref().map(IntervalJson::from),
+        noise: finite(noise),
+        samples: sidecar(files[0]),
+        frequencies: sidecar(files[1]),
+    }
+}
+
+fn axis_value_text(value: &Option<Scalar>) -> Option<String> {
+    value
+        .as_ref()
+        .filter(|v| **v != Scalar::Null)
+        .map(Scalar::py_str)
+}
+
+fn state(record: &StateRecord) -> StateJson<'_> {
+    let c: &Comparison = &record.comparison;
+    StateJson {
+        benchmark: &record.benchmark,
+        reference_json: &record.reference_json,
+        compare_json: &record.compare_json,
+        reference_device: record.devices.0,
+        compare_device: record.devices.1,
+        state_key: &record.state_key,
+        axis_values: record
+            .axis_values
+            .iter()
+            .map(|a| AxisJson {
+                name: &a.name,
+                value: axis_value_text(&a.value),
+                display: &a.display,
+            })
+            .collect(),
+        occurrence: record.occurrence,
+        occurrence_count: record.occurrence_count,
+        status: c.status.label(),
+        reason: ReasonJson {
+            code: c.reason.code.canonical(),
+            short: c.reason.code.display(),
+            message: &c.reason.message,
+        },
+        reference: side(
+            c.ref_time,
+            &c.ref_interval,
+            c.ref_noise,
+            [&record.sidecars[0], &record.sidecars[1]],
+        ),
+        compare: side(
+            c.cmp_time,
+            &c.cmp_interval,
+            c.cmp_noise,
+            [&record.sidecars[2], &record.sidecars[3]],
+        ),
+        diff_fraction: finite(c.frac_diff),
+        diff_fraction_interval: c
+            .frac_diff_interval
+            .map(|(l, u)| [finite(Some(l)), finite(Some(u))]),
+        bulk_evidence: c.reason.code.uses_bulk_evidence(),
+        displayed: record.displayed,
+    }
+}
+
+#[derive(Serialize)]
+struct MissingJson<'a> {
+    presence: &'static str,
+    kind: &'static str,
+    file: &'a str,
+    benchmark: Option<&'a str>,
+    reference_device: Option<i64>,
+    compare_device: Option<i64>,
+    state_key: Option<&'a str>,
+    occurrence: Option<usize>,
+}
+
+fn missing(item: &MissingItem) -> MissingJson<'_> {
+    let (kind, devices, key, occurrence) = match &item.kind {
+        MissingKind::File => ("file", None, None, None),
+        MissingKind::Benchmark => ("benchmark", None, None, None),
+        MissingKind::State {
+            devices,
+            state_key,
+            occurrence,
+        } => (
+            "state",
+            Some(*devices),
+            Some(state_key.as_str()),
+            Some(*occurrence),
+        ),
+    };
+    MissingJson {
+        presence: item.presence.label(),
+        kind,
+        file: &item.file,
+        benchmark: item.benchmark.as_deref(),
+        reference_device: devices.map(|d| d.0),
+        compare_device: devices.map(|d| d.1),
+        state_key: key,
+        occurrence,
+    }
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    schema_version: u32,
+    tool: Tool,
+    thresholds: ThresholdsJson<'a>,
+    summary: Summary<'a>,
+    geomean: Geomean,
+    states: Vec<StateJson<'a>>,
+    missing: Vec<MissingJson<'a>>,
+}
+
+/// The whole JSON report, pretty-printed, ending with a newline.
+pub fn render_json(report: &Report, preset: &str, t: &Thresholds) -> String {
+    let (overall, per_benchmark) = geomeans(&report.records);
+    let tally = &report.tally;
+    let document = Document {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "nvbench-compare",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        thresholds: ThresholdsJson {
+            preset,
+            clear_gap_relative: t.clear_gap_relative,
+            same_center_relative: t.same_center_relative,
+            same_overlap_fraction: t.same_overlap_fraction,
+            same_relative_dispersion_ceiling: t.same_relative_dispersion_ceiling,
+            bulk_sample_coverage: t.bulk_sample_coverage,
+            bulk_support_coverage: t.bulk_support_coverage,
+            bulk_rare_support_sample_fraction: t.rare_sample_fraction,
+            bulk_rare_support_max_removed_sample_fraction: t.rare_max_removed_sample_fraction,
+        },
+        summary: Summary {
+            total: tally.total,
+            same: tally.same,
+            fast: tally.fast,
+            slow: tally.slow,
+            ambiguous: tally.undecided,
+            unknown: tally.unknown,
+            new: report.count_missing(Presence::New),
+            dropped: report.count_missing(Presence::Dropped),
+            ambiguous_reasons: tally
+                .undecided_reasons()
+                .into_iter()
+                .map(|(code, count, message)| ReasonCount {
+                    code: code.canonical(),
+                    count,
+                    message,
+                })
+                .collect(),
+        },
+        geomean: Geomean {
+            overall: finite(overall),
+            benchmarks: per_benchmark
+                .into_iter()
+                .map(|(benchmark, ratio)| BenchmarkGeomean {
+                    benchmark,
+                    ratio: finite(Some(ratio)),
+                })
+                .collect(),
+        },
+        states: report.records.iter().map(state).collect(),
+        missing: report.missing.iter().map(missing).collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&document)
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

@@ -1,0 +1,148 @@
+//! One device section's comparison table in the three display modes.
+
+use crate::deciding::decision::Comparison;
+use crate::parallel::map_in_parallel;
+use crate::pycompat::tabulate::{Align, github_table};
+use crate::rendering::status_cell;
+use crate::rendering::units::{
+    IntervalWidths, TimingText, change, duration, explicit_widths, percentage, positive_duration,
+    timing_with_explicit_interval,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DisplayMode {
+    #[default]
+    Intervals,
+    Legacy,
+    Explain,
+}
+
+/// A displayed row: its formatted axis values and its comparison.
+pub struct Row<'a> {
+    pub axis_cells: Vec<String>,
+    pub comparison: &'a Comparison,
+}
+
+fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
+    use Align::{Center, Left, Right};
+    match mode {
+        DisplayMode::Legacy => vec![
+            ("Ref Time", Right),
+            ("Ref Noise", Right),
+            ("Cmp Time", Right),
+            ("Cmp Noise", Right),
+            ("Diff", Right),
+            ("%Diff", Right),
+            ("Status", Center),
+        ],
+        DisplayMode::Explain => vec![
+            ("Ref [Lo | Ce | Hi]", Right),
+            ("Cmp [Lo | Ce | Hi]", Right),
+            ("Ref Noise", Right),
+            ("Cmp Noise", Right),
+            ("Reason", Left),
+            ("Change", Right),
+            ("Status", Center),
+        ],
+        DisplayMode::Intervals => vec![
+            ("Ref", Right),
+            ("Cmp", Right),
+            ("Change", Right),
+            ("Status", Center),
+        ],
+    }
+}
+
+fn legacy_cells(c: &Comparison, no_color: bool) -> Vec<String> {
+    vec![
+        positive_duration(c.ref_time),
+        percentage(c.ref_noise),
+        positive_duration(c.cmp_time),
+        percentage(c.cmp_noise),
+        duration(c.diff, true, true),
+        percentage(c.frac_diff),
+        status_cell(c.status, no_color),
+    ]
+}
+
+/// Cells of the explain and intervals modes; timing columns are aligned
+/// over the whole table.
+fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<String>> {
+    if mode == DisplayMode::Explain {
+        return explain_cells(rows, no_color);
+    }
+    let texts = map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
+        let c = row.comparison;
+        [
+            TimingText::new(c.ref_time, c.ref_interval.as_ref()),
+            TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
+        ]
+    });
+    let ref_widths = IntervalWidths::of(texts.iter().map(|[r, _]| r));
+    let cmp_widths = IntervalWidths::of(texts.iter().map(|[_, c]| c));
+    let rows_with_texts: Vec<_> = rows.iter().zip(&texts).collect();
+    map_in_parallel(&rows_with_texts, MIN_ROWS_PER_THREAD, |(row, [r, c])| {
+        let comparison = row.comparison;
+        vec![
+            r.cell(ref_widths),
+            c.cell(cmp_widths),
+            change(comparison.status, comparison.frac_diff_interval),
+            status_cell(comparison.status, no_color),
+        ]
+    })
+}
+
+fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
+    let refs = || {
+        rows.iter()
+            .map(|r| (r.comparison.ref_time, r.comparison.ref_interval))
+    };
+    let cmps = || {
+        rows.iter()
+            .map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval))
+    };
+    let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
+    map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
+        let c = row.comparison;
+        vec![
+            timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
+            timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+            percentage(c.ref_noise),
+            percentage(c.cmp_noise),
+            c.reason.code.display().to_string(),
+            change(c.status, c.frac_diff_interval),
+            status_cell(c.status, no_color),
+        ]
+    })
+}
+
+/// Formatting a row costs a few microseconds: below this many rows per
+/// thread, starting threads costs more than it saves.
+const MIN_ROWS_PER_THREAD: usize = 64;
+
+/// The table text (without a trailing newline).
+pub fn render_table(
+    axis_names: &[String],
+    rows: &[Row],
+    mode: DisplayMode,
+    no_color: bool,
+) -> String {
+    let columns = mode_columns(mode);
+    let mut headers: Vec<String> = axis_names.to_vec();
+    let mut aligns = vec![Align::Center; axis_names.len()];
+    headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+    aligns.extend(columns.iter().map(|(_, align)| *align));
+
+    let value_cells = match mode {
+        DisplayMode::Legacy => map_in_parallel(rows, MIN_ROWS_PER_THREAD, |r| {
+            legacy_cells(r.comparison, no_color)
+        }),
+        _ => interval_cells(rows, mode, no_color),
+    };
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .zip(value_cells)
+        .map(|(row, values)| row.axis_cells.iter().cloned().chain(values).collect())
+        .collect();
+    github_table(&headers, &aligns, &cells)
+}

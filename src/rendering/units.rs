@@ -1,0 +1,385 @@
+//! Durations, percentages and intervals as the reference prints them in
+//! table cells.
+
+use crate::deciding::decision::{Interval, Status, is_positive_finite};
+use crate::pycompat::pyfmt::{format_f, format_f_signed};
+
+/// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is
+/// always microseconds, even for nanosecond values.
+pub fn duration_units(values: &[Option<f64>]) -> (f64, &'static str) {
+    let max_abs = values
+        .iter()
+        .flatten()
+        .filter(|v| v.is_finite())
+        .map(|v| v.abs())
+        .fold(None, |acc: Option<f64>, v| {
+            Some(acc.map_or(v, |a| a.max(v)))
+        });
+    match max_abs {
+        Some(m) if m >= 1.0 => (1.0, "s"),
+        Some(m) if m >= 1e-3 => (1e3, "ms"),
+        _ => (1e6, "us"),
+    }
+}
+
+/// `format_duration`: "n/a" for missing, non-finite, and (unless allowed)
+/// negative or zero values.
+pub fn duration(seconds: Option<f64>, allow_negative: bool, allow_zero: bool) -> String {
+    let Some(s) = seconds.filter(|s| s.is_finite()) else {
+        return "n/a".to_string();
+    };
+    if (s < 0.0 && !allow_negative) || (s == 0.0 && !allow_zero) {
+        return "n/a".to_string();
+    }
+    let (multiplier, units) = if s >= 1.0 {
+        (1.0, "s")
+    } else if s >= 1e-3 {
+        (1e3, "ms")
+    } else {
+        (1e6, "us")
+    };
+    format!("{} {units}", format_f(s * multiplier, 3))
+}
+
+pub fn positive_duration(seconds: Option<f64>) -> String {
+    duration(seconds, false, false)
+}
+
+pub fn percentage(fraction: Option<f64>) -> String {
+    match fraction {
+        None => "n/a".to_string(),
+        Some(f) if f.is_nan() => "n/a".to_string(),
+        Some(f) if f.is_infinite() => "inf".to_string(),
+        Some(f) => format!("{}%", format_f(f * 100.0, 2)),
+    }
+}
+
+/// The Change column: a bound on the relative change, only for FAST/SLOW.
+pub fn change(status: Status, bounds: Option<(f64, f64)>) -> String {
+    if !matches!(status, Status::Fast | Status::Slow) {
+        return String::new();
+    }
+    let Some((lower, upper)) = bounds else {
+        return "n/a".to_string();
+    };
+    match status {
+        Status::Fast => format!("<= {}%", format_f_signed(upper * 100.0, 1)),
+        _ => format!(">= {}%", format_f_signed(lower * 100.0, 1)),
+    }
+}
+
+/// Decimals of the interval deltas: enough to show the center's last digit.
+fn delta_precision(center: f64, delta_multiplier: f64) -> usize {
+    if !center.is_finite() {
+        return 3;
+    }
+    let (center_multiplier, _) = duration_units(&[Some(center)]);
+    let quantum = 10f64.powi(-3) * (delta_multiplier / center_multiplier);
+    if quantum >= 1.0 {
+        0
+    } else {
+        (-quantum.log10()).ceil() as usize
+    }
+}
+
+/// The pieces of an intervals-mode cell: center digits, center unit, and
+/// the `[-lo, +hi]` text with its unit.
+pub struct CenterWithDeltas {
+    pub center_text: String,
+    pub center_units: &'static str,
+    pub deltas_text: String,
+    pub delta_units: &'static str,
+}
+
+impl CenterWithDeltas {
+    pub fn new(center: f64, interval: &Interval) -> Self {
+        let lower_delta = interval.lower - interval.center;
+        let upper_delta = interval.upper - interval.center;
+        let (center_multiplier, center_units) = duration_units(&[Some(center)]);
+        let (delta_multiplier, delta_units) =
+            duration_units(&[Some(lower_delta), Some(upper_delta)]);
+        let precision = delta_precision(center, delta_multiplier);
+        CenterWithDeltas {
+            center_text: format_f(center * center_multiplier, 3),
+            center_units,
+            deltas_text: format!(
+                "[{}, {}]",
+                format_f_signed(lower_delta * delta_multiplier, precision),
+                format_f_signed(upper_delta * delta_multiplier, precision)
+            ),
+            delta_units,
+        }
+    }
+
+    pub fn same_units(&self) -> bool {
+        self.center_units == self.delta_units
+    }
+}
+
+/// Column widths that align the intervals-mode cells of one table.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IntervalWidths {
+    pub center: usize,
+    pub deltas: usize,
+}
+
+impl IntervalWidths {
+    pub fn of<'a>(texts: impl Iterator<Item = &'a TimingText>) -> Self {
+        let mut widths = IntervalWidths::default();
+        for text in texts {
+            match text {
+                TimingText::Unusable => {}
+                TimingText::CenterOnly { digits, .. } => {
+                    widths.center = widths.center.max(digits.len());
+                }
+                TimingText::WithDeltas { parts, .. } => {
+                    widths.center = widths.center.max(parts.center_text.len());
+                    if parts.same_units() {
+                        widths.deltas = widths.deltas.max(parts.deltas_text.len());
+                    }
+                }
+            }
+        }
+        widths
+    }
+}
+
+/// The formatted pieces of one intervals-mode timing: formatted once, then
+/// measured for the column widths and laid out with them.
+pub enum TimingText {
+    /// No positive, finite center: `n/a`.
+    Unusable,
+    CenterOnly {
+        digits: String,
+        units: &'static str,
+    },
+    WithDeltas {
+        center: f64,
+        parts: CenterWithDeltas,
+    },
+}
+
+impl TimingText {
+    pub fn new(center: Option<f64>, interval: Option<&Interval>) -> Self {
+        let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
+            return TimingText::Unusable;
+        };
+        match interval {
+            None => {
+                let (multiplier, units) = duration_units(&[Some(center)]);
+                TimingText::CenterOnly {
+                    digits: format_f(center * multiplier, 3),
+                    units,
+                }
+            }
+            Some(interval) => TimingText::WithDeltas {
+                center,
+                parts: CenterWithDeltas::new(center, interval),
+            },
+        }
+    }
+
+    /// The cell: `center [-lo, +hi] unit`, aligned with `widths`.
+    pub fn cell(&self, widths: IntervalWidths) -> String {
+        match self {
+            TimingText::Unusable => "n/a".to_string(),
+            TimingText::CenterOnly { digits, units } => {
+                let text = format!("{digits:>width$}", width = widths.center);
+                if widths.deltas == 0 {
+                    format!("{text} {units}")
+                } else {
+                    format!("{text} {} {units}", " ".repeat(widths.deltas))
+                }
+            }
+            TimingText::WithDeltas { parts, .. } if parts.same_units() => format!(
+                "{:>cw$} {:>dw$} {}",
+                parts.center_text,
+                parts.deltas_text,
+                parts.center_units,
+                cw = widths.center,
+                dw = widths.deltas
+            ),
+            TimingText::WithDeltas { center, parts } => format!(
+                "{} {} {}",
+                positive_duration(Some(*center)),
+                parts.deltas_text,
+                parts.delta_units
+            ),
+        }
+    }
+}
+
+/// Explain-mode values `[lo, center, hi]` in one unit, or `None` when an endpoint is unusable.
+fn explicit_values(interval: &Interval) -> Option<([String; 3], &'static str)> {
+    let points = [interval.lower, interval.center, interval.upper];
+    if !points.iter().all(|p| is_positive_finite(Some(*p))) {
+        return None;
+    }
+    let (multiplier, units) = duration_units(&points.map(Some));
+    Some((points.map(|p| format_f(p * multiplier, 3)), units))
+}
+
+fn longest_common_prefix(values: &[String; 3]) -> &str {
+    let first = &values[0];
+    let mut end = first.len();
+    for other in &values[1..] {
+        end = first
+            .char_indices()
+            .zip(other.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8())
+            .min(end);
+    }
+    &first[..end]
+}
+
+/// A common prefix is factored out only when it keeps at least two digits
+/// and one fractional digit (`2.4[64 | 96 | 96] us`).
+fn prefix_is_useful(prefix: &str) -> bool {
+    let Some((_, fraction)) = prefix.split_once('.') else {
+        return false;
+    };
+    let digits = prefix.chars().filter(char::is_ascii_digit).count();
+    let fraction_digits = fraction.chars().filter(char::is_ascii_digit).count();
+    digits >= 2 && fraction_digits >= 1
+}
+
+/// Explain-mode widths of the three values over the rows without a useful prefix.
+pub fn explicit_widths(cells: impl Iterator<Item = (Option<f64>, Option<Interval>)>) -> [usize; 3] {
+    let mut widths = [0usize; 3];
+    for (center, interval) in cells {
+        if !is_positive_finite(center) {
+            continue;
+        }
+        let Some((values, _)) = interval.as_ref().and_then(explicit_values) else {
+            continue;
+        };
+        if prefix_is_useful(longest_common_prefix(&values)) {
+            continue;
+        }
+        for (width, value) in widths.iter_mut().zip(&values) {
+            *width = (*width).max(value.len());
+        }
+    }
+    widths
+}
+
+/// An explain-mode cell: `[lo | center | hi] unit`, or the compressed form.
+pub fn timing_with_explicit_interval(
+    center: Option<f64>,
+    interval: Option<&Interval>,
+    widths: [usize; 3],
+) -> String {
+    if !is_positive_finite(center) {
+        return "n/a".to_string();
+    }
+    let Some(interval) = interval else {
+        return positive_duration(center);
+    };
+    let Some((values, units)) = explicit_values(interval) else {
+        return "n/a".to_string();
+    };
+    let prefix = longest_common_prefix(&values);
+    if prefix_is_useful(prefix) {
+        let suffix = |i: usize| &values[i][prefix.len()..];
+        return format!(
+            "{prefix}[{} | {} | {}] {units}",
+            suffix(0),
+            suffix(1),
+            suffix(2)
+        );
+    }
+    format!(
+        "[{:>w0$} | {:>w1$} | {:>w2$}] {units}",
+        values[0],
+        values[1],
+        values[2],
+        w0 = widths[0],
+        w1 = widths[1],
+        w2 = widths[2]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_pick_units_like_the_reference() {
+        assert_eq!(positive_duration(Some(1.5)), "1.500 s");
+        assert_eq!(positive_duration(Some(0.0015)), "1.500 ms");
+        assert_eq!(positive_duration(Some(2.5e-9)), "0.003 us");
+        assert_eq!(positive_duration(Some(0.0)), "n/a");
+        assert_eq!(duration(Some(0.0), true, true), "0.000 us");
+        assert_eq!(duration(Some(-2e-6), true, true), "-2.000 us");
+        assert_eq!(positive_duration(Some(f64::INFINITY)), "n/a");
+    }
+
+    #[test]
+    fn percentages() {
+        assert_eq!(percentage(Some(0.0056)), "0.56%");
+        assert_eq!(percentage(Some(f64::INFINITY)), "inf");
+        assert_eq!(percentage(Some(f64::NAN)), "n/a");
+        assert_eq!(percentage(None), "n/a");
+    }
+
+    #[test]
+    fn change_bounds() {
+        assert_eq!(change(Status::Fast, Some((-0.1, -0.074))), "<= -7.4%");
+        assert_eq!(change(Status::Slow, Some((0.062, 0.1))), ">= +6.2%");
+        assert_eq!(change(Status::Same, Some((0.0, 0.1))), "");
+    }
+
+    #[test]
+    fn explain_prefix_compression() {
+        let interval = Interval {
+            lower: 2.464e-6,
+            center: 2.496e-6,
+            upper: 2.496e-6,
+        };
+        assert_eq!(
+            timing_with_explicit_interval(Some(2.496e-6), Some(&interval), [0; 3]),
+            "2.4[64 | 96 | 96] us"
+        );
+    }
+
+    #[test]
+    fn interval_cell_with_mixed_units() {
+        let interval = Interval {
+            lower: 1.489e-3,
+            center: 1.5e-3,
+            upper: 1.502e-3,
+        };
+        let text = TimingText::new(Some(1.5e-3), Some(&interval));
+        let widths = IntervalWidths::of([&text].into_iter());
+        assert_eq!(text.cell(widths), "1.500 ms [-11, +2] us");
+        assert_eq!(
+            TimingText::new(Some(1.5e-3), Some(&interval)).cell(widths),
+            "1.500 ms [-11, +2] us"
+        );
+        // Aligned cells: the widths come from every row's texts.
+        let texts = [
+            TimingText::new(
+                Some(12.5e-6),
+                Some(&Interval {
+                    lower: 12.0e-6,
+                    center: 12.5e-6,
+                    upper: 13.25e-6,
+                }),
+            ),
+            TimingText::new(Some(1.5e-6), None),
+            TimingText::new(None, None),
+        ];
+        let widths = IntervalWidths::of(texts.iter());
+        let cells: Vec<String> = texts.iter().map(|t| t.cell(widths)).collect();
+        assert_eq!(
+            cells,
+            [
+                "12.500 [-0.500, +0.750] us",
+                " 1.500                  us",
+                "n/a"
+            ]
+        );
+    }
+}
