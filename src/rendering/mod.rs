@@ -16,9 +16,13 @@ pub mod summary;
 pub mod table;
 pub mod units;
 
+use owo_colors::OwoColorize;
+
 use crate::deciding::decision::Status;
 
-/// ANSI foreground colors the reference uses (colorama's codes).
+/// ANSI foreground colors the reference uses. owo-colors writes colorama's
+/// codes (`ESC[31m` ... `ESC[39m`, bright black as `ESC[90m`), so the bytes
+/// are the reference's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Color {
     Red,
@@ -29,23 +33,21 @@ pub enum Color {
 }
 
 impl Color {
-    fn code(self) -> &'static str {
+    fn paint(self, text: &str) -> String {
         match self {
-            Color::Red => "\x1b[31m",
-            Color::Green => "\x1b[32m",
-            Color::Yellow => "\x1b[33m",
-            Color::Blue => "\x1b[34m",
-            Color::Gray => "\x1b[90m",
+            Color::Red => text.red().to_string(),
+            Color::Green => text.green().to_string(),
+            Color::Yellow => text.yellow().to_string(),
+            Color::Blue => text.blue().to_string(),
+            Color::Gray => text.bright_black().to_string(),
         }
     }
 }
 
-const RESET: &str = "\x1b[39m";
-
 /// Colored text, or (with `--no-color`) text behind an emoji marker.
 pub fn colorize(text: &str, color: Color, emoji: Option<&str>, no_color: bool) -> String {
     if !no_color {
-        return format!("{}{text}{RESET}", color.code());
+        return color.paint(text);
     }
     match emoji {
         Some(emoji) => format!("{emoji} {text}"),
@@ -62,4 +64,39 @@ pub fn status_cell(status: Status, no_color: bool) -> String {
         Status::Slow => (Color::Red, "\u{1f534}"),
     };
     colorize(status.label(), color, Some(emoji), no_color)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colors_are_colorama_codes() {
+        let painted: Vec<String> = [
+            Color::Red,
+            Color::Green,
+            Color::Yellow,
+            Color::Blue,
+            Color::Gray,
+        ]
+        .into_iter()
+        .map(|color| colorize("x", color, None, false))
+        .collect();
+        assert_eq!(
+            painted,
+            [
+                "\x1b[31mx\x1b[39m",
+                "\x1b[32mx\x1b[39m",
+                "\x1b[33mx\x1b[39m",
+                "\x1b[34mx\x1b[39m",
+                "\x1b[90mx\x1b[39m"
+            ]
+        );
+    }
+
+    #[test]
+    fn no_color_puts_the_marker_before_the_text() {
+        assert_eq!(status_cell(Status::Slow, true), "\u{1f534} SLOW");
+        assert_eq!(colorize("x", Color::Red, None, true), "x");
+    }
 }
