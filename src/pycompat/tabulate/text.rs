@@ -1,0 +1,202 @@
+//! Text primitives: ANSI codes as tabulate's `_ansi_codes` regex finds
+//! them, and the Python string operations (`strip`, `len`, `splitlines`)
+//! tabulate relies on.
+
+use std::borrow::Cow;
+
+const ESC: char = '\x1b';
+
+/// `_strip_ansi`: CSI codes vanish, OSC 8 hyperlinks leave their link text.
+pub(super) fn strip_ansi(text: &str) -> Cow<'_, str> {
+    if !text.contains(ESC) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut position = 0;
+    while let Some(c) = text[position..].chars().next() {
+        match ansi_code_at(text, position) {
+            Some((end, visible)) => {
+                out.push_str(visible);
+                position = end;
+            }
+            None => {
+                out.push(c);
+                position += c.len_utf8();
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+pub(super) fn contains_ansi_code(text: &str) -> bool {
+    text.match_indices(ESC)
+        .any(|(position, _)| ansi_code_at(text, position).is_some())
+}
+
+/// A code starting at byte `start`: where it ends and the text it displays.
+fn ansi_code_at(text: &str, start: usize) -> Option<(usize, &str)> {
+    let rest = text.get(start..)?;
+    if let Some(length) = csi_code_len(rest) {
+        return Some((start + length, ""));
+    }
+    osc_hyperlink(rest).map(|(length, visible)| (start + length, visible))
+}
+
+/// `ESC [` parameter bytes 0x30-0x3f, intermediate bytes 0x20-0x2f, one
+/// final byte 0x40-0x7e. The three ranges are disjoint, so greedy runs decide.
+fn csi_code_len(text: &str) -> Option<usize> {
+    let bytes = text.strip_prefix("\x1b[")?.as_bytes();
+    let params = bytes
+        .iter()
+        .take_while(|b| (0x30..=0x3f).contains(*b))
+        .count();
+    let intermediates = bytes[params..]
+        .iter()
+        .take_while(|b| (0x20..=0x2f).contains(*b))
+        .count();
+    let final_byte = *bytes.get(params + intermediates)?;
+    (0x40..=0x7e)
+        .contains(&final_byte)
+        .then_some(2 + params + intermediates + 1)
+}
+
+/// `ESC ]8;` params `;` URI `ESC \` link-text `ESC ]8;; ESC \`, where params
+/// is `(\w+=\w+:?)*` and URI and text are non-empty runs without ESC.
+fn osc_hyperlink(text: &str) -> Option<(usize, &str)> {
+    const OPEN: &str = "\x1b]8;";
+    const TERMINATOR: &str = "\x1b\\";
+    const CLOSE: &str = "\x1b]8;;\x1b\\";
+    let after_open = text.strip_prefix(OPEN)?;
+    let params_len = after_open
+        .find(|c: char| !(is_regex_word_char(c) || c == '=' || c == ':'))
+        .unwrap_or(after_open.len());
+    let (params, rest) = after_open.split_at(params_len);
+    if !is_link_params(params) {
+        return None;
+    }
+    let rest = rest.strip_prefix(';')?;
+    let uri_len = non_empty_run_before_esc(rest)?;
+    let rest = rest[uri_len..].strip_prefix(TERMINATOR)?;
+    let link_len = non_empty_run_before_esc(rest)?;
+    let (link_text, rest) = rest.split_at(link_len);
+    let rest = rest.strip_prefix(CLOSE)?;
+    Some((text.len() - rest.len(), link_text))
+}
+
+fn non_empty_run_before_esc(text: &str) -> Option<usize> {
+    let run = text.find(ESC)?;
+    (run > 0).then_some(run)
+}
+
+/// Whether `text` matches `(\w+=\w+:?)*`, run as a small NFA because the
+/// regex may split "a=bc=d" as "a=b" + "c=d".
+fn is_link_params(text: &str) -> bool {
+    const GROUP_START: u8 = 1;
+    const IN_KEY: u8 = 2;
+    const AFTER_EQUALS: u8 = 4;
+    const IN_VALUE: u8 = 8;
+    let mut states = GROUP_START;
+    for c in text.chars() {
+        let mut next = 0;
+        if is_regex_word_char(c) {
+            if states & (GROUP_START | IN_KEY | IN_VALUE) != 0 {
+                next |= IN_KEY;
+            }
+            if states & (AFTER_EQUALS | IN_VALUE) != 0 {
+                next |= IN_VALUE;
+            }
+        } else if c == '=' && states & IN_KEY != 0 {
+            next = AFTER_EQUALS;
+        } else if c == ':' && states & IN_VALUE != 0 {
+            next = GROUP_START;
+        }
+        states = next;
+        if states == 0 {
+            return false;
+        }
+    }
+    states & (GROUP_START | IN_VALUE) != 0
+}
+
+/// Python's Unicode `\w`, approximated with Rust's alphanumeric property.
+fn is_regex_word_char(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+// ---------------------------------------------------------------------------
+// Python string primitives
+// ---------------------------------------------------------------------------
+
+/// Python's `str.isspace()` (used by `strip`/`rstrip`).
+pub(super) fn is_py_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t'..='\r'
+            | '\x1c'..='\x20'
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
+}
+
+pub(super) fn py_strip(text: &str) -> &str {
+    text.trim_matches(is_py_space)
+}
+
+pub(super) fn py_rstrip(text: &str) -> &str {
+    text.trim_end_matches(is_py_space)
+}
+
+/// Python's `len()`: code points.
+pub(super) fn py_len(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// `re.split("[\r\n]", text)`: every `\r` and `\n` splits, empty pieces kept.
+pub(super) fn split_on_cr_lf(text: &str) -> std::str::Split<'_, [char; 2]> {
+    text.split(['\r', '\n'])
+}
+
+/// Python's `str.splitlines()`: more line breaks, `\r\n` counts once, and no
+/// empty last line after a final break.
+pub(super) fn py_splitlines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut line_start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((position, c)) = chars.next() {
+        if !is_line_boundary(c) {
+            continue;
+        }
+        lines.push(&text[line_start..position]);
+        line_start = position + c.len_utf8();
+        if c == '\r' && chars.peek().is_some_and(|(_, next)| *next == '\n') {
+            chars.next();
+            line_start += 1;
+        }
+    }
+    if line_start < text.len() {
+        lines.push(&text[line_start..]);
+    }
+    lines
+}
+
+fn is_line_boundary(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r'
+            | '\x0b'
+            | '\x0c'
+            | '\x1c'
+            | '\x1d'
+            | '\x1e'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
