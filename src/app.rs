@@ -51,6 +51,10 @@ pub struct Settings {
     pub keep_records: bool,
     /// Print the next steps for each AMBG reason after the summary.
     pub explain_ambg: bool,
+    /// `--show`: only rows of these statuses are displayed.
+    pub show: Option<Vec<Status>>,
+    /// `--sort change`: each table's rows ordered by their change.
+    pub sort_by_change: bool,
     /// Name of the preset the thresholds are based on.
     pub preset: String,
     pub charts: ChartSettings,
@@ -447,12 +451,15 @@ impl<'s> Run<'s> {
 /// better served by the parallel decisions and tables inside each.
 const BENCHMARKS_PER_THREAD: usize = 4;
 
+/// The record of one matched state, and the warnings its decision raised.
+type DecidedState = (Result<StateRecord, Failure>, Vec<String>);
+
 /// The side-effect-free work of one device pair: its state matching, the
 /// decisions (with the warnings they raise, not yet printed) and, when
 /// every decision succeeded, its table.
 struct PairWork<'a> {
     state_match: StateMatch<'a>,
-    decided: Vec<(Result<StateRecord, Failure>, Vec<String>)>,
+    decided: Vec<DecidedState>,
     table: Option<String>,
 }
 
@@ -536,9 +543,13 @@ fn prepare_pair<'a>(
     };
     // Decisions are independent: they run in parallel, and their results
     // (and warnings, and the first error) are taken in order.
-    let decided = map_in_parallel(&state_match.matched, 32, |state| {
+    let mut decided = map_in_parallel(&state_match.matched, 32, |state| {
         decider.decide_state(state)
     });
+    let mut state_match = state_match;
+    if s.sort_by_change {
+        sort_by_change(&mut state_match.matched, &mut decided);
+    }
     let records: Option<Vec<&StateRecord>> = decided
         .iter()
         .map(|(record, _)| record.as_ref().ok())
@@ -551,6 +562,24 @@ fn prepare_pair<'a>(
         decided,
         table,
     })
+}
+
+/// `--sort change`: largest slowdown first, rows without a change last,
+/// ties in input order. Left alone when a decision failed, so that the
+/// first failure in input order is the one reported.
+fn sort_by_change(matched: &mut Vec<MatchedState>, decided: &mut Vec<DecidedState>) {
+    if decided.iter().any(|(record, _)| record.is_err()) {
+        return;
+    }
+    let change =
+        |(record, _): &DecidedState| record.as_ref().ok().and_then(|r| r.comparison.frac_diff);
+    let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
+    // Stable: `None` (no change) sorts last, ties keep their input order.
+    pairs.sort_by(|(_, a), (_, b)| match (change(a), change(b)) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (a, b) => b.is_some().cmp(&a.is_some()),
+    });
+    (*matched, *decided) = pairs.into_iter().unzip();
 }
 
 /// The table of the displayed records.
@@ -584,7 +613,7 @@ struct Decider<'a> {
 impl Decider<'_> {
     /// Formats the axis values, decides, and records one matched state.
     /// The record of one state and the warnings its decision raised.
-    fn decide_state(&self, state: &MatchedState) -> (Result<StateRecord, Failure>, Vec<String>) {
+    fn decide_state(&self, state: &MatchedState) -> DecidedState {
         let warnings = RefCell::new(Vec::new());
         let record = self.record(state, &warnings);
         (record, warnings.into_inner())
@@ -626,12 +655,16 @@ impl Decider<'_> {
         })
     }
 
-    /// `????` rows are always shown; others when `|%diff| >= threshold`.
+    /// `????` rows are always shown; others when `|%diff| >= threshold`;
+    /// with `--show`, only rows of the listed statuses.
     fn is_displayed(&self, comparison: &Comparison) -> bool {
-        comparison.status == Status::Unknown
-            || comparison
-                .frac_diff
-                .is_some_and(|f| f.abs() >= self.settings.threshold)
+        let s = self.settings;
+        let over_threshold = comparison.status == Status::Unknown
+            || comparison.frac_diff.is_some_and(|f| f.abs() >= s.threshold);
+        over_threshold
+            && s.show
+                .as_ref()
+                .is_none_or(|show| show.contains(&comparison.status))
     }
 
     fn decide(

@@ -7,6 +7,7 @@ use std::io::Write;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use crate::app::Settings;
+use crate::deciding::decision::Status;
 use crate::deciding::gate::GateCategory;
 use crate::failure::Failure;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
@@ -18,6 +19,36 @@ pub enum DisplayArg {
     Intervals,
     Legacy,
     Explain,
+    Simple,
+}
+
+/// A status name for `--show`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowArg {
+    Same,
+    Fast,
+    Slow,
+    Ambg,
+    /// `????`
+    Unknown,
+}
+
+impl ShowArg {
+    fn status(self) -> Status {
+        match self {
+            ShowArg::Same => Status::Same,
+            ShowArg::Fast => Status::Fast,
+            ShowArg::Slow => Status::Slow,
+            ShowArg::Ambg => Status::Undecided,
+            ShowArg::Unknown => Status::Unknown,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    /// Largest slowdown first, largest speed-up last, rows without a change at the end
+    Change,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -50,6 +81,30 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("invalid float value: '{text}'"))
 }
 
+const INPUTS: &str = "Inputs and filters";
+const DISPLAY: &str = "Display";
+const THRESHOLDS: &str = "Thresholds";
+const OUTPUTS: &str = "Outputs";
+const GATE: &str = "CI gate";
+const SHELL: &str = "Shell integration";
+
+/// Ends `--help` (not `-h`).
+const EXAMPLES_AND_EXIT_CODES: &str = "\
+Examples:
+  nvbench-compare ref.json cmp.json
+  nvbench-compare base-results/ pr-results/
+  nvbench-compare -b copy_sweep -a 'Elements{io}[pow2]=[16,20]' \\
+      ref.json cmp.json
+  nvbench-compare --display explain --explain-ambg ref.json cmp.json
+  nvbench-compare --fail-on slow,missing \\
+      --markdown-summary \"$GITHUB_STEP_SUMMARY\" base/ pr/
+
+Exit codes:
+  0  the comparison ran (whatever the statuses), --dump-config, --help
+  1  an error: unreadable or invalid input, bad config or filter
+  2  a usage error: unknown option, missing or invalid option value
+  3  --fail-on: a selected category occurred (the gate failed)";
+
 /// Compare two NVBench JSON result files (or two directories of them) state
 /// by state: SAME, FAST, SLOW, AMBG (not enough evidence) or ???? (unusable data).
 #[derive(Debug, Parser)]
@@ -58,68 +113,78 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
     version,
     override_usage = "nvbench-compare [OPTIONS] reference.json compare.json\n       nvbench-compare [OPTIONS] reference_dir/ compare_dir/",
     infer_long_args = true,
-    args_override_self = true
+    args_override_self = true,
+    after_long_help = EXAMPLES_AND_EXIT_CODES
 )]
 pub struct Cli {
-    /// Reference and compare JSON files, or two directories
+    /// Reference and compare JSON files, or two directories (same-named .json files are paired)
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
 
     /// Ignore differences in the device sections and compare anyway
-    #[arg(long)]
+    #[arg(long, help_heading = INPUTS)]
     pub ignore_devices: bool,
 
     /// Only show rows whose |fractional diff| is >= THRESHOLD (0.05 means 5%)
     #[arg(long = "threshold-diff", value_name = "THRESHOLD", default_value = "0.0",
-          value_parser = parse_threshold, allow_negative_numbers = true)]
+          value_parser = parse_threshold, allow_negative_numbers = true, help_heading = DISPLAY)]
     pub threshold: f64,
 
     /// Comparison threshold preset
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help_heading = THRESHOLDS)]
     pub preset: Option<PresetArg>,
 
-    /// Comparison threshold TOML config
-    #[arg(long, value_name = "FILE")]
+    /// Comparison threshold TOML config (explicit values override the preset)
+    #[arg(long, value_name = "FILE", help_heading = THRESHOLDS)]
     pub config: Option<String>,
 
     /// Print the effective comparison threshold config and exit
-    #[arg(long)]
+    #[arg(long, help_heading = THRESHOLDS)]
     pub dump_config: bool,
 
     /// Comparison table display mode
-    #[arg(long, value_enum, default_value = "intervals")]
+    #[arg(long, value_enum, default_value = "intervals", help_heading = DISPLAY)]
     pub display: DisplayArg,
 
     /// Write Python code describing the bulk sample/frequency files of each
     /// displayed row ('stdout' prints it)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
     pub bulk_debug_python: Option<String>,
 
     /// Plot timings along a positive numeric axis
-    #[arg(long, value_name = "AXIS")]
+    #[arg(long, value_name = "AXIS", help_heading = OUTPUTS)]
     pub plot_along: Option<String>,
 
     /// Plot the comparison summary (written to nvbench_compare.png unless
     /// --plot-output is given)
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUTS)]
     pub plot: bool,
 
     /// Write the --plot chart to PATH (.png or .svg)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
     pub plot_output: Option<String>,
 
     /// Write --plot-along charts to files named by TEMPLATE (.png or .svg;
     /// fields {benchmark}, {device}, {axis}, {pair}); default
     /// nvbench_compare-{benchmark}-{axis}-{pair}.png
-    #[arg(long, value_name = "TEMPLATE")]
+    #[arg(long, value_name = "TEMPLATE", help_heading = OUTPUTS)]
     pub plot_along_output: Option<String>,
 
     /// Use a dark theme for --plot
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUTS)]
     pub dark: bool,
 
+    /// Only print rows of these statuses (comma-separated: same, fast, slow,
+    /// ambg, unknown); the summary still counts every state
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "STATUS,...", help_heading = DISPLAY)]
+    pub show: Vec<ShowArg>,
+
+    /// Order the rows of each table by their change
+    #[arg(long, value_enum, value_name = "KEY", help_heading = DISPLAY)]
+    pub sort: Option<SortArg>,
+
     /// Use emoji instead of ANSI color codes (also when NO_COLOR is set)
-    #[arg(long)]
+    #[arg(long, help_heading = DISPLAY)]
     pub no_color: bool,
 
     /// Reference devices: all, a non-negative integer id, or comma-separated ids
@@ -127,7 +192,8 @@ pub struct Cli {
         long,
         value_name = "IDS",
         default_value = "all",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        help_heading = INPUTS
     )]
     pub reference_devices: String,
 
@@ -136,47 +202,58 @@ pub struct Cli {
         long,
         value_name = "IDS",
         default_value = "all",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        help_heading = INPUTS
     )]
     pub compare_devices: String,
 
-    /// Filter on an axis value, e.g. -a 'Elements{io}[pow2]=20'; applies to the
-    /// most recent --benchmark, or to all benchmarks before any --benchmark
+    /// Only compare the benchmark with exactly this name (can repeat)
+    #[arg(short = 'b', long = "benchmark", value_name = "NAME", action = clap::ArgAction::Append,
+          allow_hyphen_values = true, help_heading = INPUTS)]
+    pub benchmark: Vec<String>,
+
+    /// Filter on an axis value: NAME=VALUE, NAME=[a,b] (any of the list),
+    /// NAME[pow2]=EXP or NAME[pow2]=[16,20] (2^EXP); applies to the most recent
+    /// --benchmark, or to all benchmarks when given before any --benchmark
     #[arg(short = 'a', long = "axis", value_name = "NAME=VALUE", action = clap::ArgAction::Append,
-          allow_hyphen_values = true)]
+          allow_hyphen_values = true, help_heading = INPUTS)]
     pub axis: Vec<String>,
 
     /// Exit with status 3 when any of these occur (comma-separated): slow,
     /// ambg, unknown, missing. FAST never fails the gate
-    #[arg(long, value_name = "LIST", value_parser = parse_fail_on)]
+    #[arg(long, value_name = "LIST", value_parser = parse_fail_on, help_heading = GATE)]
     pub fail_on: Option<FailOn>,
 
     /// Write a JSON report of every matched state to PATH ('-' for stdout,
     /// which then replaces the tables)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
     pub json: Option<String>,
 
     /// List states, benchmarks and files present on one side only as NEW /
     /// DROPPED (after the tables) and count them in the summary
-    #[arg(long)]
+    #[arg(long, help_heading = GATE)]
     pub report_missing: bool,
 
     /// Write a markdown summary (for $GITHUB_STEP_SUMMARY or a PR comment) to PATH
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
     pub markdown_summary: Option<String>,
 
     /// Size limit of the markdown summary in bytes
-    #[arg(long, value_name = "N", default_value_t = crate::rendering::markdown::DEFAULT_MAX_BYTES)]
+    #[arg(long, value_name = "N", default_value_t = crate::rendering::markdown::DEFAULT_MAX_BYTES,
+          help_heading = OUTPUTS)]
     pub max_bytes: usize,
 
     /// After the summary, say what evidence would settle each AMBG reason
-    #[arg(long)]
+    #[arg(long, help_heading = DISPLAY)]
     pub explain_ambg: bool,
 
-    /// Filter by benchmark name (can repeat)
-    #[arg(short = 'b', long = "benchmark", value_name = "NAME", action = clap::ArgAction::Append,
-          allow_hyphen_values = true)]
-    pub benchmark: Vec<String>,
+    /// Print a completion script for SHELL to stdout and exit
+    #[arg(long, value_enum, value_name = "SHELL", help_heading = SHELL)]
+    pub generate_completions: Option<clap_complete::Shell>,
+
+    /// Print the man page (roff) to stdout and exit
+    #[arg(long, help_heading = SHELL)]
+    pub generate_man: bool,
 }
 
 /// Outputs beyond the reference's: machine-readable reports and the gate.
@@ -196,7 +273,8 @@ impl Extras {
 
 /// What the command line asks for.
 pub enum Command {
-    DumpConfig(String),
+    /// Text to print as it is: `--dump-config`, completions, the man page.
+    Print(String),
     Compare(Box<Settings>, Extras),
 }
 
@@ -243,11 +321,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
 /// Validates the options in the reference's order: config, --dump-config,
 /// filters and devices, then the number of paths.
 pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Failure> {
+    if let Some(shell) = cli.generate_completions {
+        return Ok(Command::Print(completion_script(shell)));
+    }
+    if cli.generate_man {
+        return Ok(Command::Print(man_page()));
+    }
     let (preset, thresholds) =
         crate::deciding::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
             .map_err(Failure::Reported)?;
     if cli.dump_config {
-        return Ok(Command::DumpConfig(crate::deciding::config::dump(
+        return Ok(Command::Print(crate::deciding::config::dump(
             &preset,
             &thresholds,
         )));
@@ -295,6 +379,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
                 DisplayArg::Intervals => DisplayMode::Intervals,
                 DisplayArg::Legacy => DisplayMode::Legacy,
                 DisplayArg::Explain => DisplayMode::Explain,
+                DisplayArg::Simple => DisplayMode::Simple,
             },
             no_color: cli.no_color || no_color_from_env(),
             ignore_devices: cli.ignore_devices,
@@ -306,6 +391,8 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             report_missing,
             keep_records,
             explain_ambg: cli.explain_ambg,
+            show: (!cli.show.is_empty()).then(|| cli.show.iter().map(|s| s.status()).collect()),
+            sort_by_change: cli.sort == Some(SortArg::Change),
             preset,
             charts: ChartSettings {
                 summary: cli.plot,
@@ -322,4 +409,20 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
 /// The help text, printed when the number of paths is wrong.
 pub fn write_help(out: &mut dyn Write) -> std::io::Result<()> {
     write!(out, "{}", Cli::command().render_help())
+}
+
+/// The completion script of `shell` for this command line.
+pub fn completion_script(shell: clap_complete::Shell) -> String {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "nvbench-compare", &mut script);
+    String::from_utf8_lossy(&script).into_owned()
+}
+
+/// The man page, in roff, generated from the same definition as `--help`.
+pub fn man_page() -> String {
+    let mut page = Vec::new();
+    let command = Cli::command().after_help(EXAMPLES_AND_EXIT_CODES);
+    // Writing into a Vec cannot fail.
+    let _ = clap_mangen::Man::new(command).render(&mut page);
+    String::from_utf8_lossy(&page).into_owned()
 }

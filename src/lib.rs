@@ -28,7 +28,7 @@ pub fn run(cli: cli::Cli, filter_args: &[matching::filters::FilterArg], out: &mu
         Err(failure) => return report_failure(failure, out),
     };
     match command {
-        cli::Command::DumpConfig(text) => match out.write_all(text.as_bytes()) {
+        cli::Command::Print(text) => match out.write_all(text.as_bytes()) {
             Ok(()) => 0,
             Err(e) => report_failure(Failure::write(e), out),
         },

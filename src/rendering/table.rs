@@ -5,8 +5,8 @@ use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{Align, github_table};
 use crate::rendering::status_cell;
 use crate::rendering::units::{
-    IntervalWidths, TimingText, change, duration, explicit_widths, percentage, positive_duration,
-    timing_with_explicit_interval,
+    IntervalWidths, TimingText, center_diff, change, duration, explicit_widths, interval_span,
+    percentage, positive_duration, timing_with_explicit_interval,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -15,6 +15,9 @@ pub enum DisplayMode {
     Intervals,
     Legacy,
     Explain,
+    /// Upstream `main`'s `--display simple`: centers, interval spans and
+    /// the change of the centers.
+    Simple,
 }
 
 /// A displayed row: its formatted axis values and its comparison.
@@ -44,6 +47,15 @@ fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
             ("Change", Right),
             ("Status", Center),
         ],
+        DisplayMode::Simple => vec![
+            ("Ref", Right),
+            ("Ref Span", Right),
+            ("Cmp", Right),
+            ("Cmp Span", Right),
+            ("%C Diff", Right),
+            ("Change", Right),
+            ("Status", Center),
+        ],
         DisplayMode::Intervals => vec![
             ("Ref", Right),
             ("Cmp", Right),
@@ -61,6 +73,18 @@ fn legacy_cells(c: &Comparison, no_color: bool) -> Vec<String> {
         percentage(c.cmp_noise),
         duration(c.diff, true, true),
         percentage(c.frac_diff),
+        status_cell(c.status, no_color),
+    ]
+}
+
+fn simple_cells(c: &Comparison, no_color: bool) -> Vec<String> {
+    vec![
+        positive_duration(c.ref_time),
+        interval_span(c.ref_interval.as_ref()),
+        positive_duration(c.cmp_time),
+        interval_span(c.cmp_interval.as_ref()),
+        center_diff(c.ref_time, c.cmp_time),
+        change(c.status, c.frac_diff_interval),
         status_cell(c.status, no_color),
     ]
 }
@@ -136,6 +160,9 @@ pub fn render_table(
     let value_cells = match mode {
         DisplayMode::Legacy => map_in_parallel(rows, MIN_ROWS_PER_THREAD, |r| {
             legacy_cells(r.comparison, no_color)
+        }),
+        DisplayMode::Simple => map_in_parallel(rows, MIN_ROWS_PER_THREAD, |r| {
+            simple_cells(r.comparison, no_color)
         }),
         _ => interval_cells(rows, mode, no_color),
     };

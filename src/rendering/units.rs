@@ -68,6 +68,33 @@ pub fn change(status: Status, bounds: Option<(f64, f64)>) -> String {
     }
 }
 
+/// `--display simple`'s span column: the interval's width relative to its
+/// center, as upstream's `format_interval_span`.
+pub fn interval_span(interval: Option<&Interval>) -> String {
+    let Some(interval) = interval.filter(|i| is_positive_finite(Some(i.center))) else {
+        return "n/a".to_string();
+    };
+    let (lower, upper) = (interval.lower, interval.upper);
+    if !lower.is_finite() || !upper.is_finite() || upper < lower {
+        return "n/a".to_string();
+    }
+    format!(
+        "{}%",
+        format_f((upper - lower) / interval.center * 100.0, 1)
+    )
+}
+
+/// `--display simple`'s `%C Diff`: the change of the centers relative to
+/// the smaller one, as upstream's `symmetric_frac_diff`.
+pub fn center_diff(ref_time: Option<f64>, cmp_time: Option<f64>) -> String {
+    match (ref_time, cmp_time) {
+        (Some(r), Some(c)) if is_positive_finite(Some(r)) && is_positive_finite(Some(c)) => {
+            format!("{}%", format_f_signed((c - r) / r.min(c) * 100.0, 1))
+        }
+        _ => "n/a".to_string(),
+    }
+}
+
 /// Decimals of the interval deltas: enough to show the center's last digit.
 fn delta_precision(center: f64, delta_multiplier: f64) -> usize {
     if !center.is_finite() {

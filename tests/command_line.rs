@@ -1,0 +1,261 @@
+//! The command line as a person meets it: help, completions, the man page,
+//! `--display simple`, `--show` and `--sort`, on the built binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn case(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/conformance/cases")
+        .join(name)
+}
+
+fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    run_with(dir, args, &[])
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn widest_line(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+/// The rows of the first table: the lines between its rule and the blank line.
+fn table_rows(text: &str) -> Vec<&str> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("|--"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .collect()
+}
+
+fn status_column(rows: &[&str]) -> Vec<String> {
+    rows.iter()
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            cells[cells.len() - 2].trim().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn help_wraps_to_the_terminal_width() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let narrow = run_with(here, &["--help"], &[("COLUMNS", "80")]);
+    assert_eq!(narrow.status.code(), Some(0));
+    let narrow = stdout(&narrow);
+    assert!(widest_line(&narrow) <= 80, "{narrow}");
+    let wide = stdout(&run_with(here, &["--help"], &[("COLUMNS", "200")]));
+    let widest = widest_line(&wide);
+    assert!(widest > 100 && widest <= 200, "widest line {widest}");
+    // Not a terminal and no COLUMNS: at most 100 columns.
+    let piped = stdout(&run(here, &["--help"]));
+    assert!(widest_line(&piped) <= 100, "{piped}");
+}
+
+#[test]
+fn long_help_groups_options_and_ends_with_examples_and_exit_codes() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let help = stdout(&run_with(here, &["--help"], &[("COLUMNS", "100")]));
+    let headings = [
+        "Inputs and filters:",
+        "Display:",
+        "Thresholds:",
+        "Outputs:",
+        "CI gate:",
+        "Shell integration:",
+        "Examples:",
+        "Exit codes:",
+    ];
+    let positions: Vec<usize> = headings
+        .iter()
+        .map(|h| {
+            help.lines()
+                .position(|l| l == *h)
+                .unwrap_or_else(|| panic!("no heading {h}"))
+        })
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    assert!(help.contains("NAME[pow2]=[16,20]"), "the -a list syntax");
+    assert!(help.contains("exactly this name"), "-b is an exact name");
+    assert!(help.contains("  3  --fail-on"));
+    let short = stdout(&run(here, &["-h"]));
+    assert!(!short.contains("Exit codes:"), "-h stays short");
+    assert!(short.lines().count() < help.lines().count() / 2);
+}
+
+#[test]
+fn completions_parse_in_their_shells() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = run(here, &["--generate-completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        let script = stdout(&output);
+        assert!(script.contains("nvbench-compare"), "{shell}");
+        assert!(script.contains("fail-on"), "{shell}: options are listed");
+    }
+    let bash = run(here, &["--generate-completions", "bash"]);
+    assert_shell_parses("bash", &bash.stdout, true);
+    let zsh = run(here, &["--generate-completions", "zsh"]);
+    assert_shell_parses("zsh", &zsh.stdout, false);
+    let unknown = run(here, &["--generate-completions", "tcsh"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+/// Runs `SHELL -n` on the script; bash must be there, other shells may not.
+fn assert_shell_parses(shell: &str, script: &[u8], required: bool) {
+    let child = Command::new(shell)
+        .arg("-n")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        assert!(!required, "{shell} is not installed");
+        eprintln!("{shell} is not installed: its completion script was not parsed");
+        return;
+    };
+    child.stdin.take().unwrap().write_all(script).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{shell} -n: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn man_page_renders() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = stdout(&run(here, &["--generate-man"]));
+    assert!(page.contains(".TH nvbench-compare 1"), "{page}");
+    assert!(page.contains("Exit codes:"));
+    let path = std::env::temp_dir().join(format!("nvbench-compare-{}.1", std::process::id()));
+    std::fs::write(&path, &page).unwrap();
+    let rendered = Command::new("man")
+        .arg("-l")
+        .arg(&path)
+        .env("MANWIDTH", "80")
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .output();
+    let _ = std::fs::remove_file(&path);
+    match rendered {
+        Ok(output) if output.status.success() => {
+            let text = String::from_utf8_lossy(&output.stdout);
+            assert!(text.contains("--fail-on"), "{text}");
+            assert!(
+                text.contains("EXTRA") || text.contains("Exit codes"),
+                "{text}"
+            );
+        }
+        _ => eprintln!("man is not usable here: only the roff text was checked"),
+    }
+}
+
+#[test]
+fn display_simple_has_upstream_columns_and_formats() {
+    // Robust summaries (quartiles) on both sides, one FAST state. The cells
+    // up to %C Diff are what upstream's nvbench_compare_robust.py prints.
+    let output = run(
+        &case("004-gap-summary-cycles-fast"),
+        &["--display", "simple", "--no-color", "ref.json", "cmp.json"],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "|  Elements{io}  |        Ref |   Ref Span |        Cmp |   Cmp Span |   %C Diff |   Change |  Status  |"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "|      2^20      | 119.982 us |       0.8% | 110.424 us |       0.8% |     -8.7% |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("🟢 FAST"));
+}
+
+#[test]
+fn show_prints_only_the_listed_statuses_and_the_summary_counts_all() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let all = stdout(&run(&mixed, &["--no-color", "ref.json", "cmp.json"]));
+    let shown = stdout(&run(
+        &mixed,
+        &["--no-color", "--show", "slow,fast", "ref.json", "cmp.json"],
+    ));
+    assert_eq!(
+        status_column(&table_rows(&shown)),
+        ["🟢 FAST", "🔴 SLOW"],
+        "{shown}"
+    );
+    let summary = |text: &str| text[text.find("# Summary").unwrap()..].to_string();
+    assert_eq!(summary(&shown), summary(&all));
+    let unknown = stdout(&run(
+        &mixed,
+        &["--no-color", "--show", "unknown", "ref.json", "cmp.json"],
+    ));
+    assert_eq!(status_column(&table_rows(&unknown)), ["🟡 ????", "🟡 ????"]);
+    let typo = run(&mixed, &["--show", "slwo", "ref.json", "cmp.json"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("slow"));
+}
+
+#[test]
+fn sort_change_orders_rows_by_change_within_each_table() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let sorted = stdout(&run(
+        &mixed,
+        &[
+            "--no-color",
+            "--display",
+            "simple",
+            "--sort",
+            "change",
+            "ref.json",
+            "cmp.json",
+        ],
+    ));
+    let rows = table_rows(&sorted);
+    let changes: Vec<Option<f64>> = rows
+        .iter()
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            let diff = cells[cells.len() - 4].trim();
+            diff.strip_suffix('%').and_then(|d| d.parse().ok())
+        })
+        .collect();
+    let known: Vec<f64> = changes.iter().flatten().copied().collect();
+    assert!(known.len() >= 6, "{sorted}");
+    assert!(known.windows(2).all(|w| w[0] >= w[1]), "{known:?}");
+    // Rows without a change (`n/a`) come last.
+    let first_missing = changes.iter().position(Option::is_none).unwrap();
+    assert!(changes[first_missing..].iter().all(Option::is_none));
+    let unsorted = stdout(&run(
+        &mixed,
+        &["--no-color", "--display", "simple", "ref.json", "cmp.json"],
+    ));
+    assert_ne!(table_rows(&unsorted), rows);
+    let mut a = table_rows(&unsorted);
+    let mut b = rows.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the same rows, reordered");
+}
