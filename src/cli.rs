@@ -329,7 +329,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     }
     let (preset, thresholds) =
         crate::deciding::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
-            .map_err(Failure::Reported)?;
+            .map_err(|message| config_failure(message, cli.config.as_deref()))?;
     if cli.dump_config {
         return Ok(Command::Print(crate::deciding::config::dump(
             &preset,
@@ -348,10 +348,8 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             .map_err(|e| Failure::fatal(format!("--plot-output {path}: {e}")))?;
     }
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
-    let reference_devices = parse_device_filter(&cli.reference_devices, "--reference-devices")
-        .map_err(Failure::Reported)?;
-    let compare_devices = parse_device_filter(&cli.compare_devices, "--compare-devices")
-        .map_err(Failure::Reported)?;
+    let reference_devices = device_filter(&cli.reference_devices, "--reference-devices")?;
+    let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
     let [reference, compare] = <[String; 2]>::try_from(cli.paths).map_err(|_| Failure::Usage)?;
     let extras = Extras {
         json: cli.json,
@@ -404,6 +402,27 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         }),
         extras,
     ))
+}
+
+/// A device filter, or the reference's error with the value echoed on stderr.
+fn device_filter(
+    text: &str,
+    option: &str,
+) -> Result<crate::matching::filters::DeviceFilter, Failure> {
+    parse_device_filter(text, option).map_err(|message| {
+        Failure::reported_with_notes(message, vec![format!("{option} was given {text:?}")])
+    })
+}
+
+/// A config error as the reference prints it, with the file named on stderr
+/// and close names offered for unknown keys.
+fn config_failure(message: String, path: Option<&str>) -> Failure {
+    let Some(path) = path else {
+        return Failure::Reported(message);
+    };
+    let mut notes = vec![format!("the error above is in the config file {path}")];
+    notes.extend(crate::deciding::config::unknown_key_hints(path));
+    Failure::reported_with_notes(message, notes)
 }
 
 /// The help text, printed when the number of paths is wrong.

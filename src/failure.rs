@@ -5,6 +5,9 @@
 pub enum Failure {
     /// The reference catches these and prints the message on stdout.
     Reported(String),
+    /// A [`Failure::Reported`] message (stdout, as the reference prints it)
+    /// followed by notes of our own on stderr: what was wrong, what exists.
+    ReportedWithNotes(String, Vec<String>),
     /// The reference dies with an uncaught exception here; we print a clear
     /// message on stderr instead of a traceback.
     Fatal(String),
@@ -21,6 +24,15 @@ impl Failure {
 
     pub fn reported(message: impl Into<String>) -> Self {
         Failure::Reported(message.into())
+    }
+
+    /// The reference's stdout message with notes for stderr (none: plain `Reported`).
+    pub fn reported_with_notes(message: impl Into<String>, notes: Vec<String>) -> Self {
+        if notes.is_empty() {
+            Failure::Reported(message.into())
+        } else {
+            Failure::ReportedWithNotes(message.into(), notes)
+        }
     }
 
     /// Writing the report failed. A closed pipe (`| head`) ends the run

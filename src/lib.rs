@@ -16,6 +16,7 @@ pub mod memory;
 pub mod parallel;
 pub mod pycompat;
 pub mod rendering;
+pub mod suggest;
 
 use std::io::Write;
 
@@ -101,6 +102,13 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
     match failure {
         Failure::Reported(message) => {
             let _ = writeln!(out, "{message}");
+        }
+        Failure::ReportedWithNotes(message, notes) => {
+            let _ = writeln!(out, "{message}");
+            let _ = out.flush();
+            for note in notes {
+                eprintln!("nvbench-compare: {note}");
+            }
         }
         Failure::Fatal(message) => {
             let _ = out.flush();

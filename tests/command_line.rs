@@ -259,3 +259,87 @@ fn sort_change_orders_rows_by_change_within_each_table() {
     b.sort();
     assert_eq!(a, b, "the same rows, reordered");
 }
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A config file in a scratch directory of its own.
+fn config_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvbc-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("compare.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn config_errors_name_the_file_and_suggest_close_keys() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let cases = [
+        (
+            "top",
+            "version = 1\n[clear_gapp]\nrelative = 0.1\n",
+            "unknown top-level config key(s): clear_gapp\n",
+            "unknown key 'clear_gapp' at the top level: did you mean 'clear_gap'?",
+        ),
+        (
+            "section",
+            "version = 1\n[same]\ncenter_relatve = 0.1\n",
+            "unknown config key(s) in [same]: center_relatve\n",
+            "unknown key 'center_relatve' in [same]: did you mean 'center_relative'?",
+        ),
+        (
+            "nested",
+            "version = 1\n[bulk.rare_support]\nsample_fractoin = 0.1\n",
+            "unknown config key(s) in [bulk.rare_support]: sample_fractoin\n",
+            "in [bulk.rare_support]: did you mean 'sample_fraction'?",
+        ),
+        (
+            "preset",
+            "version = 1\n[preset]\nname = \"strct\"\n",
+            "unknown comparison preset 'strct'\n",
+            "unknown preset 'strct': did you mean 'strict'?",
+        ),
+    ];
+    for (name, text, reference_line, hint) in cases {
+        let path = config_file(name, text);
+        let output = run(
+            &mixed,
+            &["--config", path.to_str().unwrap(), "ref.json", "cmp.json"],
+        );
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        // stdout stays the reference's line.
+        assert_eq!(stdout(&output), reference_line, "{name}");
+        let notes = stderr(&output);
+        assert!(
+            notes.contains(&format!("in the config file {}", path.display())),
+            "{name}: {notes}"
+        );
+        assert!(notes.contains(hint), "{name}: {notes}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}
+
+#[test]
+fn a_fail_on_typo_gets_a_suggestion_and_a_bad_device_filter_is_echoed() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let typo = run(&mixed, &["--fail-on", "slow,ambq", "ref.json", "cmp.json"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(
+        stderr(&typo).contains("did you mean 'ambg'?"),
+        "{}",
+        stderr(&typo)
+    );
+    let devices = run(
+        &mixed,
+        &["--compare-devices", "0,x1", "ref.json", "cmp.json"],
+    );
+    assert_eq!(devices.status.code(), Some(1));
+    assert!(stdout(&devices).starts_with("--compare-devices must be"));
+    assert!(
+        stderr(&devices).contains("--compare-devices was given \"0,x1\""),
+        "{}",
+        stderr(&devices)
+    );
+}

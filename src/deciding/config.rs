@@ -10,6 +10,7 @@ use toml::value::Datetime;
 use toml::{Table, Value};
 
 use crate::pycompat::pyfmt::{float_repr, format_g, str_repr};
+use crate::suggest::{close_names, did_you_mean};
 
 /// The thresholds that steer every comparison decision.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -626,6 +627,73 @@ fn expect_table<'a>(value: &'a Value, table_name: &str) -> Result<&'a Table, Str
         Value::Table(table) => Ok(table),
         _ => Err(format!("config table [{table_name}] must be a TOML table")),
     }
+}
+
+/// "Did you mean" notes for the unknown keys and preset name of a config
+/// file that failed validation (read again: this is the error path). The
+/// reference's message stays as it is; these go to stderr beside it.
+pub fn unknown_key_hints(path: &str) -> Vec<String> {
+    let Some(parsed) = read_config_bytes(path)
+        .and_then(decode_utf8)
+        .ok()
+        .and_then(|text| parse_toml(&text).ok())
+    else {
+        return Vec::new();
+    };
+    let document = &parsed.table;
+    let mut tables: Vec<(&str, &Table, Vec<&str>)> = vec![("", document, TOP_LEVEL_KEYS.to_vec())];
+    if let Some(preset) = sub_table(document, "preset") {
+        tables.push(("preset", preset, vec!["name"]));
+    }
+    for section in [&CLEAR_GAP_SECTION, &SAME_SECTION] {
+        if let Some(table) = sub_table(document, section.name) {
+            tables.push((section.name, table, section_keys(section)));
+        }
+    }
+    if let Some(bulk) = sub_table(document, BULK_SECTION.name) {
+        let mut keys = section_keys(&BULK_SECTION);
+        keys.push(RARE_SUPPORT_KEY);
+        tables.push((BULK_SECTION.name, bulk, keys));
+        if let Some(rare) = sub_table(bulk, RARE_SUPPORT_KEY) {
+            tables.push((
+                RARE_SUPPORT_SECTION.name,
+                rare,
+                section_keys(&RARE_SUPPORT_SECTION),
+            ));
+        }
+    }
+    let mut hints = Vec::new();
+    for (name, table, known) in tables {
+        for key in table.keys().filter(|key| !known.contains(&key.as_str())) {
+            if let Some(hint) = did_you_mean(&close_names(key, known.iter().copied())) {
+                let place = if name.is_empty() {
+                    "at the top level".to_string()
+                } else {
+                    format!("in [{name}]")
+                };
+                hints.push(format!("unknown key '{key}' {place}: {hint}"));
+            }
+        }
+    }
+    if let Some(Value::String(name)) = sub_table(document, "preset").and_then(|p| p.get("name")) {
+        if preset(name).is_none() {
+            if let Some(hint) = did_you_mean(&close_names(name, PRESET_NAMES)) {
+                hints.push(format!("unknown preset '{name}': {hint}"));
+            }
+        }
+    }
+    hints
+}
+
+fn sub_table<'a>(table: &'a Table, key: &str) -> Option<&'a Table> {
+    match table.get(key) {
+        Some(Value::Table(table)) => Some(table),
+        _ => None,
+    }
+}
+
+fn section_keys(section: &Section) -> Vec<&'static str> {
+    section.keys.iter().map(|(key, _)| *key).collect()
 }
 
 /// Keys of `table` outside `known`, sorted and comma-separated, if any.

@@ -3,6 +3,7 @@
 
 use crate::deciding::decision::Status;
 use crate::deciding::report::Report;
+use crate::suggest::{close_names, did_you_mean};
 
 /// The exit code of a failed gate: distinct from 1 (error) and from 2
 /// (usage error, which the reference's argparse already uses).
@@ -58,8 +59,12 @@ pub fn parse_fail_on(text: &str) -> Result<Vec<GateCategory>, String> {
             "unknown" | "????" => GateCategory::Unknown,
             "missing" => GateCategory::Missing,
             _ => {
+                let names = ["slow", "ambg", "unknown", "missing"];
+                let hint = did_you_mean(&close_names(item, names))
+                    .map(|hint| format!("; {hint}"))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "invalid --fail-on category '{item}': expected a comma-separated list of slow, ambg, unknown, missing"
+                    "invalid --fail-on category '{item}': expected a comma-separated list of slow, ambg, unknown, missing{hint}"
                 ));
             }
         };
