@@ -224,10 +224,8 @@ fn run_corpus(label: &str, cases: &[PathBuf]) -> Vec<(PathBuf, String)> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let scratch = std::env::temp_dir().join(format!(
-        "nvbc-conformance-{}-{slug}",
-        std::process::id()
-    ));
+    let scratch =
+        std::env::temp_dir().join(format!("nvbc-conformance-{}-{slug}", std::process::id()));
     let queue = Mutex::new(cases.to_vec());
     let failures = Mutex::new(Vec::new());
     std::thread::scope(|scope| {

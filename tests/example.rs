@@ -122,7 +122,10 @@ fn readme_first_command_shows_every_status_where_the_example_puts_it() {
         assert!(change.starts_with(sign), "{status} with change {change:?}");
     }
     assert!(stdout.contains("bulk_time_support_mismatch: 1"), "{stdout}");
-    assert!(stdout.contains("bulk_cycle_gap_not_confirmed: 1"), "{stdout}");
+    assert!(
+        stdout.contains("bulk_cycle_gap_not_confirmed: 1"),
+        "{stdout}"
+    );
 }
 
 /// Width, height and RGB(A) pixels of a PNG file.

@@ -92,7 +92,11 @@ fn no_project_file_is_a_copy_of_a_foreign_data_file() {
         shared.display()
     );
     let project = project_files();
-    assert!(project.len() > 100, "found only {} project files", project.len());
+    assert!(
+        project.len() > 100,
+        "found only {} project files",
+        project.len()
+    );
     let mut copies = Vec::new();
     for path in &project {
         let size = std::fs::metadata(path).unwrap().len();
