@@ -28,7 +28,10 @@ What the compare run is designed to show (tests/example.rs checks it):
 Summaries are computed from the float32 samples the way NVBench computes them
 (quartiles by rank round(p * (n - 1)), unbiased standard deviation, mean SM
 clock). Deterministic: every state's random stream is seeded by its own name,
-so the same script always writes the same bytes. Standard library only.
+so the same script always writes the same bytes. Every simulated value is
+rounded to float32 before anything is computed from it, and what is computed
+uses only correctly rounded operations (+, *, /, sqrt, fsum), so a platform's
+libm (exp, log, cos) cannot change the output. Standard library only.
 """
 
 import argparse
@@ -140,7 +143,7 @@ def statistics(values):
     s = sorted(values)
     n = len(s)
     mean = math.fsum(s) / n
-    stdev = math.sqrt(math.fsum((v - mean) ** 2 for v in s) / (n - 1))
+    stdev = math.sqrt(math.fsum((v - mean) * (v - mean) for v in s) / (n - 1))
     last = n - 1
     return (s[0], s[-1], mean, stdev, s[int(round(0.25 * last))], s[int(round(0.5 * last))],
             s[int(round(0.75 * last))])
@@ -279,7 +282,7 @@ class Side:
         clock = float(DEVICES[device]["sm_default_clock_rate"])
         n = sample_count(seconds, rng)
         times, clocks = simulate(rng, seconds, clock, n, disturbance)
-        cpu = [t + 4.5e-6 * math.exp(0.2 * rng.gauss(0.0, 1.0)) for t in times]
+        cpu = array("f", [t + 4.5e-6 * math.exp(0.2 * rng.gauss(0.0, 1.0)) for t in times])
         out["summaries"] = self.summaries(device, type_size, exponent, times, clocks, cpu)
         out["is_skipped"] = False
         return out
@@ -290,12 +293,12 @@ class Side:
         out = [value_summary("nv/cold/sample_size", "Samples",
                              "Number of isolated kernel executions", "sample_size", n,
                              kind="int64")]
-        cpu_out, _ = time_summaries("cpu", "on host CPU", cpu, robust=False)
+        cpu_out, _ = time_summaries("cpu", "on host CPU", cpu.tolist(), robust=False)
         gpu_out, gpu_mean = time_summaries("gpu", "with CUDA events", times.tolist(), robust=True)
         out += cpu_out + gpu_out
         out.append(value_summary("nv/cold/walltime", "Walltime",
                                  "Walltime used for isolated measurements", "duration",
-                                 math.fsum(cpu) + 0.002 * n ** 0.5, HIDE))
+                                 math.fsum(cpu) + 0.002 * math.sqrt(n), HIDE))
         bytes_per_second = 2 * type_size * elements / gpu_mean
         out += [
             value_summary("nv/cold/bw/item_rate", "Elem/s",
