@@ -1,7 +1,15 @@
-//! The conformance corpus (testdata/conformance/cases): every case runs the
-//! built binary in a fresh copy of its directory and compares stdout, the
-//! exit code and any expected files byte for byte with the reference's.
+//! The conformance corpora: the project's own cases
+//! (testdata/conformance/cases) and, when `../shared` exists (it does in CI),
+//! every case under `../shared/conformance/cases` and
+//! `../shared/conformance/real`. Each case runs the built binary in a fresh
+//! copy of its directory, exactly as `shared/conformance/run` does, and
+//! compares stdout, the exit code and any expected files byte for byte with
+//! the reference's. Every test prints how many cases it ran.
+//!
+//! `NVBENCH_COMPARE_SHARED=DIR` points to another shared directory (a
+//! directory that does not exist runs the project's cases only).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -11,8 +19,39 @@ use std::sync::Mutex;
 /// list cannot go stale.
 const EXPECTED_FAILURES: &[&str] = &[];
 
-fn cases_dir() -> PathBuf {
+/// The shared corpora, relative to the shared directory.
+const SHARED_CORPORA: &[&str] = &["conformance/cases", "conformance/real"];
+
+/// Parallel cases per corpus (the shared runner's default is up to 4).
+const WORKERS: usize = 4;
+
+fn project_cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/cases")
+}
+
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("NVBENCH_COMPARE_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+/// Says something in `cargo test`'s output even without `--nocapture`
+/// (the test harness captures only the print macros).
+fn announce(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The case directories of a corpus (those with an `args` file), in name order.
+fn cases_in(dir: &Path) -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("args").is_file())
+        .collect();
+    cases.sort();
+    cases
 }
 
 fn read_word(dir: &Path, name: &str, default: &str) -> String {
@@ -68,24 +107,52 @@ fn expected_files(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// Runs one case; `Err` describes every mismatch.
+/// Copies a case to `work` as the shared runner does: first the directory
+/// its `inputs` file names (input files shared by many cases), then the case.
+fn prepare(case: &Path, work: &Path) {
+    if let Ok(inputs) = std::fs::read_to_string(case.join("inputs")) {
+        copy_dir(&case.join(inputs.trim()), work);
+    }
+    copy_dir(case, work);
+}
+
+/// The shared runner's environment: no display or color settings, 80 columns.
+fn runner_command(work: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"));
+    command.current_dir(work);
+    for name in [
+        "DISPLAY",
+        "WAYLAND_DISPLAY",
+        "PYTHONWARNINGS",
+        "MPLBACKEND",
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "TERM",
+    ] {
+        command.env_remove(name);
+    }
+    command
+        .env("COLUMNS", "80")
+        .env("LINES", "24")
+        .env("LC_ALL", "C.UTF-8")
+        .env("PYTHONIOENCODING", "utf-8");
+    command
+}
+
+/// Runs one case in `scratch/NAME/case`; `Err` describes every mismatch.
 fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
     let name = case.file_name().unwrap().to_string_lossy().to_string();
-    let work = scratch.join(&name);
-    copy_dir(case, &work);
+    let work = scratch.join(&name).join("case");
+    prepare(case, &work);
     let work_text = work.to_str().unwrap().to_string();
     let args: Vec<String> = std::fs::read_to_string(case.join("args"))
         .unwrap()
         .lines()
         .map(|line| line.replace("{CASE}", &work_text))
         .collect();
-    let output = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+    let output = runner_command(&work)
         .args(&args)
-        .current_dir(&work)
-        .env_remove("DISPLAY")
-        .env_remove("NO_COLOR")
-        .env("COLUMNS", "80")
-        .env("LC_ALL", "C.UTF-8")
         .output()
         .map_err(|e| format!("cannot run the binary: {e}"))?;
     let unplace = |bytes: &[u8]| -> Vec<u8> {
@@ -94,7 +161,9 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
             .into_bytes()
     };
     let mut problems = Vec::new();
-    let expected_exit: i32 = read_word(case, "expected_exit", "0").parse().unwrap();
+    let expected_exit: i32 = read_word(case, "expected_exit", "")
+        .parse()
+        .map_err(|_| format!("{name}: expected_exit is missing or not a number"))?;
     let code = output.status.code().unwrap_or(-1);
     let mode = read_word(case, "match", "exact");
     if mode == "nonzero-exit" {
@@ -140,7 +209,7 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
             Err(_) => problems.push(format!("expected file not written: {}", relative.display())),
         }
     }
-    let _ = std::fs::remove_dir_all(&work);
+    let _ = std::fs::remove_dir_all(scratch.join(&name));
     if problems.is_empty() {
         Ok(())
     } else {
@@ -148,27 +217,24 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
     }
 }
 
-#[test]
-fn conformance_corpus_matches_the_reference() {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(cases_dir())
-        .expect("testdata/conformance/cases exists")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("args").is_file())
+/// Runs every case of `cases` (named `label` in messages) and announces
+/// the tally; returns the failures.
+fn run_corpus(label: &str, cases: &[PathBuf]) -> Vec<(PathBuf, String)> {
+    let slug: String = label
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    cases.sort();
-    assert!(
-        cases.len() >= 200,
-        "the corpus is incomplete: {} cases",
-        cases.len()
-    );
-    let scratch = std::env::temp_dir().join(format!("nvbc-conformance-{}", std::process::id()));
-    let queue = Mutex::new(cases.clone());
+    let scratch =
+        std::env::temp_dir().join(format!("nvbc-conformance-{}-{slug}", std::process::id()));
+    let queue = Mutex::new(cases.to_vec());
     let failures = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..4 {
+        for _ in 0..WORKERS {
             scope.spawn(|| {
-                while let Some(case) = queue.lock().unwrap().pop() {
+                loop {
+                    let Some(case) = queue.lock().unwrap().pop() else {
+                        break;
+                    };
                     if let Err(problem) = run_case(&case, &scratch) {
                         failures.lock().unwrap().push((case, problem));
                     }
@@ -179,35 +245,83 @@ fn conformance_corpus_matches_the_reference() {
     let _ = std::fs::remove_dir_all(&scratch);
     let mut failures = failures.into_inner().unwrap();
     failures.sort();
-    let is_expected =
-        |case: &Path| EXPECTED_FAILURES.contains(&case.file_name().unwrap().to_str().unwrap());
-    let unexpected: Vec<&String> = failures
-        .iter()
-        .filter(|(c, _)| !is_expected(c))
-        .map(|(_, p)| p)
-        .collect();
-    let now_passing: Vec<&&str> = EXPECTED_FAILURES
-        .iter()
-        .filter(|name| !failures.iter().any(|(c, _)| c.ends_with(name)))
-        .collect();
-    println!(
-        "conformance: {} passed, {} failed ({} expected)",
+    announce(&format!(
+        "conformance {label}: ran {} cases, {} passed, {} failed",
+        cases.len(),
         cases.len() - failures.len(),
-        failures.len(),
-        failures.len() - unexpected.len()
-    );
+        failures.len()
+    ));
+    failures
+}
+
+/// Fails on every failure not in EXPECTED_FAILURES, and on every listed
+/// case of `cases` that passes.
+fn assert_conforms(cases: &[PathBuf], failures: &[(PathBuf, String)]) {
+    let name = |case: &Path| case.file_name().unwrap().to_string_lossy().to_string();
+    let is_expected = |case: &Path| EXPECTED_FAILURES.contains(&name(case).as_str());
+    let unexpected: Vec<&str> = failures
+        .iter()
+        .filter(|(case, _)| !is_expected(case))
+        .map(|(_, problem)| problem.as_str())
+        .collect();
+    let now_passing: Vec<String> = cases
+        .iter()
+        .filter(|case| is_expected(case) && !failures.iter().any(|(c, _)| c == *case))
+        .map(|case| name(case))
+        .collect();
     assert!(
         unexpected.is_empty(),
         "{} case(s) fail:\n{}",
         unexpected.len(),
-        unexpected
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        unexpected.join("\n")
     );
     assert!(
         now_passing.is_empty(),
         "listed as expected failures but passing: {now_passing:?}"
+    );
+}
+
+#[test]
+fn project_corpus_matches_the_reference() {
+    let cases = cases_in(&project_cases_dir());
+    assert!(
+        cases.len() >= 190,
+        "testdata/conformance/cases is incomplete: {} cases",
+        cases.len()
+    );
+    let failures = run_corpus("testdata/conformance/cases", &cases);
+    assert_conforms(&cases, &failures);
+}
+
+/// The shared corpora are not part of the project (their inputs include
+/// files from other repositories); they run whenever they are present.
+#[test]
+fn shared_corpora_match_the_reference_when_present() {
+    let shared = shared_dir();
+    if !shared.is_dir() {
+        announce(&format!(
+            "conformance: {} not found, shared corpora not run",
+            shared.display()
+        ));
+        return;
+    }
+    let mut ran = 0;
+    for corpus in SHARED_CORPORA {
+        let dir = shared.join(corpus);
+        let dir = dir.canonicalize().unwrap_or(dir);
+        if !dir.is_dir() {
+            announce(&format!("conformance: {} not found", dir.display()));
+            continue;
+        }
+        let cases = cases_in(&dir);
+        assert!(!cases.is_empty(), "{} holds no cases", dir.display());
+        let failures = run_corpus(&dir.display().to_string(), &cases);
+        assert_conforms(&cases, &failures);
+        ran += cases.len();
+    }
+    assert!(
+        ran > 0,
+        "{} exists but holds none of {SHARED_CORPORA:?}",
+        shared.display()
     );
 }

@@ -1,0 +1,234 @@
+//! The example pair of testdata/examples: the README's first command shows
+//! every status for the reason the generator built in, `--plot-along
+//! "Elements{io}"` draws it, and the committed files are what
+//! testdata/examples/make_example.py writes.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn examples() -> PathBuf {
+    root().join("testdata/examples")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvbc-example-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap()
+}
+
+/// The arguments of the README's first `cargo run --release -- ...` command.
+fn readme_first_command() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("cargo run --release -- "))
+        .expect("the README has a `cargo run --release -- ...` command");
+    line.split_whitespace().map(String::from).collect()
+}
+
+fn without_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // CSI sequences end with a letter.
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// (device, T, Elements{io}) -> (Change, Status) of every table row.
+fn rows(table: &str) -> BTreeMap<(String, String, String), (String, String)> {
+    let mut device = String::new();
+    let mut found = BTreeMap::new();
+    for line in table.lines() {
+        if let Some(heading) = line.strip_prefix("## [") {
+            device = heading.split(']').next().unwrap().to_string();
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() == 8 && cells[1] != "T" && !cells[1].starts_with('-') {
+            let key = (device.clone(), cells[1].to_string(), cells[2].to_string());
+            found.insert(key, (cells[5].to_string(), cells[6].to_string()));
+        }
+    }
+    found
+}
+
+/// The status the generator designed for a state (see make_example.py).
+fn designed_status(device: &str, type_name: &str, elements: &str) -> &'static str {
+    let exponent: u32 = elements.strip_prefix("2^").unwrap().parse().unwrap();
+    match (device, type_name, exponent) {
+        ("0", "F32", 18) | ("1", "F32", 24) => "AMBG",
+        ("1", "F64", 26) => "????",
+        ("1", "F64", e) if e >= 22 => "SLOW",
+        (_, "I8" | "I16", e) if e >= 22 => "FAST",
+        _ => "SAME",
+    }
+}
+
+#[test]
+fn readme_first_command_shows_every_status_where_the_example_puts_it() {
+    let args = readme_first_command();
+    assert!(
+        args.iter().any(|a| a.starts_with("testdata/examples/")),
+        "{args:?}"
+    );
+    let output = run(&root(), &args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = without_ansi(&String::from_utf8(output.stdout).unwrap());
+    let rows = rows(&stdout);
+    assert_eq!(rows.len(), 48, "{stdout}");
+    let statuses: Vec<&str> = rows.values().map(|(_, status)| status.as_str()).collect();
+    for status in ["SAME", "FAST", "SLOW", "AMBG", "????"] {
+        assert!(statuses.contains(&status), "no {status} row:\n{stdout}");
+    }
+    for ((device, type_name, elements), (change, status)) in &rows {
+        let designed = designed_status(device, type_name, elements);
+        assert_eq!(
+            status, designed,
+            "device {device}, T={type_name}, Elements{{io}}={elements}"
+        );
+        // FAST and SLOW rows show their change; no other row does.
+        let sign = match designed {
+            "FAST" => "<= -",
+            "SLOW" => ">= +",
+            _ => "",
+        };
+        assert_eq!(change.is_empty(), sign.is_empty(), "{change:?}");
+        assert!(change.starts_with(sign), "{status} with change {change:?}");
+    }
+    assert!(stdout.contains("bulk_time_support_mismatch: 1"), "{stdout}");
+    assert!(
+        stdout.contains("bulk_cycle_gap_not_confirmed: 1"),
+        "{stdout}"
+    );
+}
+
+/// Width, height and RGB(A) pixels of a PNG file.
+fn decode_png(path: &Path) -> (u32, u32, usize, Vec<u8>) {
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let mut reader = png::Decoder::new(file).read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    pixels.truncate(frame.buffer_size());
+    let channels = frame.color_type.samples();
+    (frame.width, frame.height, channels, pixels)
+}
+
+/// Pixels whose channels differ clearly: neither gray, black nor white.
+fn colored_pixels(channels: usize, pixels: &[u8]) -> usize {
+    pixels
+        .chunks(channels)
+        .filter(|p| {
+            let (lo, hi) = (p[..3].iter().min().unwrap(), p[..3].iter().max().unwrap());
+            hi - lo > 60
+        })
+        .count()
+}
+
+#[test]
+fn plot_along_elements_draws_a_colored_chart_per_device_without_a_benchmark_filter() {
+    let dir = scratch("along");
+    let example = examples();
+    let args: Vec<String> = [
+        "--plot-along".to_string(),
+        "Elements{io}".to_string(),
+        example.join("reference.json").display().to_string(),
+        example.join("compare.json").display().to_string(),
+    ]
+    .to_vec();
+    let output = run(&dir, &args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    for device in ["0", "1"] {
+        let chart = dir.join(format!(
+            "nvbench_compare-copy_type_sweep-Elements_io-{device}.png"
+        ));
+        let (width, height, channels, pixels) = decode_png(&chart);
+        assert!(width >= 400 && height >= 300, "{width}x{height}");
+        // Eight series (four types, compare and reference) in color.
+        let colored = colored_pixels(channels, &pixels);
+        assert!(
+            colored * 200 > (width * height) as usize,
+            "{}: only {colored} colored pixels",
+            chart.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            files_under(&entry.path(), found);
+        } else {
+            found.push(entry.path());
+        }
+    }
+}
+
+/// The example's data files (everything but the generator), relative to `dir`.
+fn data_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    files_under(dir, &mut found);
+    let mut relative: Vec<PathBuf> = found
+        .into_iter()
+        .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
+        .filter(|p| p.extension().is_none_or(|e| e != "py"))
+        .collect();
+    relative.sort();
+    relative
+}
+
+#[test]
+fn committed_example_is_what_the_generator_writes() {
+    let dir = scratch("generated");
+    let generated = Command::new("python3")
+        .arg(examples().join("make_example.py"))
+        .arg("--out")
+        .arg(&dir)
+        .output();
+    let Ok(generated) = generated else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "example: python3 not found, generator output not checked"
+        );
+        return;
+    };
+    assert!(generated.status.success(), "{generated:?}");
+    let committed = data_files(&examples());
+    assert_eq!(committed, data_files(&dir));
+    assert!(committed.len() > 100, "{} files", committed.len());
+    for relative in &committed {
+        assert!(
+            std::fs::read(examples().join(relative)).unwrap()
+                == std::fs::read(dir.join(relative)).unwrap(),
+            "{} differs from what make_example.py writes",
+            relative.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
