@@ -51,9 +51,22 @@ pub struct Settings {
     pub keep_records: bool,
     /// Print the next steps for each AMBG reason after the summary.
     pub explain_ambg: bool,
+    /// Stdout carries another document (`--json -`): warnings the reference
+    /// prints among the tables go to stderr instead, so none is lost.
+    pub notes_to_stderr: bool,
     /// Name of the preset the thresholds are based on.
     pub preset: String,
     pub charts: ChartSettings,
+}
+
+/// Where warnings printed among the tables go: with the tables, or to
+/// stderr when the tables are not printed (see `notes_to_stderr`).
+fn notes<'o>(
+    settings: &Settings,
+    out: &'o mut dyn Write,
+    stderr: &'o mut std::io::Stderr,
+) -> &'o mut dyn Write {
+    if settings.notes_to_stderr { stderr } else { out }
 }
 
 /// A decision and the sidecar files both sides advertise.
@@ -171,7 +184,9 @@ impl<'s> Run<'s> {
         last: bool,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
-        let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, out)?;
+        let mut stderr = std::io::stderr();
+        let notes = notes(self.settings, out, &mut stderr);
+        let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, notes)?;
         let result = self.compare_roots((ref_path, &ref_root), (cmp_path, &cmp_root), out);
         // Freeing every parsed state takes a noticeable time, and nothing
         // needs to wait for it; the process that is about to exit need not
@@ -214,7 +229,9 @@ impl<'s> Run<'s> {
         if !equal {
             let as_list =
                 |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
-            self.report_device_mismatch(&as_list(&ref_devices), &as_list(&cmp_devices), out)?;
+            let mut stderr = std::io::stderr();
+            let notes = notes(s, out, &mut stderr);
+            self.report_device_mismatch(&as_list(&ref_devices), &as_list(&cmp_devices), notes)?;
         }
         let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks)
         else {

@@ -1,6 +1,6 @@
 //! How a run fails: where the message goes and which exit code follows.
 
-/// A failure that ends the run with exit status 1.
+/// A failure that ends the run with exit status 1 (2 for [`Failure::Conflict`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The reference catches these and prints the message on stdout.
@@ -12,6 +12,11 @@ pub enum Failure {
     AlreadyReported,
     /// Wrong number of paths: the help goes to stdout, as the reference prints it.
     Usage,
+    /// A reported failure with a hint on stderr saying which option avoids it.
+    Hinted { message: String, hint: String },
+    /// Options that contradict each other: the message goes to stderr and
+    /// the exit status is a usage error's (2), as for clap's own errors.
+    Conflict(String),
 }
 
 impl Failure {
@@ -21,6 +26,14 @@ impl Failure {
 
     pub fn reported(message: impl Into<String>) -> Self {
         Failure::Reported(message.into())
+    }
+
+    /// Exit status of a run that ends with this failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Conflict(_) => 2,
+            _ => 1,
+        }
     }
 
     /// Writing the report failed. A closed pipe (`| head`) ends the run

@@ -25,6 +25,7 @@ pub mod pyfmt;
 pub mod render;
 pub mod report;
 pub mod sidecar;
+pub mod suggest;
 pub mod tabulate;
 pub mod timing;
 
@@ -109,6 +110,7 @@ fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Resu
 }
 
 fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
+    let code = failure.exit_code();
     match failure {
         Failure::Reported(message) => {
             let _ = writeln!(out, "{message}");
@@ -121,6 +123,15 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
         Failure::Usage => {
             let _ = cli::write_help(out);
         }
+        Failure::Hinted { message, hint } => {
+            let _ = writeln!(out, "{message}");
+            let _ = out.flush();
+            eprintln!("nvbench-compare: hint: {hint}");
+        }
+        Failure::Conflict(message) => {
+            let _ = out.flush();
+            eprintln!("nvbench-compare: error: {message}");
+        }
     }
-    1
+    code
 }
