@@ -16,6 +16,7 @@ use crate::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
 use crate::inputs::{InputPairs, input_pairs, load_pair};
 use crate::matching::{self, MatchedState, StateMatch};
 use crate::model::{Benchmark, Device, Root, State};
+use crate::nothing_compared::Offer;
 use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
@@ -66,7 +67,11 @@ fn notes<'o>(
     out: &'o mut dyn Write,
     stderr: &'o mut std::io::Stderr,
 ) -> &'o mut dyn Write {
-    if settings.notes_to_stderr { stderr } else { out }
+    if settings.notes_to_stderr {
+        stderr
+    } else {
+        out
+    }
 }
 
 /// A decision and the sidecar files both sides advertise.
@@ -97,6 +102,8 @@ pub struct Run<'s> {
     /// `bulk_rows` entries, when `--bulk-debug-python` is given.
     bulk_rows: Option<Vec<PyValue>>,
     charts: Charts<'s>,
+    /// What the inputs offered, when a pair (or the run) compared nothing.
+    pub offer: Offer,
 }
 
 impl<'s> Run<'s> {
@@ -107,6 +114,7 @@ impl<'s> Run<'s> {
             warnings: RefCell::new(Warnings::default()),
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
             charts: Charts::new(&settings.charts),
+            offer: Offer::default(),
         }
     }
 
@@ -117,6 +125,9 @@ impl<'s> Run<'s> {
             only_reference,
             only_compare,
         } = input_pairs(&self.settings.reference, &self.settings.compare)?;
+        if pairs.is_empty() {
+            self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
+        }
         if self.settings.report_missing {
             self.record_missing_files(only_reference, only_compare);
         }
@@ -124,6 +135,12 @@ impl<'s> Run<'s> {
             let last = index + 1 == pairs.len();
             self.compare_files(reference, compare, last, out)?;
         }
+        self.offer.one_sided_states = self
+            .report
+            .missing
+            .iter()
+            .filter(|m| matches!(m.kind, MissingKind::State { .. }))
+            .count();
         let s = self.settings;
         let missing = s.report_missing.then_some(self.report.missing.as_slice());
         let mut text = missing.map(render_missing).unwrap_or_default();
@@ -206,6 +223,7 @@ impl<'s> Run<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let s = self.settings;
+        let compared_before = self.report.tally.total;
         let ref_devices = selected_devices(
             ref_root,
             ref_path,
@@ -296,6 +314,10 @@ impl<'s> Run<'s> {
                     self.record_missing_benchmark(Presence::Dropped, ref_path, &ref_bench.name);
                 }
             }
+        }
+        if self.report.tally.total == compared_before {
+            let offer = crate::nothing_compared::pair_offer(ref_root, cmp_root, &s.filters);
+            self.offer.pairs.push(offer);
         }
         self.charts
             .finish_input_pair(&s.filters.global_axis_filters, out)

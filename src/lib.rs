@@ -19,6 +19,7 @@ pub mod mapped;
 pub mod matching;
 pub mod memory;
 pub mod model;
+pub mod nothing_compared;
 pub mod parallel;
 pub mod pprint;
 pub mod pyfmt;
@@ -70,33 +71,33 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
         return fail(failure, out);
     }
     let report = &run.report;
+    let nothing_compared =
+        (report.tally.total == 0).then(|| nothing_compared::explain(&run.offer, &settings.filters));
+    let gate = gate::GateOutcome::decide(report, &extras.fail_on, nothing_compared);
     let documents = [
         extras.json.as_ref().map(|destination| {
             let text = render::json::render_json(report, &settings.preset, &settings.thresholds);
-            (destination, text)
+            (destination, Ok(text))
         }),
         extras.markdown.as_ref().map(|destination| {
-            (
-                destination,
-                render::markdown::render_markdown(report, extras.max_bytes),
-            )
+            let text = render::markdown::render_markdown(report, extras.max_bytes);
+            (destination, Ok(text))
         }),
     ];
     for (destination, text) in documents.into_iter().flatten() {
-        if let Err(failure) = write_destination(destination, &text, out) {
+        let written = text.and_then(|text| write_destination(destination, &text, out));
+        if let Err(failure) = written {
             return fail(failure, out);
         }
     }
-    let failures = gate::gate_failures(report, &extras.fail_on);
-    if failures.is_empty() {
-        return 0;
-    }
     let _ = out.flush();
-    eprintln!(
-        "nvbench-compare: {}",
-        gate::describe_failures(&failures, &extras.fail_on)
-    );
-    gate::GATE_FAILED_EXIT
+    for message in gate.messages() {
+        eprintln!("nvbench-compare: {message}");
+    }
+    match gate.verdict() {
+        gate::Verdict::Failed => gate::GATE_FAILED_EXIT,
+        gate::Verdict::Passed | gate::Verdict::NotGated => 0,
+    }
 }
 
 /// Writes an extra output to a file, or to stdout for `-`.

@@ -4,6 +4,9 @@
 /// At most this many suggestions: more is a list, not a hint.
 pub const MAX_SUGGESTIONS: usize = 5;
 
+/// Shortest name part that makes a containing name close (`t` is in too many).
+const MIN_PART: usize = 3;
+
 /// Edit distance (insertions, deletions, substitutions) between two strings,
 /// compared character by character, ignoring ASCII case.
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -42,7 +45,9 @@ where
         }
         let distance = edit_distance(name, candidate);
         let other = candidate.to_ascii_lowercase();
-        let contains = !lower.is_empty() && (other.contains(&lower) || lower.contains(&other));
+        // Containment only says something for names of a few characters.
+        let contains = lower.len().min(other.len()) >= MIN_PART
+            && (other.contains(&lower) || lower.contains(&other));
         if distance <= typo_budget(name) || contains {
             scored.push((distance, index, candidate));
         }
@@ -75,9 +80,13 @@ mod tests {
             close_names("copy_sweeep", names),
             vec!["copy_sweep", "copy_swep"]
         );
-        assert_eq!(close_names("COPY", names), vec!["copy_swep", "copy_sweep", "copy_type_sweep"]);
+        assert_eq!(
+            close_names("COPY", names),
+            vec!["copy_swep", "copy_sweep", "copy_type_sweep"]
+        );
         assert_eq!(close_names("reduce", names), Vec::<&str>::new());
         assert!(close_names("zzzzzzzz", names).is_empty());
+        assert_eq!(close_names("t", ["T", "Elements{io}"]), vec!["T"]);
     }
 
     #[test]
