@@ -653,6 +653,10 @@ impl Decider<'_> {
             reference_json: context.ref_path.to_string(),
             compare_json: context.cmp_path.to_string(),
             devices: self.devices,
+            device_names: (
+                find_device(context.ref_devices, self.devices.0).and_then(named),
+                find_device(context.cmp_devices, self.devices.1).and_then(named),
+            ),
             state_key: state.key.to_string(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -755,6 +759,11 @@ fn field_text(value: &Option<crate::model::Scalar>) -> String {
 
 fn device_name(device: &Device) -> String {
     field_text(&device.name)
+}
+
+/// The device's name, when its section has one.
+fn named(device: &Device) -> Option<String> {
+    device.name.as_ref().map(|name| name.py_str())
 }
 
 fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {

@@ -76,16 +76,26 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     let gate = gate::GateOutcome::decide(report, &extras.fail_on, nothing_compared);
     let documents = [
         extras.json.as_ref().map(|destination| {
-            let text = render::json::render_json(report, &settings.preset, &settings.thresholds);
-            (destination, Ok(text))
+            let text =
+                render::json::render_json(report, &gate, &settings.preset, &settings.thresholds);
+            (destination, Ok(text), false)
         }),
         extras.markdown.as_ref().map(|destination| {
-            let text = render::markdown::render_markdown(report, extras.max_bytes);
-            (destination, Ok(text))
+            let summary = render::markdown::Summary {
+                report,
+                gate: &gate,
+                reference: &settings.reference,
+                compare: &settings.compare,
+                preset: &settings.preset,
+                thresholds: &settings.thresholds,
+            };
+            let text = render::markdown::render_markdown(&summary, extras.max_bytes)
+                .map_err(Failure::Fatal);
+            (destination, text, is_step_summary(destination))
         }),
     ];
-    for (destination, text) in documents.into_iter().flatten() {
-        let written = text.and_then(|text| write_destination(destination, &text, out));
+    for (destination, text, append) in documents.into_iter().flatten() {
+        let written = text.and_then(|text| write_destination(destination, &text, append, out));
         if let Err(failure) = written {
             return fail(failure, out);
         }
@@ -100,10 +110,34 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     }
 }
 
-/// Writes an extra output to a file, or to stdout for `-`.
-fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Result<(), Failure> {
+/// `path` is GitHub's job summary file, `$GITHUB_STEP_SUMMARY`, which
+/// earlier steps may have written to.
+fn is_step_summary(path: &str) -> bool {
+    let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) else {
+        return false;
+    };
+    let (path, summary) = (std::path::Path::new(path), std::path::Path::new(&summary));
+    path == summary
+        || matches!((path.canonicalize(), summary.canonicalize()), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Writes an extra output to a file, or to stdout for `-`. With `append`,
+/// the file keeps what it had (as GitHub does with step summaries) and the
+/// document is added in one write.
+fn write_destination(
+    destination: &str,
+    text: &str,
+    append: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let result = if destination == "-" {
         out.write_all(text.as_bytes())
+    } else if append {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(destination)
+            .and_then(|mut file| file.write_all(text.as_bytes()))
     } else {
         std::fs::write(destination, text)
     };

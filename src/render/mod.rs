@@ -4,6 +4,7 @@ pub mod axes;
 pub mod bulk_debug;
 pub mod json;
 pub mod markdown;
+pub mod markdown_budget;
 pub mod plot;
 pub mod summary;
 pub mod table;
