@@ -17,10 +17,25 @@ const LISTED_NAMES: usize = 8;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AxisOffer {
     pub axes: Vec<(String, Vec<String>)>,
+    /// `(axis, value)` pairs already listed: large files have many states.
+    seen: HashSet<(String, String)>,
 }
 
 impl AxisOffer {
+    pub fn of(axes: &[(&str, &[&str])]) -> Self {
+        let mut offer = AxisOffer::default();
+        for (name, values) in axes {
+            for value in *values {
+                offer.add(name, value.to_string());
+            }
+        }
+        offer
+    }
+
     fn add(&mut self, name: &str, value: String) {
+        if !self.seen.insert((name.to_string(), value.clone())) {
+            return;
+        }
         let index = match self.axes.iter().position(|(n, _)| n == name) {
             Some(index) => index,
             None => {
@@ -28,10 +43,7 @@ impl AxisOffer {
                 self.axes.len() - 1
             }
         };
-        let values = &mut self.axes[index].1;
-        if !values.contains(&value) {
-            values.push(value);
-        }
+        self.axes[index].1.push(value);
     }
 
     fn values_of(&self, name: &str) -> Option<&[String]> {
@@ -324,12 +336,7 @@ mod tests {
             selected: names,
             states,
             filtered_states: filtered,
-            axes: AxisOffer {
-                axes: axes
-                    .iter()
-                    .map(|(n, v)| (n.to_string(), v.iter().map(|x| x.to_string()).collect()))
-                    .collect(),
-            },
+            axes: AxisOffer::of(axes),
         }
     }
 
