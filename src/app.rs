@@ -319,8 +319,10 @@ impl<'s> Run<'s> {
             let offer = crate::nothing_compared::pair_offer(ref_root, cmp_root, &s.filters);
             self.offer.pairs.push(offer);
         }
+        let mut stderr = std::io::stderr();
+        let notes = notes(s, out, &mut stderr);
         self.charts
-            .finish_input_pair(&s.filters.global_axis_filters, out)
+            .finish_input_pair(&s.filters.global_axis_filters, notes)
     }
 
     /// Records name their sidecar files (bulk-debug and JSON output).

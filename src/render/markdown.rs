@@ -284,7 +284,7 @@ fn missing_section(report: &Report) -> Option<RowSection> {
         rows: report
             .missing
             .iter()
-            .map(|item| format!("- {}\n", cell(&item.describe())))
+            .map(|item| format!("- {}\n", prose(&item.describe())))
             .collect(),
         close: "\n".to_string(),
         collapsed: format!("### NEW / DROPPED ({count})\n{}\n", omitted_items(count)),
