@@ -143,6 +143,19 @@ fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
         .join(", ")
 }
 
+/// The first few names quoted, `none` when there are none.
+fn listed<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    if names.len() == 0 {
+        return "none".to_string();
+    }
+    let more = if names.len() > LISTED_NAMES {
+        ", ..."
+    } else {
+        ""
+    };
+    format!("{}{more}", quoted_list(names.take(LISTED_NAMES)))
+}
+
 /// `; close names: 'a', 'b'`, or the first few names when none is close.
 fn hint_names(name: &str, names: &[&str]) -> String {
     let close = close_names(name, names.iter().copied());
@@ -177,17 +190,10 @@ fn directory_reason(reference: &[String], compare: &[String]) -> String {
     if reference.is_empty() && compare.is_empty() {
         return "both directories are empty (no non-empty .json file in either)".to_string();
     }
-    let list = |files: &[String]| {
-        if files.is_empty() {
-            "none".to_string()
-        } else {
-            quoted_list(files.iter().map(String::as_str))
-        }
-    };
     format!(
         "the directories have no .json file in common (reference: {}; compare: {})",
-        list(reference),
-        list(compare)
+        listed(reference.iter().map(String::as_str)),
+        listed(compare.iter().map(String::as_str))
     )
 }
 
@@ -284,22 +290,15 @@ pub fn explain(offer: &Offer, filters: &FilterPlan) -> String {
     let selected = offer.pairs.iter().any(|p| !p.selected.is_empty());
     let states: usize = offer.pairs.iter().map(|p| p.states).sum();
     let filtered: usize = offer.pairs.iter().map(|p| p.filtered_states).sum();
-    if !reasons.is_empty() {
-        // A mistyped -b explains it; the other checks would only repeat it.
+    if !selected && !reasons.is_empty() {
+        // The mistyped -b explains it; listing the benchmarks would repeat it.
     } else if !selected {
         let reference = unique(offer.pairs.iter().flat_map(|p| &p.reference_benchmarks));
         let compare = unique(offer.pairs.iter().flat_map(|p| &p.compare_benchmarks));
-        let list = |names: &[&str]| {
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                quoted_list(names.iter().copied())
-            }
-        };
         reasons.push(format!(
             "no selected benchmark is in both inputs (reference: {}; compare: {})",
-            list(&reference),
-            list(&compare)
+            listed(reference.iter().copied()),
+            listed(compare.iter().copied())
         ));
     } else if states == 0 {
         reasons.push("the selected benchmarks have no states".to_string());
@@ -362,8 +361,11 @@ mod tests {
 
     #[test]
     fn mistyped_benchmark_names_close_names() {
+        // -b selects neither benchmark.
+        let mut unselected = pair(&["copy_sweep", "reduce"], &[], 0, 0);
+        unselected.selected.clear();
         let offer = Offer {
-            pairs: vec![pair(&["copy_sweep", "reduce"], &[], 0, 0)],
+            pairs: vec![unselected],
             ..Offer::default()
         };
         let filters = plan(&[FilterArg::Benchmark("copy_swep".into())]);
@@ -375,6 +377,23 @@ mod tests {
         assert_eq!(
             explain(&offer, &far),
             "-b 'zzzzzzzzzz' matched no benchmark (the inputs have 'copy_sweep', 'reduce')"
+        );
+    }
+
+    #[test]
+    fn a_mistyped_benchmark_and_a_filtered_one_are_both_explained() {
+        let offer = Offer {
+            pairs: vec![pair(&["b"], &[("T", &["F32"])], 2, 0)],
+            ..Offer::default()
+        };
+        let filters = plan(&[
+            FilterArg::Benchmark("b".into()),
+            FilterArg::Axis("T=I8".into()),
+            FilterArg::Benchmark("c".into()),
+        ]);
+        assert_eq!(
+            explain(&offer, &filters),
+            "-b 'c' matched no benchmark (close names: 'b'); -a T=I8 matched nothing: axis 'T' has the values 'F32'"
         );
     }
 
@@ -399,6 +418,18 @@ mod tests {
             explain(&offer, &together),
             "no state matches all of its -a filters at once"
         );
+    }
+
+    #[test]
+    fn long_lists_are_cut() {
+        let files: Vec<String> = (0..20).map(|i| format!("f{i}.json")).collect();
+        let offer = Offer {
+            unpaired_directories: Some((files, vec![])),
+            ..Offer::default()
+        };
+        let text = explain(&offer, &FilterPlan::default());
+        assert!(text.contains("'f7.json', ...; compare: none)"), "{text}");
+        assert!(!text.contains("f8.json"));
     }
 
     #[test]
