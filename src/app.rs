@@ -18,6 +18,7 @@ use crate::loading::model::{Benchmark, Device, Root, State};
 use crate::loading::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname};
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
+use crate::matching::nothing_compared::Offer;
 use crate::matching::{self, MatchedState, StateMatch};
 use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pycompat::jsondiff::symmetric_diff_repr;
@@ -55,9 +56,26 @@ pub struct Settings {
     pub show: Option<Vec<Status>>,
     /// `--sort change`: each table's rows ordered by their change.
     pub sort_by_change: bool,
+    /// Stdout carries another document (`--json -`): warnings the reference
+    /// prints among the tables go to stderr instead, so none is lost.
+    pub notes_to_stderr: bool,
     /// Name of the preset the thresholds are based on.
     pub preset: String,
     pub charts: ChartSettings,
+}
+
+/// Where warnings printed among the tables go: with the tables, or to
+/// stderr when the tables are not printed (see `notes_to_stderr`).
+fn notes<'o>(
+    settings: &Settings,
+    out: &'o mut dyn Write,
+    stderr: &'o mut std::io::Stderr,
+) -> &'o mut dyn Write {
+    if settings.notes_to_stderr {
+        stderr
+    } else {
+        out
+    }
 }
 
 /// A decision and the sidecar files both sides advertise.
@@ -88,6 +106,8 @@ pub struct Run<'s> {
     /// `bulk_rows` entries, when `--bulk-debug-python` is given.
     bulk_rows: Option<Vec<PyValue>>,
     charts: Charts<'s>,
+    /// What the inputs offered, when a pair (or the run) compared nothing.
+    pub offer: Offer,
 }
 
 impl<'s> Run<'s> {
@@ -98,6 +118,7 @@ impl<'s> Run<'s> {
             warnings: RefCell::new(Warnings::default()),
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
             charts: Charts::new(&settings.charts),
+            offer: Offer::default(),
         }
     }
 
@@ -108,6 +129,9 @@ impl<'s> Run<'s> {
             only_reference,
             only_compare,
         } = input_pairs(&self.settings.reference, &self.settings.compare)?;
+        if pairs.is_empty() {
+            self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
+        }
         if self.settings.report_missing {
             self.record_missing_files(only_reference, only_compare);
         }
@@ -115,6 +139,12 @@ impl<'s> Run<'s> {
             let last = index + 1 == pairs.len();
             self.compare_files(reference, compare, last, out)?;
         }
+        self.offer.one_sided_states = self
+            .report
+            .missing
+            .iter()
+            .filter(|m| matches!(m.kind, MissingKind::State { .. }))
+            .count();
         let s = self.settings;
         let missing = s.report_missing.then_some(self.report.missing.as_slice());
         let mut text = missing.map(render_missing).unwrap_or_default();
@@ -177,7 +207,9 @@ impl<'s> Run<'s> {
         last: bool,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
-        let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, out)?;
+        let mut stderr = std::io::stderr();
+        let notes = notes(self.settings, out, &mut stderr);
+        let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, notes)?;
         let result = self.compare_roots((ref_path, &ref_root), (cmp_path, &cmp_root), out);
         // Freeing every parsed state takes a noticeable time, and nothing
         // needs to wait for it; the process that is about to exit need not
@@ -197,6 +229,7 @@ impl<'s> Run<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let s = self.settings;
+        let compared_before = self.report.tally.total;
         let ref_devices = selected_devices(
             ref_root,
             ref_path,
@@ -220,7 +253,9 @@ impl<'s> Run<'s> {
         if !equal {
             let as_list =
                 |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
-            self.report_device_mismatch(&as_list(&ref_devices), &as_list(&cmp_devices), out)?;
+            let mut stderr = std::io::stderr();
+            let notes = notes(s, out, &mut stderr);
+            self.report_device_mismatch(&as_list(&ref_devices), &as_list(&cmp_devices), notes)?;
         }
         let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks)
         else {
@@ -286,8 +321,15 @@ impl<'s> Run<'s> {
                 }
             }
         }
+        if self.report.tally.total == compared_before {
+            let offer =
+                crate::matching::nothing_compared::pair_offer(ref_root, cmp_root, &s.filters);
+            self.offer.pairs.push(offer);
+        }
+        let mut stderr = std::io::stderr();
+        let notes = notes(s, out, &mut stderr);
         self.charts
-            .finish_input_pair(&s.filters.global_axis_filters, out)
+            .finish_input_pair(&s.filters.global_axis_filters, notes)
     }
 
     /// Records name their sidecar files (bulk-debug and JSON output).
@@ -645,6 +687,10 @@ impl Decider<'_> {
             reference_json: context.ref_path.to_string(),
             compare_json: context.cmp_path.to_string(),
             devices: self.devices,
+            device_names: (
+                find_device(context.ref_devices, self.devices.0).and_then(named),
+                find_device(context.cmp_devices, self.devices.1).and_then(named),
+            ),
             state_key: state.key.to_string(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -753,6 +799,11 @@ fn field_text(value: &Option<crate::loading::scalar::Scalar>) -> String {
 
 fn device_name(device: &Device) -> String {
     field_text(&device.name)
+}
+
+/// The device's name, when its section has one.
+fn named(device: &Device) -> Option<String> {
+    device.name.as_ref().map(|name| name.py_str())
 }
 
 fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {

@@ -318,6 +318,27 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
     Ok((cli, filters))
 }
 
+/// `--json -` makes stdout a JSON document: nothing else may be printed
+/// there, so another document asked for on stdout is a usage error.
+fn one_document_per_stdout(cli: &Cli) -> Result<(), String> {
+    if cli.json.as_deref() != Some("-") {
+        return Ok(());
+    }
+    if cli.markdown_summary.as_deref() == Some("-") {
+        return Err("--json - and --markdown-summary - cannot both write to stdout".to_string());
+    }
+    let bulk_debug_to_stdout = cli
+        .bulk_debug_python
+        .as_deref()
+        .is_some_and(|d| d.eq_ignore_ascii_case("stdout"));
+    if bulk_debug_to_stdout {
+        return Err(
+            "--json - and --bulk-debug-python stdout cannot both write to stdout".to_string(),
+        );
+    }
+    Ok(())
+}
+
 /// Validates the options in the reference's order: config, --dump-config,
 /// filters and devices, then the number of paths.
 pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Failure> {
@@ -327,6 +348,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     if cli.generate_man {
         return Ok(Command::Print(man_page()));
     }
+    one_document_per_stdout(&cli).map_err(Failure::Conflict)?;
     let (preset, thresholds) =
         crate::deciding::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
             .map_err(|message| config_failure(message, cli.config.as_deref()))?;
@@ -357,16 +379,9 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         max_bytes: cli.max_bytes,
         fail_on: cli.fail_on.map(|f| f.0).unwrap_or_default(),
     };
-    let bulk_debug_to_stdout = cli
-        .bulk_debug_python
-        .as_deref()
-        .is_some_and(|d| d.eq_ignore_ascii_case("stdout"));
-    if extras.json_to_stdout() && bulk_debug_to_stdout {
-        return Err(Failure::reported(
-            "--json - and --bulk-debug-python stdout cannot both write to stdout",
-        ));
-    }
-    let report_missing = cli.report_missing || extras.fail_on.contains(&GateCategory::Missing);
+    // A gated run compares what it can: a changed set of states is listed,
+    // and only `--fail-on missing` fails on it.
+    let report_missing = cli.report_missing || !extras.fail_on.is_empty();
     let keep_records = extras.json.is_some() || extras.markdown.is_some();
     Ok(Command::Compare(
         Box::new(Settings {
@@ -391,6 +406,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             explain_ambg: cli.explain_ambg,
             show: (!cli.show.is_empty()).then(|| cli.show.iter().map(|s| s.status()).collect()),
             sort_by_change: cli.sort == Some(SortArg::Change),
+            notes_to_stderr: extras.json_to_stdout(),
             preset,
             charts: ChartSettings {
                 summary: cli.plot,

@@ -1,12 +1,13 @@
 //! How a run fails: where the message goes and which exit code follows.
 
-/// A failure that ends the run with exit status 1.
+/// A failure that ends the run with exit status 1 (2 for [`Failure::Conflict`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The reference catches these and prints the message on stdout.
     Reported(String),
     /// A [`Failure::Reported`] message (stdout, as the reference prints it)
-    /// followed by notes of our own on stderr: what was wrong, what exists.
+    /// followed by notes of our own on stderr: what was wrong, what exists,
+    /// which option avoids it.
     ReportedWithNotes(String, Vec<String>),
     /// The reference dies with an uncaught exception here; we print a clear
     /// message on stderr instead of a traceback.
@@ -15,6 +16,9 @@ pub enum Failure {
     AlreadyReported,
     /// Wrong number of paths: the help goes to stdout, as the reference prints it.
     Usage,
+    /// Options that contradict each other: the message goes to stderr and
+    /// the exit status is a usage error's (2), as for clap's own errors.
+    Conflict(String),
 }
 
 impl Failure {
@@ -32,6 +36,14 @@ impl Failure {
             Failure::Reported(message.into())
         } else {
             Failure::ReportedWithNotes(message.into(), notes)
+        }
+    }
+
+    /// Exit status of a run that ends with this failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Conflict(_) => 2,
+            _ => 1,
         }
     }
 

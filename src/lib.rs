@@ -59,39 +59,73 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
         return fail(failure, out);
     }
     let report = &run.report;
+    let nothing_compared = (report.tally.total == 0)
+        .then(|| matching::nothing_compared::explain(&run.offer, &settings.filters));
+    let gate = deciding::gate::GateOutcome::decide(report, &extras.fail_on, nothing_compared);
     let documents = [
         extras.json.as_ref().map(|destination| {
-            let text = rendering::json::render_json(report, &settings.preset, &settings.thresholds);
-            (destination, text)
+            let text =
+                rendering::json::render_json(report, &gate, &settings.preset, &settings.thresholds);
+            (destination, Ok(text), false)
         }),
         extras.markdown.as_ref().map(|destination| {
-            (
-                destination,
-                rendering::markdown::render_markdown(report, extras.max_bytes),
-            )
+            let summary = rendering::markdown::Summary {
+                report,
+                gate: &gate,
+                reference: &settings.reference,
+                compare: &settings.compare,
+                preset: &settings.preset,
+                thresholds: &settings.thresholds,
+            };
+            let text = rendering::markdown::render_markdown(&summary, extras.max_bytes)
+                .map_err(Failure::Fatal);
+            (destination, text, is_step_summary(destination))
         }),
     ];
-    for (destination, text) in documents.into_iter().flatten() {
-        if let Err(failure) = write_destination(destination, &text, out) {
+    for (destination, text, append) in documents.into_iter().flatten() {
+        let written = text.and_then(|text| write_destination(destination, &text, append, out));
+        if let Err(failure) = written {
             return fail(failure, out);
         }
     }
-    let failures = deciding::gate::gate_failures(report, &extras.fail_on);
-    if failures.is_empty() {
-        return 0;
-    }
     let _ = out.flush();
-    eprintln!(
-        "nvbench-compare: {}",
-        deciding::gate::describe_failures(&failures, &extras.fail_on)
-    );
-    deciding::gate::GATE_FAILED_EXIT
+    for message in gate.messages() {
+        eprintln!("nvbench-compare: {message}");
+    }
+    match gate.verdict() {
+        deciding::gate::Verdict::Failed => deciding::gate::GATE_FAILED_EXIT,
+        deciding::gate::Verdict::Passed | deciding::gate::Verdict::NotGated => 0,
+    }
 }
 
-/// Writes an extra output to a file, or to stdout for `-`.
-fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Result<(), Failure> {
+/// `path` is GitHub's job summary file, `$GITHUB_STEP_SUMMARY`, which
+/// earlier steps may have written to.
+fn is_step_summary(path: &str) -> bool {
+    let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) else {
+        return false;
+    };
+    let (path, summary) = (std::path::Path::new(path), std::path::Path::new(&summary));
+    path == summary
+        || matches!((path.canonicalize(), summary.canonicalize()), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Writes an extra output to a file, or to stdout for `-`. With `append`,
+/// the file keeps what it had (as GitHub does with step summaries) and the
+/// document is added in one write.
+fn write_destination(
+    destination: &str,
+    text: &str,
+    append: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let result = if destination == "-" {
         out.write_all(text.as_bytes())
+    } else if append {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(destination)
+            .and_then(|mut file| file.write_all(text.as_bytes()))
     } else {
         std::fs::write(destination, text)
     };
@@ -99,6 +133,7 @@ fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Resu
 }
 
 fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
+    let code = failure.exit_code();
     match failure {
         Failure::Reported(message) => {
             let _ = writeln!(out, "{message}");
@@ -118,6 +153,10 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
         Failure::Usage => {
             let _ = cli::write_help(out);
         }
+        Failure::Conflict(message) => {
+            let _ = out.flush();
+            eprintln!("nvbench-compare: error: {message}");
+        }
     }
-    1
+    code
 }

@@ -1,8 +1,8 @@
 //! "Did you mean": the existing names closest to one that matched nothing.
 //! Pure: a name and candidates in, the close candidates out, best first.
 
-/// At most this many suggestions are offered.
-const MAX_SUGGESTIONS: usize = 3;
+/// At most this many suggestions: more is a list, not a hint.
+pub const MAX_SUGGESTIONS: usize = 5;
 
 /// The candidates close to `name`, best first: same text up to case, then
 /// by edit distance (at most a third of the longer name, and at least one
@@ -108,8 +108,13 @@ mod tests {
 
     #[test]
     fn containment_comes_after_near_spellings_and_at_most_three_are_given() {
-        let names = ["copy", "copy_a", "copy_b", "copy_c", "copx"];
-        assert_eq!(close_names("copy_", names), ["copy", "copy_a", "copy_b"]);
+        let names = [
+            "copy", "copy_a", "copy_b", "copy_c", "copx", "copy_d", "copy_e",
+        ];
+        assert_eq!(
+            close_names("copy_", names),
+            ["copy", "copy_a", "copy_b", "copy_c", "copy_d"]
+        );
         assert_eq!(close_names("Elements", ["Elements{io}"]), ["Elements{io}"]);
     }
 
@@ -126,5 +131,20 @@ mod tests {
             did_you_mean(&["a", "b", "c"]).unwrap(),
             "did you mean 'a', 'b' or 'c'?"
         );
+    }
+
+    #[test]
+    fn typos_and_parts_are_close() {
+        let names = ["copy_sweep", "copy_type_sweep", "reduce", "copy_swep"];
+        assert_eq!(
+            close_names("copy_sweeep", names),
+            vec!["copy_sweep", "copy_swep"]
+        );
+        assert_eq!(
+            close_names("COPY", names),
+            vec!["copy_swep", "copy_sweep", "copy_type_sweep"]
+        );
+        assert!(close_names("zzzzzzzz", names).is_empty());
+        assert_eq!(close_names("t", ["T", "Elements{io}"]), vec!["T"]);
     }
 }

@@ -84,6 +84,91 @@ pub fn gate_failures(report: &Report, categories: &[GateCategory]) -> Vec<(GateC
         .collect()
 }
 
+/// What the gate decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// No `--fail-on`: the exit status is the reference's.
+    NotGated,
+    Passed,
+    Failed,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::NotGated => "not gated",
+            Verdict::Passed => "passed",
+            Verdict::Failed => "failed",
+        }
+    }
+}
+
+/// The gate's decision on a run, with what it rests on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateOutcome {
+    /// The `--fail-on` categories (empty: not gated).
+    pub selected: Vec<GateCategory>,
+    /// The selected categories that occurred, with their counts.
+    pub tripped: Vec<(GateCategory, usize)>,
+    /// Why nothing was compared, when nothing was: a gated run that
+    /// compared nothing fails, since it checked nothing.
+    pub nothing_compared: Option<String>,
+}
+
+impl GateOutcome {
+    pub fn decide(
+        report: &Report,
+        selected: &[GateCategory],
+        nothing_compared: Option<String>,
+    ) -> Self {
+        GateOutcome {
+            selected: selected.to_vec(),
+            tripped: gate_failures(report, selected),
+            nothing_compared,
+        }
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        if self.selected.is_empty() {
+            Verdict::NotGated
+        } else if self.tripped.is_empty() && self.nothing_compared.is_none() {
+            Verdict::Passed
+        } else {
+            Verdict::Failed
+        }
+    }
+
+    /// `--fail-on slow,missing`, or an empty string when not gated.
+    pub fn option_text(&self) -> String {
+        if self.selected.is_empty() {
+            return String::new();
+        }
+        let names: Vec<&str> = self.selected.iter().map(|c| c.name()).collect();
+        format!("--fail-on {}", names.join(","))
+    }
+
+    /// The lines to print on stderr: why the gate failed, or the warning
+    /// that nothing was compared.
+    pub fn messages(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let gated = !self.selected.is_empty();
+        if let Some(why) = &self.nothing_compared {
+            lines.push(if gated {
+                format!(
+                    "gate failed: nothing was compared: {why} ({})",
+                    self.option_text()
+                )
+            } else {
+                format!("warning: nothing was compared: {why}")
+            });
+        }
+        if !self.tripped.is_empty() {
+            lines.push(describe_failures(&self.tripped, &self.selected));
+        }
+        lines
+    }
+}
+
 /// `gate failed: 2 slow, 1 ambg (--fail-on slow,ambg)`.
 pub fn describe_failures(
     failures: &[(GateCategory, usize)],
@@ -127,6 +212,28 @@ mod tests {
         );
         assert!(parse_fail_on("fast").unwrap_err().contains("'fast'"));
         assert!(parse_fail_on("").is_err());
+    }
+
+    #[test]
+    fn nothing_compared_fails_a_gated_run_and_warns_otherwise() {
+        let empty = Report::default();
+        let why = Some("both directories are empty".to_string());
+        let gated = GateOutcome::decide(&empty, &[GateCategory::Slow], why.clone());
+        assert_eq!(gated.verdict(), Verdict::Failed);
+        assert_eq!(
+            gated.messages(),
+            vec!["gate failed: nothing was compared: both directories are empty (--fail-on slow)"]
+        );
+        let ungated = GateOutcome::decide(&empty, &[], why);
+        assert_eq!(ungated.verdict(), Verdict::NotGated);
+        assert_eq!(
+            ungated.messages(),
+            vec!["warning: nothing was compared: both directories are empty"]
+        );
+        let passed =
+            GateOutcome::decide(&report_with(&[Status::Same]), &[GateCategory::Slow], None);
+        assert_eq!(passed.verdict(), Verdict::Passed);
+        assert!(passed.messages().is_empty());
     }
 
     #[test]

@@ -123,6 +123,8 @@ pub struct StateRecord {
     pub reference_json: String,
     pub compare_json: String,
     pub devices: (i64, i64),
+    /// Names of the reference and compare devices, when their sections name them.
+    pub device_names: (Option<String>, Option<String>),
     pub state_key: String,
     pub occurrence: usize,
     pub occurrence_count: usize,

@@ -4,6 +4,7 @@
 
 pub mod devices;
 pub mod filters;
+pub mod nothing_compared;
 pub mod states;
 
 pub use devices::{benchmark_device_ids, select_devices};

@@ -85,6 +85,9 @@ pub struct StateMatch<'a> {
     pub only_compare: Vec<(String, usize)>,
 }
 
+/// The way out of the reference's failure on a changed set of states.
+pub const CHANGED_STATES_HINT: &str = "the set of states changed; --report-missing (or --fail-on) compares the states that match and lists the others as NEW / DROPPED";
+
 /// Matches the filtered states of one device pair by key and occurrence.
 /// Strict matching (the reference's) fails when the occurrence counts
 /// differ; lenient matching pairs what it can and lists the rest.
@@ -104,14 +107,18 @@ pub fn match_device_states<'a>(
     let ref_groups = KeyCounts::of(select(reference, devices.0));
     let cmp_groups = KeyCounts::of(select(compare, devices.1));
     if !lenient && !ref_groups.same_counts(&cmp_groups) {
-        return Err(Failure::reported(format!(
+        let message = format!(
             "benchmark {} device pair ref={} cmp={} has mismatched state occurrences: ref={}, cmp={}",
             str_repr(bench_name),
             devices.0,
             devices.1,
             ref_groups.repr(),
             cmp_groups.repr()
-        )));
+        );
+        return Err(Failure::reported_with_notes(
+            message,
+            vec![format!("hint: {CHANGED_STATES_HINT}")],
+        ));
     }
     let mut result = StateMatch {
         matched: Vec::new(),

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::{Comparison, Interval};
+use crate::deciding::gate::GateOutcome;
 use crate::deciding::report::{
     MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord, geomeans,
 };
@@ -130,6 +131,8 @@ struct StateJson<'a> {
     compare_json: &'a str,
     reference_device: i64,
     compare_device: i64,
+    reference_device_name: Option<&'a str>,
+    compare_device_name: Option<&'a str>,
     state_key: &'a str,
     axis_values: Vec<AxisJson<'a>>,
     occurrence: usize,
@@ -176,6 +179,8 @@ fn state(record: &StateRecord) -> StateJson<'_> {
         compare_json: &record.compare_json,
         reference_device: record.devices.0,
         compare_device: record.devices.1,
+        reference_device_name: record.device_names.0.as_deref(),
+        compare_device_name: record.device_names.1.as_deref(),
         state_key: &record.state_key,
         axis_values: record
             .axis_values
@@ -255,10 +260,44 @@ fn missing(item: &MissingItem) -> MissingJson<'_> {
 }
 
 #[derive(Serialize)]
+struct TrippedJson {
+    category: &'static str,
+    count: usize,
+}
+
+#[derive(Serialize)]
+struct GateJson<'a> {
+    /// The `--fail-on` categories; empty when the run is not gated.
+    fail_on: Vec<&'static str>,
+    /// `"passed"`, `"failed"` or `"not gated"`.
+    verdict: &'static str,
+    tripped: Vec<TrippedJson>,
+    /// Why nothing was compared, when nothing was.
+    nothing_compared: Option<&'a str>,
+}
+
+fn gate_json(gate: &GateOutcome) -> GateJson<'_> {
+    GateJson {
+        fail_on: gate.selected.iter().map(|c| c.name()).collect(),
+        verdict: gate.verdict().name(),
+        tripped: gate
+            .tripped
+            .iter()
+            .map(|(category, count)| TrippedJson {
+                category: category.name(),
+                count: *count,
+            })
+            .collect(),
+        nothing_compared: gate.nothing_compared.as_deref(),
+    }
+}
+
+#[derive(Serialize)]
 struct Document<'a> {
     schema_version: u32,
     tool: Tool,
     thresholds: ThresholdsJson<'a>,
+    gate: GateJson<'a>,
     summary: Summary<'a>,
     geomean: Geomean,
     states: Vec<StateJson<'a>>,
@@ -266,7 +305,7 @@ struct Document<'a> {
 }
 
 /// The whole JSON report, pretty-printed, ending with a newline.
-pub fn render_json(report: &Report, preset: &str, t: &Thresholds) -> String {
+pub fn render_json(report: &Report, gate: &GateOutcome, preset: &str, t: &Thresholds) -> String {
     let (overall, per_benchmark) = geomeans(&report.records);
     let tally = &report.tally;
     let document = Document {
@@ -286,6 +325,7 @@ pub fn render_json(report: &Report, preset: &str, t: &Thresholds) -> String {
             bulk_rare_support_sample_fraction: t.rare_sample_fraction,
             bulk_rare_support_max_removed_sample_fraction: t.rare_max_removed_sample_fraction,
         },
+        gate: gate_json(gate),
         summary: Summary {
             total: tally.total,
             same: tally.same,

@@ -1,26 +1,42 @@
 //! `--markdown-summary`: a report for `$GITHUB_STEP_SUMMARY` and PR
-//! comments. Counts come first, then SLOW/FAST/????/AMBG rows, then SAME rows
-//! collapsed in `<details>`; the whole text stays under a byte budget by
-//! dropping the least important rows, with a note saying what was cut.
+//! comments. What was decided comes first (the gate verdict, the inputs,
+//! preset, thresholds and tool version), then the counts, then
+//! SLOW/FAST/????/NEW-DROPPED/AMBG rows, then SAME rows collapsed in
+//! `<details>`; the whole text stays within a byte budget by dropping the
+//! least important rows (see `markdown_budget`), with a note saying so.
 
 use std::fmt::Write;
 
+use crate::deciding::config::Thresholds;
 use crate::deciding::decision::Status;
-use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
+use crate::deciding::gate::{GateOutcome, Verdict};
+use crate::deciding::report::{Presence, Report, StateRecord, geomeans, printable};
+use crate::pycompat::pyfmt::float_repr;
 use crate::rendering::advice::next_step;
+use crate::rendering::markdown_budget::{Document, RowSection};
 use crate::rendering::units::{change, percentage, positive_duration};
 
 /// GitHub's limit for a job summary.
 pub const DEFAULT_MAX_BYTES: usize = 1024 * 1024;
 
-/// Row sections in order of importance (the last is cut first).
-const SECTIONS: [(Status, &str); 5] = [
+/// Status sections in order of importance (the NEW / DROPPED list comes
+/// after `????`): the last is cut first.
+const MORE_IMPORTANT: [(Status, &str); 3] = [
     (Status::Slow, "SLOW"),
     (Status::Fast, "FAST"),
     (Status::Unknown, "????"),
-    (Status::Undecided, "AMBG"),
-    (Status::Same, "SAME"),
 ];
+const LESS_IMPORTANT: [(Status, &str); 2] = [(Status::Undecided, "AMBG"), (Status::Same, "SAME")];
+
+/// What the summary is about.
+pub struct Summary<'a> {
+    pub report: &'a Report,
+    pub gate: &'a GateOutcome,
+    pub reference: &'a str,
+    pub compare: &'a str,
+    pub preset: &'a str,
+    pub thresholds: &'a Thresholds,
+}
 
 /// Text safe inside a table cell: no pipes, line breaks or HTML.
 fn cell(text: &str) -> String {
@@ -46,10 +62,105 @@ fn ratio_text(ratio: Option<f64>) -> String {
     }
 }
 
-fn header(report: &Report) -> String {
+/// Text from an input as markdown prose in the middle of a line: markup
+/// characters escaped, no line breaks or control characters.
+fn prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in printable(text).chars() {
+        // Mid-line, only these can start markup (line-start ones cannot occur).
+        if "\\`*_[]<>|~&".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text from an input as an inline code span: fenced by more backticks
+/// than it contains in a row, control characters escaped.
+fn code_span(text: &str) -> String {
+    let text = printable(text);
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') || text.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// `**Gate: failed** (`--fail-on slow`): 2 slow`, or passed, or not gated.
+fn verdict_line(gate: &GateOutcome) -> String {
+    let verdict = gate.verdict();
+    let option = match verdict {
+        Verdict::NotGated => "no `--fail-on`".to_string(),
+        _ => format!("`{}`", gate.option_text()),
+    };
+    let mut line = format!("**Gate: {}** ({option})", verdict.name());
+    let mut tripped: Vec<String> = gate
+        .tripped
+        .iter()
+        .map(|(category, count)| format!("{count} {}", category.name()))
+        .collect();
+    if gate.nothing_compared.is_some() {
+        tripped.insert(0, "nothing was compared".to_string());
+    }
+    if verdict == Verdict::Failed && !tripped.is_empty() {
+        let _ = write!(line, ": {}", tripped.join(", "));
+    }
+    line.push_str("\n\n");
+    if let Some(why) = &gate.nothing_compared {
+        let _ = write!(line, "Nothing was compared: {}.\n\n", prose(why));
+    }
+    line
+}
+
+fn thresholds_text(preset: &str, t: &Thresholds) -> String {
+    let values = [
+        ("clear_gap.relative", t.clear_gap_relative),
+        ("same.center_relative", t.same_center_relative),
+        ("same.overlap_fraction", t.same_overlap_fraction),
+        (
+            "same.relative_dispersion_ceiling",
+            t.same_relative_dispersion_ceiling,
+        ),
+        ("bulk.sample_coverage", t.bulk_sample_coverage),
+        ("bulk.support_coverage", t.bulk_support_coverage),
+        ("bulk.rare_support.sample_fraction", t.rare_sample_fraction),
+        (
+            "bulk.rare_support.max_removed_sample_fraction",
+            t.rare_max_removed_sample_fraction,
+        ),
+    ];
+    let listed: Vec<String> = values
+        .iter()
+        .map(|(name, value)| format!("`{name} = {}`", float_repr(*value)))
+        .collect();
+    format!(
+        "- Preset: {}; thresholds: {}\n",
+        code_span(preset),
+        listed.join(", ")
+    )
+}
+
+/// What was decided and on what: verdict, inputs, preset, thresholds, version.
+fn decision(summary: &Summary) -> String {
+    let mut out = verdict_line(summary.gate);
+    let _ = writeln!(out, "- Reference: {}", code_span(summary.reference));
+    let _ = writeln!(out, "- Compare: {}", code_span(summary.compare));
+    out.push_str(&thresholds_text(summary.preset, summary.thresholds));
+    let _ = writeln!(
+        out,
+        "- Tool: nvbench-compare {}\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    out
+}
+
+fn counts(report: &Report) -> String {
     let t = &report.tally;
-    let mut out = String::from("## nvbench-compare\n\n");
-    out.push_str("| Total | SAME | FAST | SLOW | AMBG | ???? | NEW | DROPPED |\n");
+    let mut out = String::from("| Total | SAME | FAST | SLOW | AMBG | ???? | NEW | DROPPED |\n");
     out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     let _ = writeln!(
         out,
@@ -97,18 +208,6 @@ fn next_steps(report: &Report) -> String {
     out
 }
 
-fn missing_section(report: &Report) -> String {
-    if report.missing.is_empty() {
-        return String::new();
-    }
-    let mut out = format!("### NEW / DROPPED ({})\n\n", report.missing.len());
-    for item in &report.missing {
-        let _ = writeln!(out, "- {}", cell(&item.describe()));
-    }
-    out.push('\n');
-    out
-}
-
 const TABLE_HEAD: &str = "| Benchmark | Devices | Axes | Reference | Compare | Change | Reason |\n|---|---|---|---:|---:|---:|---|\n";
 
 fn row(record: &StateRecord) -> String {
@@ -135,9 +234,27 @@ fn row(record: &StateRecord) -> String {
     )
 }
 
-/// A status section's opening and closing text.
-fn section_frame(status: Status, label: &str, count: usize) -> (String, String) {
-    if status == Status::Same {
+fn omitted_rows(omitted: usize) -> String {
+    format!("\n_{omitted} row(s) omitted to keep this summary within --max-bytes._\n")
+}
+
+fn omitted_items(omitted: usize) -> String {
+    format!("\n_{omitted} item(s) omitted to keep this summary within --max-bytes._\n")
+}
+
+/// A status section: a table, collapsed in `<details>` for SAME.
+fn status_section(report: &Report, status: Status, label: &str) -> Option<RowSection> {
+    let rows: Vec<String> = report
+        .records
+        .iter()
+        .filter(|r| r.comparison.status == status)
+        .map(row)
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let count = rows.len();
+    let (open, close) = if status == Status::Same {
         (
             format!("<details><summary>SAME ({count})</summary>\n\n{TABLE_HEAD}"),
             "\n</details>\n\n".to_string(),
@@ -147,70 +264,73 @@ fn section_frame(status: Status, label: &str, count: usize) -> (String, String) 
             format!("### {label} ({count})\n\n{TABLE_HEAD}"),
             "\n".to_string(),
         )
+    };
+    Some(RowSection {
+        open,
+        rows,
+        close,
+        collapsed: format!("### {label} ({count})\n{}\n", omitted_rows(count)),
+        omitted_note: omitted_rows,
+    })
+}
+
+fn missing_section(report: &Report) -> Option<RowSection> {
+    if report.missing.is_empty() {
+        return None;
     }
-}
-
-fn omitted_note(omitted: usize, label: &str, max_bytes: usize) -> String {
-    format!("\n_{omitted} {label} row(s) omitted to keep this summary under {max_bytes} bytes._\n")
-}
-
-/// The markdown summary, at most `max_bytes` long (the counts, geomean and
-/// next steps are always kept; rows are cut from the least important section).
-pub fn render_markdown(report: &Report, max_bytes: usize) -> String {
-    let mut out = header(report);
-    let tail = format!("{}{}", missing_section(report), next_steps(report));
-    // Room for the frames and truncation notes of every section.
-    let reserve = 400 * SECTIONS.len();
-    let mut budget = max_bytes.saturating_sub(out.len() + tail.len() + reserve);
-    for (status, label) in SECTIONS {
-        let rows: Vec<&StateRecord> = report
-            .records
+    let count = report.missing.len();
+    Some(RowSection {
+        open: format!("### NEW / DROPPED ({count})\n\n"),
+        rows: report
+            .missing
             .iter()
-            .filter(|r| r.comparison.status == status)
-            .collect();
-        if rows.is_empty() {
-            continue;
-        }
-        let (open, close) = section_frame(status, label, rows.len());
-        let mut body = String::new();
-        let mut kept = 0;
-        for record in &rows {
-            let line = row(record);
-            if line.len() > budget {
-                break;
-            }
-            budget -= line.len();
-            body.push_str(&line);
-            kept += 1;
-        }
-        if kept == 0 {
-            out.push_str(&format!("### {label} ({})\n", rows.len()));
-            out.push_str(&omitted_note(rows.len(), label, max_bytes));
-            out.push('\n');
-            continue;
-        }
-        out.push_str(&open);
-        out.push_str(&body);
-        if kept < rows.len() {
-            out.push_str(&omitted_note(rows.len() - kept, label, max_bytes));
-        }
-        out.push_str(&close);
+            .map(|item| format!("- {}\n", prose(&item.describe())))
+            .collect(),
+        close: "\n".to_string(),
+        collapsed: format!("### NEW / DROPPED ({count})\n{}\n", omitted_items(count)),
+        omitted_note: omitted_items,
+    })
+}
+
+fn document(summary: &Summary) -> Document {
+    let report = summary.report;
+    let sections = MORE_IMPORTANT
+        .iter()
+        .map(|(status, label)| status_section(report, *status, label))
+        .chain(std::iter::once(missing_section(report)))
+        .chain(
+            LESS_IMPORTANT
+                .iter()
+                .map(|(status, label)| status_section(report, *status, label)),
+        )
+        .flatten()
+        .collect();
+    Document {
+        head: format!(
+            "## nvbench-compare\n\n{}{}",
+            decision(summary),
+            counts(report)
+        ),
+        sections,
+        tail: next_steps(report),
     }
-    out.push_str(&tail);
-    if out.len() > max_bytes {
-        // Only a budget smaller than the fixed parts gets here.
-        let mut end = max_bytes;
-        while !out.is_char_boundary(end) {
-            end -= 1;
-        }
-        out.truncate(end);
-    }
-    out
+}
+
+/// The markdown summary, at most `max_bytes` long: whole when it fits,
+/// else without the least important rows. `Err` says that the budget is
+/// too small even without any row, and the smallest that works.
+pub fn render_markdown(summary: &Summary, max_bytes: usize) -> Result<String, String> {
+    document(summary).fit(max_bytes).map_err(|smallest| {
+        format!(
+            "--max-bytes {max_bytes} is too small for this markdown summary: the smallest that works is {smallest} bytes"
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deciding::gate::GateCategory;
 
     #[test]
     fn cells_cannot_break_the_table() {
@@ -219,10 +339,68 @@ mod tests {
     }
 
     #[test]
-    fn empty_report_has_counts() {
-        let text = render_markdown(&Report::default(), DEFAULT_MAX_BYTES);
-        assert!(text.starts_with("## nvbench-compare\n\n| Total |"));
+    fn inputs_cannot_break_out_of_their_markup() {
+        assert_eq!(code_span("dir/ref.json"), "`dir/ref.json`");
+        assert_eq!(code_span("a``b"), "```a``b```");
+        assert_eq!(code_span("`x"), "`` `x ``");
+        assert_eq!(code_span("a\nb"), "`a\\nb`");
+        assert_eq!(prose("'*x*' <b>"), "'\\*x\\*' \\<b\\>");
+    }
+
+    fn summary_of<'a>(report: &'a Report, gate: &'a GateOutcome, t: &'a Thresholds) -> Summary<'a> {
+        Summary {
+            report,
+            gate,
+            reference: "base/ref.json",
+            compare: "pr/cmp.json",
+            preset: "strict",
+            thresholds: t,
+        }
+    }
+
+    #[test]
+    fn empty_report_has_decision_and_counts() {
+        let report = Report::default();
+        let gate = GateOutcome::decide(
+            &report,
+            &[GateCategory::Slow],
+            Some("both directories are empty".to_string()),
+        );
+        let t = crate::deciding::config::resolve(Some("strict"), None)
+            .unwrap()
+            .1;
+        let text = render_markdown(&summary_of(&report, &gate, &t), DEFAULT_MAX_BYTES).unwrap();
+        assert!(text.starts_with(
+            "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow`): nothing was compared\n\nNothing was compared: both directories are empty.\n\n- Reference: `base/ref.json`\n- Compare: `pr/cmp.json`\n- Preset: `strict`; thresholds: `clear_gap.relative = "
+        ), "{text}");
+        assert!(text.contains(&format!(
+            "- Tool: nvbench-compare {}\n",
+            env!("CARGO_PKG_VERSION")
+        )));
         assert!(text.contains("| 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |"));
         assert!(text.contains("Geomean of compare/reference time (states that are not ????): n/a"));
+        let ungated = GateOutcome::decide(&report, &[], None);
+        let text = render_markdown(&summary_of(&report, &ungated, &t), DEFAULT_MAX_BYTES).unwrap();
+        assert!(
+            text.contains("**Gate: not gated** (no `--fail-on`)\n\n- Reference"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn too_small_a_budget_says_the_smallest() {
+        let report = Report::default();
+        let gate = GateOutcome::decide(&report, &[], None);
+        let t = crate::deciding::config::resolve(None, None).unwrap().1;
+        let summary = summary_of(&report, &gate, &t);
+        let full = render_markdown(&summary, DEFAULT_MAX_BYTES).unwrap();
+        let error = render_markdown(&summary, 10).unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "--max-bytes 10 is too small for this markdown summary: the smallest that works is {} bytes",
+                full.len()
+            )
+        );
     }
 }

@@ -12,6 +12,7 @@ pub mod bulk_debug;
 pub mod charts;
 pub mod json;
 pub mod markdown;
+pub mod markdown_budget;
 pub mod summary;
 pub mod table;
 pub mod units;

@@ -1,0 +1,505 @@
+//! The CI gate must never pass on nothing, nor abort on a changed set of
+//! states; its markdown says what it decided within `--max-bytes`; stdout
+//! carries one document. Every input is written here, in a temp directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvbc-holes-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("GITHUB_STEP_SUMMARY");
+    command
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    command(dir, args).output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// One state `N=n` with a tight timing around `seconds` (clock summaries
+/// included, so that a clear gap is confirmed in cycle space).
+fn state(n: i64, seconds: f64) -> Value {
+    let summary = |tag: &str, value: f64| json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]});
+    json!({
+        "name": format!("Device=0 N={n}"),
+        "device": 0,
+        "axis_values": [{"name": "N", "type": "int64", "value": n.to_string()}],
+        "summaries": [
+            summary("nv/cold/time/gpu/min", seconds * 0.999),
+            summary("nv/cold/time/gpu/q1", seconds * 0.9995),
+            summary("nv/cold/time/gpu/median", seconds),
+            summary("nv/cold/time/gpu/mean", seconds),
+            summary("nv/cold/time/gpu/q3", seconds * 1.0005),
+            summary("nv/cold/time/gpu/max", seconds * 1.001),
+            summary("nv/cold/time/gpu/iqr/relative", 0.001),
+            summary("nv/cold/sm_clock_rate/mean", 1.5e9),
+        ],
+        "is_skipped": false
+    })
+}
+
+/// A file with one benchmark `bench` whose states are `(N, seconds)`.
+fn nvbench_file(bench: &str, states: &[(i64, f64)]) -> Value {
+    json!({
+        "meta": {"version": {"json": {"string": "1.0.0"}}},
+        "devices": [{"id": 0, "name": "Test GPU"}],
+        "benchmarks": [{
+            "name": bench, "devices": [0],
+            "axes": [{"name": "N", "type": "int64", "flags": ""}],
+            "states": states.iter().map(|(n, s)| state(*n, *s)).collect::<Vec<_>>()
+        }]
+    })
+}
+
+fn write(dir: &Path, name: &str, value: &Value) {
+    if let Some(parent) = dir.join(name).parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(dir.join(name), serde_json::to_vec(value).unwrap()).unwrap();
+}
+
+/// `ref.json` and `cmp.json` with two SAME states of `copy_sweep`.
+fn same_pair(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let states = [(1, 1e-3), (2, 2e-3)];
+    write(&dir, "ref.json", &nvbench_file("copy_sweep", &states));
+    write(&dir, "cmp.json", &nvbench_file("copy_sweep", &states));
+    dir
+}
+
+/// Runs with and without `--fail-on slow`: exit 3 and a gate message, or
+/// exit 0 and a warning, both explaining why with `expected`.
+fn assert_nothing_compared(dir: &Path, args: &[&str], expected: &str) {
+    let mut gated_args = vec!["--fail-on", "slow"];
+    gated_args.extend(args);
+    let gated = run(dir, &gated_args);
+    assert_eq!(gated.status.code(), Some(3), "{}", stderr(&gated));
+    assert!(
+        stderr(&gated).contains(&format!(
+            "nvbench-compare: gate failed: nothing was compared: {expected} (--fail-on slow)\n"
+        )),
+        "{}",
+        stderr(&gated)
+    );
+    let ungated = run(dir, args);
+    assert_eq!(ungated.status.code(), Some(0), "{}", stderr(&ungated));
+    assert_eq!(
+        stderr(&ungated),
+        format!("nvbench-compare: warning: nothing was compared: {expected}\n")
+    );
+    // The reference's stdout is untouched: an empty summary.
+    assert!(
+        stdout(&ungated).contains("- Total Matches: 0\n"),
+        "{}",
+        stdout(&ungated)
+    );
+}
+
+#[test]
+fn a_mistyped_benchmark_filter_names_the_close_names() {
+    let dir = same_pair("typo");
+    assert_nothing_compared(
+        &dir,
+        &["-b", "copy_swep", "ref.json", "cmp.json"],
+        "-b 'copy_swep' matched no benchmark (close names: 'copy_sweep')",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_axis_filter_matching_nothing_names_the_values_or_axes() {
+    let dir = same_pair("axis");
+    assert_nothing_compared(
+        &dir,
+        &["-a", "N=7", "ref.json", "cmp.json"],
+        "-a N=7 matched nothing: axis 'N' has the values '1', '2'",
+    );
+    assert_nothing_compared(
+        &dir,
+        &["-b", "copy_sweep", "-a", "n=1", "ref.json", "cmp.json"],
+        "-a n=1 matched nothing: no axis is named 'n' (close names: 'N')",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn empty_directories_and_directories_without_common_files() {
+    let dir = scratch("dirs");
+    std::fs::create_dir_all(dir.join("empty_ref")).unwrap();
+    std::fs::create_dir_all(dir.join("empty_cmp")).unwrap();
+    assert_nothing_compared(
+        &dir,
+        &["empty_ref", "empty_cmp"],
+        "both directories are empty (no non-empty .json file in either)",
+    );
+    write(&dir, "base/old.json", &nvbench_file("b", &[(1, 1e-3)]));
+    write(&dir, "pr/new.json", &nvbench_file("b", &[(1, 1e-3)]));
+    assert_nothing_compared(
+        &dir,
+        &["base", "pr"],
+        "the directories have no .json file in common (reference: 'base/old.json'; compare: 'pr/new.json')",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// State 2 dropped, state 4 added; state 3 is SLOW when `slow`.
+fn changed_set(name: &str, slow: bool) -> PathBuf {
+    let dir = scratch(name);
+    let reference = [(1, 1e-3), (2, 1e-3), (3, 1e-3)];
+    let third = if slow { 2e-3 } else { 1e-3 };
+    let compare = [(1, 1e-3), (3, third), (4, 1e-3)];
+    write(&dir, "ref.json", &nvbench_file("b", &reference));
+    write(&dir, "cmp.json", &nvbench_file("b", &compare));
+    dir
+}
+
+#[test]
+fn a_changed_state_set_is_compared_and_listed_under_the_gate() {
+    let dir = changed_set("changed-slow", true);
+    let out = run(
+        &dir,
+        &["--no-color", "--fail-on", "slow", "ref.json", "cmp.json"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("- Total Matches: 2\n"), "{text}");
+    assert!(
+        text.contains("# Missing\n\n- DROPPED state b [0 vs 0] N=2 (ref.json)\n- NEW state b [0 vs 0] N=4 (cmp.json)\n"),
+        "{text}"
+    );
+    assert_eq!(
+        stderr(&out),
+        "nvbench-compare: gate failed: 1 slow (--fail-on slow)\n"
+    );
+    // Without a regression, the changed set alone does not fail `--fail-on slow`...
+    let dir_same = changed_set("changed-same", false);
+    let out = run(&dir_same, &["--fail-on", "slow", "ref.json", "cmp.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("- NEW state b [0 vs 0] N=4 (cmp.json)\n"));
+    // ...but it fails `--fail-on missing`.
+    let out = run(&dir_same, &["--fail-on", "missing", "ref.json", "cmp.json"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        stderr(&out),
+        "nvbench-compare: gate failed: 2 missing (--fail-on missing)\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir_same);
+}
+
+#[test]
+fn without_the_options_a_changed_set_fails_as_in_the_reference_with_a_hint() {
+    let dir = changed_set("changed-plain", false);
+    let out = run(&dir, &["ref.json", "cmp.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "# b\n\nbenchmark 'b' device pair ref=0 cmp=0 has mismatched state occurrences: ref={'N=1': 1, 'N=2': 1, 'N=3': 1}, cmp={'N=1': 1, 'N=3': 1, 'N=4': 1}\n"
+    );
+    let hint = stderr(&out);
+    assert!(hint.starts_with("nvbench-compare: hint: "), "{hint}");
+    assert!(hint.contains("--report-missing"), "{hint}");
+    assert_eq!(hint.lines().count(), 1, "{hint}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_step_summary_is_appended_to_and_other_files_replaced() {
+    let dir = same_pair("step-summary");
+    let summary = dir.join("step_summary.md");
+    std::fs::write(&summary, "# Earlier step\n\n").unwrap();
+    let out = command(
+        &dir,
+        &[
+            "--markdown-summary",
+            "step_summary.md",
+            "ref.json",
+            "cmp.json",
+        ],
+    )
+    .env("GITHUB_STEP_SUMMARY", &summary)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        text.starts_with("# Earlier step\n\n## nvbench-compare\n\n"),
+        "{text}"
+    );
+    // Any other path is written whole.
+    let other = dir.join("other.md");
+    std::fs::write(&other, "old content\n").unwrap();
+    let out = command(
+        &dir,
+        &["--markdown-summary", "other.md", "ref.json", "cmp.json"],
+    )
+    .env("GITHUB_STEP_SUMMARY", &summary)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&other).unwrap();
+    assert!(text.starts_with("## nvbench-compare\n\n"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_markdown_says_what_was_decided() {
+    let dir = changed_set("verdict", true);
+    let out = run(
+        &dir,
+        &[
+            "--fail-on",
+            "slow,missing",
+            "--preset",
+            "strict",
+            "--markdown-summary",
+            "-",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let text = stdout(&out);
+    let markdown = &text[text.find("## nvbench-compare").expect("markdown on stdout")..];
+    assert!(
+        markdown.starts_with(
+            "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow,missing`): 1 slow, 2 missing\n\n- Reference: `ref.json`\n- Compare: `cmp.json`\n- Preset: `strict`; thresholds: `clear_gap.relative = "
+        ),
+        "{markdown}"
+    );
+    // Brackets are escaped: names from the inputs cannot make links.
+    assert!(
+        markdown.contains("### NEW / DROPPED (2)\n\n- DROPPED state b \\[0 vs 0\\] N=2 (ref.json)\n- NEW state b \\[0 vs 0\\] N=4 (cmp.json)\n"),
+        "{markdown}"
+    );
+    assert!(markdown.contains(&format!(
+        "- Tool: nvbench-compare {}\n",
+        env!("CARGO_PKG_VERSION")
+    )));
+    let passed = run(
+        &same_pair("verdict-pass"),
+        &[
+            "--fail-on",
+            "slow",
+            "--markdown-summary",
+            "-",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(passed.status.code(), Some(0));
+    assert!(stdout(&passed).contains("**Gate: passed** (`--fail-on slow`)\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 30 SLOW and 30 SAME states: rows of a kept and of a cut section.
+fn slow_and_same(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let reference: Vec<(i64, f64)> = (0..60).map(|n| (n, 1e-3)).collect();
+    let compare: Vec<(i64, f64)> = (0..60)
+        .map(|n| (n, if n < 30 { 2e-3 } else { 1e-3 }))
+        .collect();
+    write(&dir, "ref.json", &nvbench_file("b", &reference));
+    write(&dir, "cmp.json", &nvbench_file("b", &compare));
+    dir
+}
+
+fn markdown_with_budget(dir: &Path, max_bytes: Option<usize>) -> Result<String, String> {
+    let budget = max_bytes.map(|n| n.to_string());
+    let mut args = vec!["--markdown-summary", "-"];
+    if let Some(budget) = &budget {
+        args.extend(["--max-bytes", budget.as_str()]);
+    }
+    args.extend(["--json", "report.json", "ref.json", "cmp.json"]);
+    let out = run(dir, &args);
+    let text = stdout(&out);
+    match out.status.code() {
+        Some(0) => Ok(text[text.find("## nvbench-compare").unwrap()..].to_string()),
+        _ => Err(stderr(&out)),
+    }
+}
+
+/// Every table line is a whole row: starts and ends with a pipe, and has
+/// the header's number of cells.
+fn assert_whole_rows(markdown: &str) {
+    for line in markdown.lines().filter(|l| l.starts_with('|')) {
+        assert!(line.ends_with('|'), "cut row: {line}");
+    }
+    assert!(markdown.ends_with('\n'));
+}
+
+#[test]
+fn max_bytes_at_just_under_and_far_under_the_full_size() {
+    let dir = slow_and_same("budget");
+    let full = markdown_with_budget(&dir, None).unwrap();
+    assert!(full.contains("### SLOW (30)"), "{full}");
+    assert!(full.contains("<details><summary>SAME (30)</summary>"));
+    assert!(!full.contains("omitted"));
+    // At the full size, nothing is cut.
+    assert_eq!(markdown_with_budget(&dir, Some(full.len())).unwrap(), full);
+    // One byte less: SAME rows go first, SLOW rows stay.
+    let under = markdown_with_budget(&dir, Some(full.len() - 1)).unwrap();
+    assert!(under.len() < full.len());
+    assert_whole_rows(&under);
+    let slow_rows = |text: &str| {
+        text.lines()
+            .filter(|l| l.ends_with("| clear_gap_confirmed_by_summary_cycles |"))
+            .count()
+    };
+    assert_eq!(slow_rows(&full), 30);
+    assert_eq!(slow_rows(&under), 30);
+    assert!(under.contains("row(s) omitted to keep this summary within --max-bytes._"));
+    // Far under: the smallest summary keeps the decision and counts only.
+    let error = markdown_with_budget(&dir, Some(100)).unwrap_err();
+    let smallest: usize = error
+        .split("the smallest that works is ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no smallest size in {error}"));
+    assert!(
+        error.starts_with(
+            "nvbench-compare: error: --max-bytes 100 is too small for this markdown summary"
+        ),
+        "{error}"
+    );
+    let tiny = markdown_with_budget(&dir, Some(smallest)).unwrap();
+    assert_eq!(tiny.len(), smallest);
+    assert_whole_rows(&tiny);
+    assert!(tiny.contains("**Gate: not gated**"));
+    assert!(
+        tiny.contains("| 60 | 30 | 0 | 30 | 0 | 0 | 0 | 0 |"),
+        "{tiny}"
+    );
+    assert!(
+        tiny.contains("### SLOW (30)\n\n_30 row(s) omitted"),
+        "{tiny}"
+    );
+    assert!(markdown_with_budget(&dir, Some(smallest - 1)).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_on_stdout_is_the_only_stdout_document() {
+    let dir = same_pair("conflict");
+    for other in [
+        ["--markdown-summary", "-"],
+        ["--bulk-debug-python", "stdout"],
+    ] {
+        let out = run(
+            &dir,
+            &["--json", "-", other[0], other[1], "ref.json", "cmp.json"],
+        );
+        assert_eq!(out.status.code(), Some(2), "{other:?}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr(&out).contains("cannot both write to stdout"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // Writing either of them to a file is fine.
+    let out = run(
+        &dir,
+        &[
+            "--json",
+            "-",
+            "--markdown-summary",
+            "s.md",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    serde_json::from_slice::<Value>(&out.stdout).expect("only JSON on stdout");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn under_json_stdout_warnings_go_to_stderr() {
+    let dir = scratch("json-warnings");
+    let mut reference = nvbench_file("b", &[(1, 1e-3)]);
+    reference["meta"] = json!({});
+    reference["devices"][0]["name"] = json!("Other GPU");
+    write(&dir, "ref.json", &reference);
+    write(&dir, "cmp.json", &nvbench_file("b", &[(1, 1e-3)]));
+    let out = run(
+        &dir,
+        &["--ignore-devices", "--json", "-", "ref.json", "cmp.json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("only JSON on stdout");
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("ref.json is written in an older, unversioned format."),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("Device sections do not match"),
+        "{warnings}"
+    );
+    // The device names are in the report.
+    assert_eq!(report["states"][0]["reference_device_name"], "Other GPU");
+    assert_eq!(report["states"][0]["compare_device_name"], "Test GPU");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_json_report_carries_the_gate_result() {
+    let dir = changed_set("json-gate", true);
+    let out = run(
+        &dir,
+        &[
+            "--fail-on",
+            "slow,ambg",
+            "--json",
+            "-",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["gate"],
+        json!({
+            "fail_on": ["slow", "ambg"],
+            "verdict": "failed",
+            "tripped": [{"category": "slow", "count": 1}],
+            "nothing_compared": null
+        })
+    );
+    let empty = scratch("json-gate-empty");
+    std::fs::create_dir_all(empty.join("a")).unwrap();
+    std::fs::create_dir_all(empty.join("b")).unwrap();
+    let out = run(&empty, &["--json", "-", "a", "b"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["gate"]["verdict"], "not gated");
+    assert_eq!(
+        report["gate"]["nothing_compared"],
+        "both directories are empty (no non-empty .json file in either)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}
