@@ -321,7 +321,9 @@ impl<'s> Run<'s> {
                 }
             }
         }
-        if self.report.tally.total == compared_before {
+        // What the inputs offer explains a run that compared nothing, and
+        // any -b/-a filter that matched nothing.
+        if self.report.tally.total == compared_before || s.filters.is_given() {
             let offer =
                 crate::matching::nothing_compared::pair_offer(ref_root, cmp_root, &s.filters);
             self.offer.pairs.push(offer);

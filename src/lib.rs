@@ -61,6 +61,13 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     let report = &run.report;
     let nothing_compared = (report.tally.total == 0)
         .then(|| matching::nothing_compared::explain(&run.offer, &settings.filters));
+    if report.tally.total > 0 {
+        let _ = out.flush();
+        for warning in matching::nothing_compared::unmatched_filters(&run.offer, &settings.filters)
+        {
+            eprintln!("nvbench-compare: warning: {warning}");
+        }
+    }
     let gate = deciding::gate::GateOutcome::decide(report, &extras.fail_on, nothing_compared);
     let documents = [
         extras.json.as_ref().map(|destination| {

@@ -343,3 +343,38 @@ fn a_fail_on_typo_gets_a_suggestion_and_a_bad_device_filter_is_echoed() {
         stderr(&devices)
     );
 }
+
+#[test]
+fn a_filter_that_matched_nothing_is_named_even_when_others_matched() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples");
+    let files = ["reference.json", "compare.json"];
+    let with = |filters: &[&str]| {
+        let args: Vec<&str> = filters.iter().chain(&files).copied().collect();
+        run(&examples, &args)
+    };
+    let plain = stdout(&with(&["-b", "copy_type_sweep"]));
+    let typo = with(&["-b", "copy_type_swep", "-b", "copy_type_sweep"]);
+    assert_eq!(typo.status.code(), Some(0));
+    assert_eq!(stdout(&typo), plain, "stdout stays the reference's");
+    assert!(
+        stderr(&typo).contains(
+            "warning: -b 'copy_type_swep' matched no benchmark (close names: 'copy_type_sweep')"
+        ),
+        "{}",
+        stderr(&typo)
+    );
+    let value = with(&["-a", "T=[I9,I8]"]);
+    assert!(
+        stderr(&value).contains("-a T=[I9,I8]: axis 'T' has no value 'I9' (did you mean 'I8'?)"),
+        "{}",
+        stderr(&value)
+    );
+    let axis = with(&["-a", "Tt=I8", "-b", "copy_type_sweep", "-a", "T=I8"]);
+    assert!(
+        stderr(&axis).contains("no axis is named 'Tt' (close names: 'T')"),
+        "{}",
+        stderr(&axis)
+    );
+    let clean = with(&["-b", "copy_type_sweep", "-a", "T=I8"]);
+    assert_eq!(stderr(&clean), "", "filters that match say nothing");
+}

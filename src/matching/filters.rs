@@ -142,6 +142,11 @@ pub fn build_filter_plan(args: &[FilterArg]) -> Result<FilterPlan, String> {
 }
 
 impl FilterPlan {
+    /// Any `-b` or `-a` on the command line.
+    pub fn is_given(&self) -> bool {
+        !self.global_axis_filters.is_empty() || !self.scopes.is_empty()
+    }
+
     pub fn selects_benchmark(&self, name: &str) -> bool {
         self.scopes.is_empty() || self.scopes.iter().any(|s| s.benchmark == name)
     }

@@ -1,6 +1,8 @@
 //! Why a run compared no state at all: what the inputs offered (gathered
-//! only for input pairs that compared nothing, so normal runs pay nothing)
-//! and a pure explanation naming the filter, file set or state set at fault.
+//! only for input pairs that compared nothing, or when `-b`/`-a` filters
+//! were given, so normal runs pay nothing) and a pure explanation naming the
+//! filter, file set or state set at fault. A run that did compare states
+//! still hears about each `-b` name, `-a` axis or value that matched nothing.
 
 use std::collections::HashSet;
 
@@ -8,7 +10,7 @@ use crate::deciding::report::printable;
 use crate::loading::model::{Benchmark, Root};
 use crate::loading::scalar::Scalar;
 use crate::matching::filters::{AxisFilter, FilterPlan, matches_any_group};
-use crate::suggest::close_names;
+use crate::suggest::{close_names, did_you_mean};
 
 /// Names listed when no close name exists: enough to see what is there.
 const LISTED_NAMES: usize = 8;
@@ -256,20 +258,9 @@ fn axis_filter_reason(filter: &AxisFilter, axes: &AxisOffer) -> Option<String> {
 
 /// The axis filters that matched nothing, or a note that they only fail together.
 fn axis_filter_reasons(offer: &Offer, filters: &FilterPlan) -> Vec<String> {
-    let mut axes = AxisOffer::default();
-    for pair in &offer.pairs {
-        for (name, values) in &pair.axes.axes {
-            for value in values {
-                axes.add(name, value.clone());
-            }
-        }
-    }
-    let all_filters = filters
-        .global_axis_filters
-        .iter()
-        .chain(filters.scopes.iter().flat_map(|s| &s.axis_filters));
+    let axes = merged_axes(offer);
     let mut reasons: Vec<String> = Vec::new();
-    for filter in all_filters {
+    for filter in all_axis_filters(filters) {
         if let Some(reason) = axis_filter_reason(filter, &axes) {
             if !reasons.contains(&reason) {
                 reasons.push(reason);
@@ -280,6 +271,70 @@ fn axis_filter_reasons(offer: &Offer, filters: &FilterPlan) -> Vec<String> {
         reasons.push("no state matches all of its -a filters at once".to_string());
     }
     reasons
+}
+
+/// The `-b` names, `-a` axes and `-a` values that matched nothing in a run
+/// that compared states all the same, one warning each, with close names.
+pub fn unmatched_filters(offer: &Offer, filters: &FilterPlan) -> Vec<String> {
+    let mut warnings = benchmark_filter_reasons(offer, filters);
+    let axes = merged_axes(offer);
+    for filter in all_axis_filters(filters) {
+        let warning = axis_filter_reason(filter, &axes).or_else(|| missing_values(filter, &axes));
+        if let Some(warning) = warning.filter(|w| !warnings.contains(w)) {
+            warnings.push(warning);
+        }
+    }
+    warnings
+}
+
+/// The values of a list filter (`NAME=[a,b]`) that no state has, when
+/// others match.
+fn missing_values(filter: &AxisFilter, axes: &AxisOffer) -> Option<String> {
+    let values = axes.values_of(&filter.name)?;
+    let missing: Vec<&str> = filter
+        .values
+        .iter()
+        .map(String::as_str)
+        .filter(|v| !values.iter().any(|have| have == v))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let hints: Vec<String> = missing
+        .iter()
+        .map(|value| {
+            let close = close_names(value, values.iter().map(String::as_str));
+            match did_you_mean(&close) {
+                Some(hint) => format!("'{}' ({hint})", printable(value)),
+                None => format!("'{}'", printable(value)),
+            }
+        })
+        .collect();
+    Some(format!(
+        "-a {}: axis '{}' has no value {}",
+        printable(&filter.display),
+        printable(&filter.name),
+        hints.join(", ")
+    ))
+}
+
+fn merged_axes(offer: &Offer) -> AxisOffer {
+    let mut axes = AxisOffer::default();
+    for pair in &offer.pairs {
+        for (name, values) in &pair.axes.axes {
+            for value in values {
+                axes.add(name, value.clone());
+            }
+        }
+    }
+    axes
+}
+
+fn all_axis_filters(filters: &FilterPlan) -> impl Iterator<Item = &AxisFilter> {
+    filters
+        .global_axis_filters
+        .iter()
+        .chain(filters.scopes.iter().flat_map(|s| &s.axis_filters))
 }
 
 /// Why nothing was compared, as one line (reasons separated by `; `).
