@@ -22,3 +22,6 @@ pub mod selection;
 pub mod summary;
 pub mod template;
 mod ticks;
+
+#[cfg(test)]
+mod tests;

@@ -215,7 +215,7 @@ fn python_suffix(name: &str) -> Option<&str> {
 }
 
 /// `stem-copy-N.ext` next to `path` (pathlib's stem and suffix).
-fn with_copy_suffix(path: &Path, counter: u32) -> PathBuf {
+pub(super) fn with_copy_suffix(path: &Path, counter: u32) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

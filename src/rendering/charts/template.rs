@@ -205,7 +205,7 @@ fn parse_field(body: &str) -> Result<RawField, String> {
 /// Replaces runs of characters other than ASCII letters, digits, `_` and `-`
 /// with `_` and trims `.`, `_` and `-` from both ends (so `..` and `/` cannot
 /// escape the template's directory); an empty result becomes `value`.
-fn sanitize_component(value: &str) -> String {
+pub(super) fn sanitize_component(value: &str) -> String {
     let mut out = String::new();
     let mut in_run = false;
     for c in value.chars() {
