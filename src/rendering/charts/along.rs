@@ -289,7 +289,7 @@ impl Chart for AlongChart<'_> {
                 anno.label(label.clone()).legend(move |(x, y)| {
                     let line = vec![(0, 0), (width, 0)];
                     EmptyElement::at((x, y))
-                        + DashedPathElement::new(line.into_iter(), size, gap, line_style(color))
+                        + DashedPathElement::new(line, size, gap, line_style(color))
                         + Circle::new((width / 2, 0), marker_radius(), color.filled())
                 });
                 legend_labels.push(label);

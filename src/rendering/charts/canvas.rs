@@ -108,7 +108,9 @@ impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
         }
     }
 
-    /// Shortens `text` with an ellipsis until it fits `max_width` pixels.
+    /// Shortens `text` with an ellipsis until it fits `max_width` pixels
+    /// (plotters draws a text as given, however long; a long benchmark name
+    /// would push the plot off the canvas).
     pub fn fit(&self, text: &str, em: f64, max_width: f64) -> String {
         if self.text_width(text, em) <= max_width {
             return text.to_string();

@@ -171,6 +171,8 @@ fn png_bytes<C: Chart>(chart: &C, (width, height): (u32, u32)) -> Result<Vec<u8>
     encode_png(&pixels, width, height).map_err(|e| e.to_string())
 }
 
+/// plotters' own PNG writer (`bitmap_encoder`) pulls in the `image` crate;
+/// the `png` crate alone writes the pixel buffer plotters drew.
 fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, width, height);

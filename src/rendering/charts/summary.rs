@@ -8,7 +8,8 @@
 use std::path::Path;
 
 use plotters::chart::ChartBuilder;
-use plotters::coord::ranged1d::{IntoSegmentedCoord, SegmentValue};
+use plotters::coord::ranged1d::{IntoSegmentedCoord, Ranged, SegmentValue};
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::{PathElement, Rectangle};
 use plotters::prelude::DrawingBackend;
 use plotters::style::{Color, RGBColor};
@@ -138,6 +139,29 @@ fn summary_x_limits(entries: &[SummaryEntry]) -> (f64, f64) {
     }
 }
 
+/// The most x ticks (plotters' own choice of round values) whose percent
+/// labels fit side by side in `plot_width` pixels with room between them.
+fn percent_tick_count<DB: DrawingBackend>(
+    c: &Canvas<'_, DB>,
+    (lo, hi): (f64, f64),
+    plot_width: f64,
+    em: f64,
+) -> usize {
+    let coord = RangedCoordf64::from(lo..hi);
+    let most = (plot_width / (2.0 * em)).floor().max(1.0) as usize;
+    (1..=most)
+        .rev()
+        .find(|&count| {
+            let labels = percent_labels(&coord.key_points(count), hi - lo);
+            let widest = labels
+                .iter()
+                .map(|(_, text)| c.text_width(text, em))
+                .fold(0.0, f64::max);
+            (widest + em) * labels.len() as f64 <= plot_width
+        })
+        .unwrap_or(1)
+}
+
 /// One legend entry: a status colour and the rows drawn in it.
 struct StatusGroup {
     label: String,
@@ -219,7 +243,7 @@ impl Chart for SummaryChart<'_> {
             .fold(0.0, f64::max);
         let (lo, hi) = summary_x_limits(self.entries);
         let plot_width = c.width - 2.0 * pad - label_width;
-        let bins = (plot_width / (3.0 * label_em)).floor().max(1.0) as usize;
+        let bins = percent_tick_count(c, (lo, hi), plot_width, label_em);
 
         let mut builder = ChartBuilder::on(c.area);
         builder

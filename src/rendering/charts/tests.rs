@@ -619,3 +619,38 @@ fn repeated_outputs_get_copy_names() {
         Path::new(".hidden-copy-2")
     );
 }
+
+#[test]
+fn percent_tick_labels_do_not_overlap() {
+    // The example data's range, whose labels need three decimals.
+    let entries: Vec<SummaryEntry> = [-0.00046, 0.00035, 0.00157, 0.00002]
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| {
+            entry(
+                &format!("copy_sweep_grid_shape | BlockSize=2^{i}"),
+                f,
+                "AMBG",
+                "c",
+            )
+        })
+        .collect();
+    let dir = TempDir::new();
+    let path = dir.path("ticks.svg");
+    render_summary_chart(&entries, "t", false, &path).unwrap();
+    let svg = svg_doc(&path);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let mut ticks: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter(|n| n.text().is_some_and(|t| t.trim().ends_with('%')))
+        .map(|n| n.attribute("x").unwrap().parse().unwrap())
+        .collect();
+    ticks.sort_by(f64::total_cmp);
+    assert!(ticks.len() >= 3, "{ticks:?}");
+    // A label like "−0.050%" is about 95 px wide at 10 pt and 150 dpi.
+    assert!(
+        ticks.windows(2).all(|w| w[1] - w[0] > 100.0),
+        "tick labels overlap: {ticks:?}"
+    );
+}
