@@ -107,12 +107,13 @@ fn results(
     })
 }
 
-/// Writes a reference and a compare file: every third state 10 % slower,
-/// every third 10 % faster, the rest unchanged.
+/// Writes a reference and a compare file: every third state slower (by
+/// 10 % in the first benchmark, 2 % more in each next one), every third
+/// 10 % faster, the rest unchanged.
 fn write_pair(dir: &Path, benchmarks: usize, exponents: u32, devices: i64) {
     let reference = results(benchmarks, exponents, devices, &|_, _| 1.0);
-    let compare = results(benchmarks, exponents, devices, &|_, i| {
-        [1.0, 1.1, 0.9][i % 3]
+    let compare = results(benchmarks, exponents, devices, &|b, i| {
+        [1.0, 1.1 + 0.02 * b as f64, 0.9][i % 3]
     });
     std::fs::write(dir.join("ref.json"), reference.to_string()).unwrap();
     std::fs::write(dir.join("cmp.json"), compare.to_string()).unwrap();
@@ -192,6 +193,7 @@ fn every_row_of_1600_rows_is_labelled_across_numbered_files() {
         "{stderr}"
     );
     let mut labels = BTreeSet::new();
+    let mut tick_sets = BTreeSet::new();
     for part in 1..=8 {
         let path = dir.join(format!("plots/all-{part}.svg"));
         assert!(
@@ -205,8 +207,16 @@ fn every_row_of_1600_rows_is_labelled_across_numbered_files() {
         );
         let rows = row_labels(&texts);
         assert_eq!(rows.len(), 200, "part {part}");
+        let ticks: Vec<&String> = texts.iter().filter(|t| t.ends_with('%')).collect();
+        assert!(ticks.len() >= 3, "{texts:?}");
+        tick_sets.insert(format!("{ticks:?}"));
         labels.extend(rows.into_iter().cloned());
     }
+    assert_eq!(
+        tick_sets.len(),
+        1,
+        "the parts share one x scale: {tick_sets:?}"
+    );
     assert!(!dir.join("plots/all.svg").exists());
     for b in 0..20 {
         for t in ["F32", "F64"] {

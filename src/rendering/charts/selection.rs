@@ -14,7 +14,7 @@ use crate::rendering::charts::along::{
 };
 use crate::rendering::charts::output::{OutputPaths, PlotKind, numbered_path};
 use crate::rendering::charts::summary::{
-    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, render_summary_chart,
+    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, render_summary_part,
     summary_title,
 };
 use crate::rendering::charts::template::along_output_path;
@@ -153,8 +153,9 @@ impl<'s> Charts<'s> {
             if let Some(warning) = warning {
                 eprintln!("{warning}");
             }
-            let saved = render_summary_chart(page, &title, self.settings.dark, Path::new(&path))
-                .map_err(Failure::Fatal)?;
+            let saved =
+                render_summary_part(page, &entries, &title, self.settings.dark, Path::new(&path))
+                    .map_err(Failure::Fatal)?;
             self.print_summary_message(&saved, out)?;
         }
         Ok(())

@@ -78,14 +78,27 @@ pub fn render_summary_chart(
     dark: bool,
     path: &Path,
 ) -> Result<String, String> {
+    render_summary_part(entries, entries, title, dark, path)
+}
+
+/// Draws one part of a summary chart split into several files: the bars
+/// of `part`, on the x scale of `all` the rows, so that the parts compare.
+pub fn render_summary_part(
+    part: &[SummaryEntry],
+    all: &[SummaryEntry],
+    title: &str,
+    dark: bool,
+    path: &Path,
+) -> Result<String, String> {
     let chart = SummaryChart {
-        entries,
+        entries: part,
+        limits: summary_x_limits(all),
         title,
         dark,
     };
     save_chart(
         &chart,
-        summary_canvas_size(entries.len()),
+        summary_canvas_size(part.len()),
         path,
         PlotKind::Summary,
     )
@@ -108,6 +121,8 @@ fn summary_canvas_size(rows: usize) -> (u32, u32) {
 
 struct SummaryChart<'a> {
     entries: &'a [SummaryEntry],
+    /// The x view.
+    limits: (f64, f64),
     title: &'a str,
     dark: bool,
 }
@@ -241,7 +256,7 @@ impl Chart for SummaryChart<'_> {
             .iter()
             .map(|t| c.text_width(t, label_em))
             .fold(0.0, f64::max);
-        let (lo, hi) = summary_x_limits(self.entries);
+        let (lo, hi) = self.limits;
         let plot_width = c.width - 2.0 * pad - label_width;
         let bins = percent_tick_count(c, (lo, hi), plot_width, label_em);
 
