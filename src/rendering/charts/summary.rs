@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use plotters::chart::ChartBuilder;
-use plotters::coord::ranged1d::{IntoSegmentedCoord, Ranged, SegmentValue};
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::element::{PathElement, Rectangle};
 use plotters::prelude::DrawingBackend;
@@ -177,6 +177,44 @@ fn percent_tick_count<DB: DrawingBackend>(
         .unwrap_or(1)
 }
 
+/// The row axis: row `i` (counted from the top) spans `i..i + 1`, its
+/// label at `i + 0.5`. plotters' categorical axes (`into_segmented`, slices)
+/// misplace a single category, so a one-row chart needs this mapping.
+#[derive(Debug, Clone)]
+struct RowAxis {
+    rows: usize,
+}
+
+impl Ranged for RowAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    /// plotters maps y from the bottom (`limit.0`) to the top (`limit.1`).
+    fn map(&self, row: &f64, limit: (i32, i32)) -> i32 {
+        let from_top = row / self.rows.max(1) as f64;
+        let span = (limit.0 - limit.1) as f64;
+        (limit.1 as f64 + from_top * span).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            return Vec::new();
+        }
+        (0..self.rows).map(|row| row as f64 + 0.5).collect()
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        0.0..self.rows as f64
+    }
+}
+
+/// The labels come from the chart's formatter; nothing is formatted here.
+impl ValueFormatter<f64> for RowAxis {
+    fn format_ext(&self, row: &f64) -> String {
+        row.to_string()
+    }
+}
+
 /// One legend entry: a status colour and the rows drawn in it.
 struct StatusGroup {
     label: String,
@@ -269,15 +307,8 @@ impl Chart for SummaryChart<'_> {
         if !title.is_empty() {
             builder.caption(&title, c.font(title_em, fg));
         }
-        // One segment per row, a categorical axis as plotters draws
-        // histograms; segment 0 is at the bottom, the first row at the top.
-        let mut chart = drawn(builder.build_cartesian_2d(lo..hi, (0..rows - 1).into_segmented()))?;
-        let row_label = |y: &SegmentValue<usize>| match y {
-            SegmentValue::CenterOf(segment) if *segment < rows => {
-                labels.get(rows - 1 - segment).cloned().unwrap_or_default()
-            }
-            _ => String::new(),
-        };
+        let mut chart = drawn(builder.build_cartesian_2d(lo..hi, RowAxis { rows }))?;
+        let row_label = |y: &f64| labels.get(y.floor() as usize).cloned().unwrap_or_default();
         let percent = |x: &f64| percent_labels(&[*x], hi - lo).remove(0).1;
         drawn(
             chart
@@ -298,41 +329,30 @@ impl Chart for SummaryChart<'_> {
         // The zero line goes below the bars, so a bar near 0 % stays visible.
         if lo <= 0.0 && hi >= 0.0 {
             let zero = PathElement::new(
-                vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Last)],
+                vec![(0.0, 0.0), (0.0, rows as f64)],
                 theme.guide.mix(0.6).stroke_width(2),
             );
             drawn(chart.draw_series(std::iter::once(zero)))?;
         }
-        let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
+        let (plot_x, _) = chart.plotting_area().get_pixel_range();
         let min_width = MIN_BAR_PX * (hi - lo) / (plot_x.end - plot_x.start).max(1) as f64;
-        // Bars fill 80 % of their row, as matplotlib's `barh` does.
-        let bar_margin = (0.1 * (plot_y.end - plot_y.start) as f64 / rows as f64) as u32;
         let mut drawn_points = Vec::new();
         for group in status_groups(self.entries) {
-            let extents: Vec<(f64, f64, usize)> = group
+            let extents: Vec<(f64, f64, f64)> = group
                 .rows
                 .iter()
                 .filter_map(|&row| {
                     let (x0, x1) = bar_extent(self.entries[row].fraction, (lo, hi), min_width)?;
-                    Some((x0, x1, rows - 1 - row))
+                    Some((x0, x1, row as f64))
                 })
                 .collect();
-            for &(x0, x1, segment) in &extents {
-                let y = || SegmentValue::CenterOf(segment);
-                let ends = [
-                    chart.backend_coord(&(x0, y())),
-                    chart.backend_coord(&(x1, y())),
-                ];
+            for &(x0, x1, top) in &extents {
+                let ends = [(x0, top + 0.5), (x1, top + 0.5)].map(|p| chart.backend_coord(&p));
                 drawn_points.extend(sample_polyline(&ends.map(|(x, y)| (x as f64, y as f64))));
             }
-            let bars = extents.iter().map(|&(x0, x1, segment)| {
-                let (bottom, top) = (
-                    SegmentValue::Exact(segment),
-                    SegmentValue::Exact(segment + 1),
-                );
-                let mut bar = Rectangle::new([(x0, top), (x1, bottom)], group.color.filled());
-                bar.set_margin(bar_margin, bar_margin, 0, 0);
-                bar
+            // Bars fill 80 % of their row, as matplotlib's `barh` does.
+            let bars = extents.iter().map(|&(x0, x1, top)| {
+                Rectangle::new([(x0, top + 0.1), (x1, top + 0.9)], group.color.filled())
             });
             let color = group.color;
             let em = label_em as i32;
@@ -342,11 +362,8 @@ impl Chart for SummaryChart<'_> {
                     Rectangle::new([(x, y - em / 2), (x + em, y + em / 2)], color.filled())
                 });
         }
-        self.draw_separators(&mut chart, rows, (lo, hi), &theme)?;
-        let frame = Rectangle::new(
-            [(lo, SegmentValue::Exact(0)), (hi, SegmentValue::Last)],
-            fg.stroke_width(2),
-        );
+        self.draw_separators(&mut chart, (lo, hi), &theme)?;
+        let frame = Rectangle::new([(lo, 0.0), (hi, rows as f64)], fg.stroke_width(2));
         drawn(chart.draw_series(std::iter::once(frame)))?;
 
         let plot = chart.plotting_area().get_pixel_range();
@@ -381,25 +398,21 @@ impl SummaryChart<'_> {
     fn draw_separators<DB: DrawingBackend, C>(
         &self,
         chart: &mut plotters::chart::ChartContext<'_, DB, C>,
-        rows: usize,
         (lo, hi): (f64, f64),
         theme: &Theme,
     ) -> Result<(), String>
     where
-        C: plotters::coord::CoordTranslate<From = (f64, SegmentValue<usize>)>,
+        C: plotters::coord::CoordTranslate<From = (f64, f64)>,
     {
-        let lines: Vec<PathElement<(f64, SegmentValue<usize>)>> = self
+        let lines: Vec<PathElement<(f64, f64)>> = self
             .entries
             .windows(2)
             .enumerate()
             .filter(|(_, pair)| pair[0].benchmark != pair[1].benchmark)
             .map(|(row, _)| {
                 // Between row `row` and the row below it.
-                let y = SegmentValue::Exact(rows - 1 - row);
-                PathElement::new(
-                    vec![(lo, y.clone()), (hi, y)],
-                    theme.guide.mix(0.4).stroke_width(1),
-                )
+                let y = (row + 1) as f64;
+                PathElement::new(vec![(lo, y), (hi, y)], theme.guide.mix(0.4).stroke_width(1))
             })
             .collect();
         drawn(chart.draw_series(lines)).map(|_| ())

@@ -654,3 +654,72 @@ fn percent_tick_labels_do_not_overlap() {
         "tick labels overlap: {ticks:?}"
     );
 }
+
+#[test]
+fn markup_in_names_stays_text_in_svg() {
+    let dir = TempDir::new();
+    let name = "b<x>&\"y\" 'z'";
+    let path = dir.path("markup.svg");
+    render_summary_chart(&[entry(name, 0.1, "SLOW", name)], name, false, &path).unwrap();
+    let texts = svg_texts(&svg_doc(&path));
+    assert_eq!(
+        texts.iter().filter(|t| t.as_str() == name).count(),
+        2,
+        "{texts:?}"
+    );
+    let series = vec![AlongSeries {
+        label: name.into(),
+        reference: false,
+        group: 0,
+        points: vec![
+            AlongPoint {
+                x: 1.0,
+                time: 1e-5,
+                noise: None,
+            },
+            AlongPoint {
+                x: 2.0,
+                time: 2e-5,
+                noise: None,
+            },
+        ],
+    }];
+    let path = dir.path("markup-along.svg");
+    render_along_chart(name, axis(name), &series, &path).unwrap();
+    let texts = svg_texts(&svg_doc(&path));
+    assert_eq!(
+        texts.iter().filter(|t| t.as_str() == name).count(),
+        3,
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn a_single_row_has_its_label_bar_and_frame() {
+    let dir = TempDir::new();
+    let path = dir.path("one.svg");
+    render_summary_chart(
+        &[entry("bench | N=2^10", -0.05, "FAST", "bench")],
+        "t",
+        false,
+        &path,
+    )
+    .unwrap();
+    let svg = svg_doc(&path);
+    assert!(svg_texts(&svg).contains(&"bench | N=2^10".to_string()));
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let rect_height = |fill: &str| {
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(fill))
+            .map(|n| n.attribute("height").unwrap().parse::<f64>().unwrap())
+            .fold(0.0, f64::max)
+    };
+    // 600 px canvas: the bar fills 80 % of the one row, the frame the plot.
+    assert!(rect_height("#008000") > 250.0, "{}", rect_height("#008000"));
+    let frame = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#000000"))
+        .map(|n| n.attribute("height").unwrap().parse::<f64>().unwrap())
+        .fold(0.0, f64::max);
+    assert!(frame > 350.0, "frame height {frame}");
+}
