@@ -358,7 +358,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             &thresholds,
         )));
     }
-    crate::rendering::charts::plot::validate_plot_options(
+    crate::rendering::charts::template::validate_plot_options(
         cli.plot,
         cli.plot_output.as_deref(),
         cli.plot_along.as_deref(),
@@ -366,7 +366,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     )
     .map_err(Failure::Fatal)?;
     if let Some(path) = &cli.plot_output {
-        crate::rendering::charts::plot::ImageFormat::from_path(std::path::Path::new(path))
+        crate::rendering::charts::output::ImageFormat::from_path(std::path::Path::new(path))
             .map_err(|e| Failure::fatal(format!("--plot-output {path}: {e}")))?;
     }
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;

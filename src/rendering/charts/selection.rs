@@ -1,6 +1,7 @@
 //! `--plot` and `--plot-along`: which decided states become bars and
 //! series, where the charts are written, and what is printed about them.
-//! The drawing itself lives in `render::plot`.
+//! The drawing itself lives in the [`summary`](super::summary) and
+//! [`along`](super::along) modules.
 
 use std::io::Write;
 use std::path::Path;
@@ -8,11 +9,15 @@ use std::path::Path;
 use crate::deciding::report::{AxisEntry, StateRecord, printable};
 use crate::failure::Failure;
 use crate::matching::filters::AxisFilter;
-use crate::rendering::charts::plot::{
-    AlongPoint, AlongSeries, DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, OutputPaths, PlotKind,
-    SummaryEntry, along_axis_value, along_output_path, missing_along_axis, render_along_chart,
-    render_summary_chart, summary_title,
+use crate::rendering::charts::along::{
+    AlongAxis, AlongPoint, AlongSeries, along_axis_value, missing_along_axis, render_along_chart,
 };
+use crate::rendering::charts::output::{OutputPaths, PlotKind, numbered_path};
+use crate::rendering::charts::summary::{
+    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, render_summary_part,
+    summary_title,
+};
+use crate::rendering::charts::template::along_output_path;
 
 /// Where `--plot-along` charts go without `--plot-along-output`: the
 /// reference draws them only on a display; a file keeps them usable in CI.
@@ -42,6 +47,9 @@ pub struct Charts<'s> {
     entries: Vec<SummaryEntry>,
     /// Compare device names of those bars.
     device_names: Vec<String>,
+    /// Compare device id and name of each bar, to tell the devices of a
+    /// multi-GPU file apart in the row labels.
+    entry_devices: Vec<(i64, String)>,
 }
 
 /// `name=display` of the axes not pinned by a single-valued filter.
@@ -65,6 +73,7 @@ impl<'s> Charts<'s> {
             paths: OutputPaths::new(),
             entries: Vec::new(),
             device_names: Vec::new(),
+            entry_devices: Vec::new(),
         }
     }
 
@@ -85,11 +94,14 @@ impl<'s> Charts<'s> {
             axes if axes.is_empty() => record.benchmark.clone(),
             axes => format!("{} | {axes}", record.benchmark),
         };
-        if let Some(name) = device_name.map(|n| printable(&n)) {
-            if !self.device_names.contains(&name) {
-                self.device_names.push(name);
+        let device_name = device_name.map(|n| printable(&n));
+        if let Some(name) = &device_name {
+            if !self.device_names.contains(name) {
+                self.device_names.push(name.clone());
             }
         }
+        self.entry_devices
+            .push((record.devices.1, device_name.unwrap_or_default()));
         self.entries.push(SummaryEntry {
             // Control characters are not allowed in SVG text.
             label: printable(&label),
@@ -108,8 +120,9 @@ impl<'s> Charts<'s> {
         if !self.settings.summary {
             return Ok(());
         }
-        let entries = std::mem::take(&mut self.entries);
+        let mut entries = std::mem::take(&mut self.entries);
         let device_names = std::mem::take(&mut self.device_names);
+        label_devices(&mut entries, &std::mem::take(&mut self.entry_devices));
         if entries.is_empty() {
             return writeln!(out, "{NO_SUMMARY_DATA}").map_err(Failure::write);
         }
@@ -124,18 +137,38 @@ impl<'s> Charts<'s> {
             .summary_output
             .as_deref()
             .unwrap_or(DEFAULT_SUMMARY_OUTPUT);
-        let (path, warning) = self.paths.claim(requested, PlotKind::Summary);
-        if let Some(warning) = warning {
-            eprintln!("{warning}");
+        let pages: Vec<&[SummaryEntry]> = entries.chunks(ROWS_PER_CHART).collect();
+        if pages.len() > 1 {
+            let message = split_message(entries.len(), pages.len(), requested);
+            self.print_summary_message(&message, out)?;
         }
-        let saved = render_summary_chart(&entries, &title, self.settings.dark, Path::new(&path))
-            .map_err(Failure::Fatal)?;
-        // Without --plot-output the reference's line goes to stdout, where
-        // the reference prints it; upstream prints it on stderr otherwise.
+        for (index, page) in pages.iter().enumerate() {
+            let (requested, title) = if pages.len() > 1 {
+                let part = format!("{title} (part {} of {})", index + 1, pages.len());
+                (numbered_path(requested, index + 1), part)
+            } else {
+                (requested.to_string(), title.clone())
+            };
+            let (path, warning) = self.paths.claim(&requested, PlotKind::Summary);
+            if let Some(warning) = warning {
+                eprintln!("{warning}");
+            }
+            let saved =
+                render_summary_part(page, &entries, &title, self.settings.dark, Path::new(&path))
+                    .map_err(Failure::Fatal)?;
+            self.print_summary_message(&saved, out)?;
+        }
+        Ok(())
+    }
+
+    /// Without --plot-output the reference's `Saved ...` line goes to
+    /// stdout, where the reference prints it; upstream prints it on stderr
+    /// otherwise. Other summary chart messages go with it.
+    fn print_summary_message(&self, message: &str, out: &mut dyn Write) -> Result<(), Failure> {
         if self.settings.summary_output.is_none() {
-            writeln!(out, "{saved}").map_err(Failure::write)
+            writeln!(out, "{message}").map_err(Failure::write)
         } else {
-            eprintln!("{saved}");
+            eprintln!("{message}");
             Ok(())
         }
     }
@@ -181,14 +214,17 @@ impl<'s> Charts<'s> {
             let index = match series.iter().position(|s| !s.reference && s.label == key) {
                 Some(index) => index,
                 None => {
+                    let group = series.len() / 2;
                     series.push(AlongSeries {
                         label: key.clone(),
                         reference: false,
+                        group,
                         points: Vec::new(),
                     });
                     series.push(AlongSeries {
                         label: format!("{key} ref"),
                         reference: true,
+                        group,
                         points: Vec::new(),
                     });
                     series.len() - 2
@@ -208,7 +244,8 @@ impl<'s> Charts<'s> {
         Ok(series)
     }
 
-    /// Draws the along chart of one device pair, titled with the compare device's name.
+    /// Draws the along chart of one device pair, titled with the benchmark
+    /// and the compare device's name.
     pub fn finish_device_pair(
         &mut self,
         records: &[StateRecord],
@@ -234,14 +271,59 @@ impl<'s> Charts<'s> {
         if let Some(warning) = warning {
             eprintln!("{warning}");
         }
-        let saved = render_along_chart(
-            &printable(device_name),
-            &printable(axis),
-            &series,
-            Path::new(&path),
-        )
-        .map_err(Failure::Fatal)?;
+        let title = match device_name {
+            "" => printable(&format!("{benchmark} (device {})", device.0)),
+            name => printable(&format!("{benchmark} - {name} (device {})", device.0)),
+        };
+        let axis_name = printable(axis);
+        let along_axis = AlongAxis {
+            name: &axis_name,
+            pow2: is_pow2_axis(axis, records),
+        };
+        let saved = render_along_chart(&title, along_axis, &series, Path::new(&path))
+            .map_err(Failure::Fatal)?;
         eprintln!("{saved}");
         Ok(())
     }
+}
+
+/// Appends the compare device to the row labels when the bars come from
+/// more than one device, so that the rows of a multi-GPU file can be told
+/// apart.
+fn label_devices(entries: &mut [SummaryEntry], devices: &[(i64, String)]) {
+    let mut ids: Vec<i64> = devices.iter().map(|(id, _)| *id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() < 2 {
+        return;
+    }
+    // GPUs of one model are told apart by id alone (the title names them).
+    let one_model = devices.iter().all(|(_, name)| *name == devices[0].1);
+    for (entry, (id, name)) in entries.iter_mut().zip(devices) {
+        entry.label = if one_model || name.is_empty() {
+            format!("{} | device {id}", entry.label)
+        } else {
+            format!("{} | device {id}: {name}", entry.label)
+        };
+    }
+}
+
+/// The message of a summary chart split into numbered files.
+fn split_message(rows: usize, files: usize, requested: &str) -> String {
+    format!(
+        "Comparison plot has {rows} rows: splitting it into {files} charts of at most \
+         {ROWS_PER_CHART} rows, {} to {}",
+        numbered_path(requested, 1),
+        numbered_path(requested, files)
+    )
+}
+
+/// NVBench shows the values of a pow2 axis as `2^N`: an axis whose every
+/// plotted value reads so gets power-of-two ticks.
+fn is_pow2_axis(axis: &str, records: &[StateRecord]) -> bool {
+    let mut values = records
+        .iter()
+        .flat_map(|r| r.axis_values.iter().filter(|v| v.name == axis))
+        .peekable();
+    values.peek().is_some() && values.all(|v| v.display.starts_with("2^"))
 }

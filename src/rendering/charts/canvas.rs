@@ -1,0 +1,327 @@
+//! What both charts draw on: the embedded font, sizes in points at the
+//! output resolution, the colours of the themes, text measurement and
+//! shortening, and the choice of a legend position.
+
+use std::fmt::Display;
+use std::sync::OnceLock;
+
+use plotters::chart::SeriesLabelPosition;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend};
+use plotters::style::{FontStyle, IntoFont, RGBAColor, RGBColor, TextStyle};
+
+/// Charts follow matplotlib's sizes at 150 dpi.
+pub(super) const DPI: f64 = 150.0;
+
+/// Points (1/72 inch) to pixels at the output resolution.
+pub(super) fn pt(points: f64) -> f64 {
+    points * DPI / 72.0
+}
+
+pub(super) const FONT_FAMILY: &str = "sans-serif";
+static FONT_BYTES: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/fonts/DejaVuSans.ttf"
+));
+
+// DejaVu Sans metrics in ems: ab_glyph scales a font so that ascent minus
+// descent equals the requested size, which for DejaVu is 1.164 em.
+const GLYPH_HEIGHT_EM: f64 = 1.164;
+/// The minus sign matplotlib puts in tick labels.
+pub(super) const MINUS: char = '\u{2212}';
+
+fn register_font() -> Result<(), String> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok = *REGISTERED.get_or_init(|| {
+        plotters::style::register_font(FONT_FAMILY, FontStyle::Normal, FONT_BYTES).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err("the embedded chart font could not be loaded".to_string())
+    }
+}
+
+/// The two backends size text differently: the SVG backend writes
+/// `font-size = size / 1.24`, the bitmap backend scales the glyph box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flavor {
+    Bitmap,
+    Svg,
+}
+
+impl Flavor {
+    /// plotters' font size that renders an em of `em` pixels.
+    fn font_size(self, em: f64) -> f64 {
+        match self {
+            Flavor::Bitmap => em * GLYPH_HEIGHT_EM,
+            Flavor::Svg => em * 1.24,
+        }
+    }
+}
+
+/// A chart that can draw itself on any plotters backend.
+pub(super) trait Chart {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String>;
+}
+
+/// The drawing area of one output file and how its backend sizes text.
+pub(super) struct Canvas<'a, DB: DrawingBackend> {
+    pub area: &'a DrawingArea<DB, Shift>,
+    flavor: Flavor,
+    pub width: f64,
+}
+
+/// plotters' errors carry the backend's error type; the charts report text.
+pub(super) fn drawn<T, E: Display>(result: Result<T, E>) -> Result<T, String> {
+    result.map_err(|e| e.to_string())
+}
+
+impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
+    pub fn new(area: &'a DrawingArea<DB, Shift>, flavor: Flavor) -> Result<Self, String> {
+        register_font()?;
+        let (w, _) = area.dim_in_pixel();
+        Ok(Self {
+            area,
+            flavor,
+            width: w as f64,
+        })
+    }
+
+    /// The embedded font with an em of `em` pixels, in `color`.
+    pub fn font(&self, em: f64, color: RGBColor) -> TextStyle<'static> {
+        (FONT_FAMILY, self.flavor.font_size(em))
+            .into_font()
+            .color(&color)
+    }
+
+    /// Width of `text` in pixels; measured with the real glyph advances on
+    /// both backends because an SVG viewer renders the same font.
+    pub fn text_width(&self, text: &str, em: f64) -> f64 {
+        if text.is_empty() {
+            return 0.0;
+        }
+        let style: TextStyle = (FONT_FAMILY, em * GLYPH_HEIGHT_EM).into_font().into();
+        match self.area.estimate_text_size(text, &style) {
+            Ok((w, _)) => w as f64,
+            Err(_) => 0.6 * em * text.chars().count() as f64,
+        }
+    }
+
+    /// Shortens `text` with an ellipsis until it fits `max_width` pixels
+    /// (plotters draws a text as given, however long; a long benchmark name
+    /// would push the plot off the canvas).
+    pub fn fit(&self, text: &str, em: f64, max_width: f64) -> String {
+        if self.text_width(text, em) <= max_width {
+            return text.to_string();
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let (mut keep, mut step) = (0usize, chars.len());
+        // Largest prefix that still fits, by binary search on its length.
+        while step > 0 {
+            let next = keep + step;
+            let candidate: String = chars[..next.min(chars.len())]
+                .iter()
+                .chain(['…'].iter())
+                .collect();
+            if next < chars.len() && self.text_width(&candidate, em) <= max_width {
+                keep = next;
+            } else {
+                step /= 2;
+            }
+        }
+        chars[..keep].iter().chain(['…'].iter()).collect()
+    }
+}
+
+/// Colours of a chart's theme: matplotlib's default, the reference's
+/// `--dark` variant, and seaborn's darkgrid for the along chart.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Theme {
+    pub background: RGBColor,
+    pub face: RGBColor,
+    pub foreground: RGBColor,
+    pub guide: RGBColor,
+    pub legend_border: RGBColor,
+}
+
+impl Theme {
+    pub fn summary(dark: bool) -> Self {
+        if dark {
+            Theme {
+                background: RGBColor(0, 0, 0),
+                face: RGBColor(0, 0, 0),
+                foreground: RGBColor(255, 255, 255),
+                guide: RGBColor(255, 255, 255),
+                legend_border: RGBColor(0x80, 0x80, 0x80),
+            }
+        } else {
+            Theme {
+                background: RGBColor(255, 255, 255),
+                face: RGBColor(255, 255, 255),
+                foreground: RGBColor(0, 0, 0),
+                guide: RGBColor(128, 128, 128),
+                legend_border: RGBColor(0xCC, 0xCC, 0xCC),
+            }
+        }
+    }
+
+    pub fn darkgrid() -> Self {
+        Theme {
+            background: RGBColor(255, 255, 255),
+            face: RGBColor(0xEA, 0xEA, 0xF2),
+            foreground: RGBColor(0x26, 0x26, 0x26),
+            guide: RGBColor(255, 255, 255),
+            legend_border: RGBColor(0xCC, 0xCC, 0xCC),
+        }
+    }
+
+    pub fn legend_background(&self) -> RGBAColor {
+        RGBAColor(self.face.0, self.face.1, self.face.2, 0.8)
+    }
+}
+
+/// Matplotlib's named colours the reference uses for each status.
+pub(super) fn status_color(status: &str) -> RGBColor {
+    match status {
+        "SLOW" => RGBColor(255, 0, 0),
+        "FAST" => RGBColor(0, 128, 0),
+        "SAME" => RGBColor(0, 0, 255),
+        _ => RGBColor(128, 128, 128),
+    }
+}
+
+/// seaborn's "deep" palette, the colour cycle after `sns.set_theme()`.
+pub(super) const DEEP: [RGBColor; 10] = [
+    RGBColor(0x4C, 0x72, 0xB0),
+    RGBColor(0xDD, 0x84, 0x52),
+    RGBColor(0x55, 0xA8, 0x68),
+    RGBColor(0xC4, 0x4E, 0x52),
+    RGBColor(0x81, 0x72, 0xB3),
+    RGBColor(0x93, 0x78, 0x60),
+    RGBColor(0xDA, 0x8B, 0xC3),
+    RGBColor(0x8C, 0x8C, 0x8C),
+    RGBColor(0xCC, 0xB9, 0x74),
+    RGBColor(0x64, 0xB5, 0xCD),
+];
+
+/// A rectangle in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct PixelRect {
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
+impl PixelRect {
+    pub fn from_corners(((l, t), (r, b)): ((i32, i32), (i32, i32))) -> Self {
+        PixelRect {
+            left: l.min(r) as f64,
+            top: t.min(b) as f64,
+            right: l.max(r) as f64,
+            bottom: t.max(b) as f64,
+        }
+    }
+
+    fn contains(&self, (x, y): (f64, f64)) -> bool {
+        x >= self.left && x <= self.right && y >= self.top && y <= self.bottom
+    }
+}
+
+/// The legend position, of those plotters offers, whose box of `size`
+/// pixels covers the fewest `drawn` points of the plot area `plot`.
+/// plotters places a legend only where it is told; matplotlib's "best"
+/// placement (tried in its order: upper right, upper left, lower left,
+/// lower right, ...) is this search.
+pub(super) fn best_legend_position(
+    plot: PixelRect,
+    size: (f64, f64),
+    margin: f64,
+    drawn: &[(f64, f64)],
+) -> SeriesLabelPosition {
+    use SeriesLabelPosition::*;
+    let (w, h) = size;
+    let (l, r) = (plot.left + margin, plot.right - margin - w);
+    let (t, b) = (plot.top + margin, plot.bottom - margin - h);
+    let (cx, cy) = (
+        (plot.left + plot.right - w) / 2.0,
+        (plot.top + plot.bottom - h) / 2.0,
+    );
+    let candidates = [
+        (UpperRight, r, t),
+        (UpperLeft, l, t),
+        (LowerLeft, l, b),
+        (LowerRight, r, b),
+        (MiddleRight, r, cy),
+        (MiddleLeft, l, cy),
+        (LowerMiddle, cx, b),
+        (UpperMiddle, cx, t),
+        (MiddleMiddle, cx, cy),
+    ];
+    let mut best = (UpperRight, usize::MAX);
+    for (position, x, y) in candidates {
+        let candidate = PixelRect {
+            left: x,
+            top: y,
+            right: x + w,
+            bottom: y + h,
+        };
+        let covered = drawn.iter().filter(|p| candidate.contains(**p)).count();
+        if covered < best.1 {
+            best = (position, covered);
+        }
+    }
+    best.0
+}
+
+/// Points along a drawn polyline, every few pixels, so the legend can avoid
+/// covering lines and bars as well as markers.
+pub(super) fn sample_polyline(pixels: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut samples: Vec<(f64, f64)> = pixels.to_vec();
+    for pair in pixels.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let length = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+        let steps = (length / 8.0).clamp(0.0, 500.0) as usize;
+        for i in 1..steps {
+            let t = i as f64 / steps as f64;
+            samples.push((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
+        }
+    }
+    samples
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_goes_where_nothing_is_drawn() {
+        let plot = PixelRect {
+            left: 0.0,
+            top: 0.0,
+            right: 100.0,
+            bottom: 100.0,
+        };
+        let upper_right = [(90.0, 5.0), (80.0, 10.0)];
+        assert!(matches!(
+            best_legend_position(plot, (30.0, 20.0), 2.0, &upper_right),
+            SeriesLabelPosition::UpperLeft
+        ));
+        assert!(matches!(
+            best_legend_position(plot, (30.0, 20.0), 2.0, &[]),
+            SeriesLabelPosition::UpperRight
+        ));
+    }
+
+    #[test]
+    fn polylines_are_sampled_every_few_pixels() {
+        let samples = sample_polyline(&[(0.0, 0.0), (80.0, 0.0)]);
+        assert_eq!(samples.len(), 2 + 9);
+        assert!(
+            samples
+                .iter()
+                .all(|&(x, y)| (0.0..=80.0).contains(&x) && y == 0.0)
+        );
+    }
+}

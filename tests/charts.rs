@@ -1,0 +1,339 @@
+//! `--plot` and `--plot-along` on the built binary, with NVBench results
+//! written by the tests: titles, legends, axis labels, row labels of large
+//! and multi-GPU inputs, series colours and pow2 ticks, and the messages.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvbc-charts-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn summary(tag: &str, value: f64) -> Value {
+    json!({"tag": tag, "name": tag, "hint": "duration",
+           "data": [{"name": "value", "type": "float64", "value": value.to_string()}]})
+}
+
+/// A state whose GPU time is `mean` seconds with 0.2 % noise.
+fn state(device: i64, t: &str, exponent: u32, mean: f64) -> Value {
+    let sd = mean * 0.002;
+    json!({
+        "name": format!("Device={device} T={t} Elements{{io}}=2^{exponent}"),
+        "device": device,
+        "type_config_index": 0,
+        "axis_values": [
+            {"name": "T", "type": "string", "value": t},
+            {"name": "Elements{io}", "type": "int64", "value": (1u64 << exponent).to_string()}
+        ],
+        "summaries": [
+            summary("nv/cold/time/gpu/min", mean - 2.0 * sd),
+            summary("nv/cold/time/gpu/max", mean + 2.0 * sd),
+            summary("nv/cold/time/gpu/mean", mean),
+            summary("nv/cold/time/gpu/stdev/absolute", sd),
+            summary("nv/cold/time/gpu/stdev/relative", 0.002),
+            summary("nv/cold/sm_clock_rate/mean", 1.98e9),
+            summary("nv/cold/sm_clock_rate/stdev/relative", 0.001)
+        ],
+        "is_skipped": false
+    })
+}
+
+/// Results of `benchmarks` benchmarks on `devices` GPUs named `GPU-<id>`,
+/// each with `T` in {F32, F64} and `exponents` pow2 `Elements{io}` values
+/// from 2^10; `factor(benchmark, state index)` scales the times.
+fn results(
+    benchmarks: usize,
+    exponents: u32,
+    devices: i64,
+    factor: &dyn Fn(usize, usize) -> f64,
+) -> Value {
+    let benches: Vec<Value> = (0..benchmarks)
+        .map(|b| {
+            let mut states = Vec::new();
+            for device in 0..devices {
+                for t in ["F32", "F64"] {
+                    for e in 10..10 + exponents {
+                        let base = 2e-6 + (1u64 << e) as f64 * 4e-12;
+                        let time = base * if t == "F32" { 1.0 } else { 1.9 };
+                        states.push(state(device, t, e, time * factor(b, states.len())));
+                    }
+                }
+            }
+            json!({
+                "name": format!("bench_{b}"),
+                "index": b,
+                "devices": (0..devices).collect::<Vec<_>>(),
+                "axes": [
+                    {"name": "T", "type": "type", "flags": "",
+                     "values": [{"input_string": "F32", "description": ""},
+                                {"input_string": "F64", "description": ""}]},
+                    {"name": "Elements{io}", "type": "int64", "flags": "pow2",
+                     "values": (10..10 + exponents)
+                        .map(|e| json!({"input_string": e.to_string(), "description": "",
+                                        "value": 1u64 << e}))
+                        .collect::<Vec<_>>()}
+                ],
+                "states": states
+            })
+        })
+        .collect();
+    json!({
+        "meta": {"version": {"json": {"major": 1, "minor": 0, "patch": 0, "string": "1.0.0"}}},
+        "devices": (0..devices).map(|id| json!({"id": id, "name": format!("GPU-{id}")}))
+            .collect::<Vec<_>>(),
+        "benchmarks": benches
+    })
+}
+
+/// Writes a reference and a compare file: every third state slower (by
+/// 10 % in the first benchmark, 2 % more in each next one), every third
+/// 10 % faster, the rest unchanged.
+fn write_pair(dir: &Path, benchmarks: usize, exponents: u32, devices: i64) {
+    let reference = results(benchmarks, exponents, devices, &|_, _| 1.0);
+    let compare = results(benchmarks, exponents, devices, &|b, i| {
+        [1.0, 1.1 + 0.02 * b as f64, 0.9][i % 3]
+    });
+    std::fs::write(dir.join("ref.json"), reference.to_string()).unwrap();
+    std::fs::write(dir.join("cmp.json"), compare.to_string()).unwrap();
+}
+
+fn svg_texts(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
+/// Row labels are `bench_B | T=.. Elements{io}=2^E`.
+fn row_labels(texts: &[String]) -> Vec<&String> {
+    texts.iter().filter(|t| t.starts_with("bench_")).collect()
+}
+
+#[test]
+fn summary_chart_has_title_legend_axis_label_and_every_row() {
+    let dir = scratch("summary");
+    write_pair(&dir, 2, 3, 1);
+    let out = run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "summary.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Saved comparison plot to summary.svg"),
+        "{stderr}"
+    );
+    let texts = svg_texts(&dir.join("summary.svg"));
+    assert!(
+        texts.contains(&"GPU timing change - GPU-0".to_string()),
+        "{texts:?}"
+    );
+    for legend in ["SLOW", "FAST", "SAME"] {
+        assert!(texts.contains(&legend.to_string()), "legend {legend}");
+    }
+    assert!(
+        texts.contains(&"GPU time change, compare vs reference (negative = faster)".to_string()),
+        "{texts:?}"
+    );
+    assert_eq!(row_labels(&texts).len(), 12, "{texts:?}");
+    assert!(texts.contains(&"bench_1 | T=F64 Elements{io}=2^12".to_string()));
+}
+
+#[test]
+fn every_row_of_1600_rows_is_labelled_across_numbered_files() {
+    let dir = scratch("rows1600");
+    // 20 benchmarks x 2 types x 40 sizes
+    write_pair(&dir, 20, 40, 1);
+    let out = run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "plots/all.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "Comparison plot has 1600 rows: splitting it into 8 charts of at most 200 rows, \
+             plots/all-1.svg to plots/all-8.svg"
+        ),
+        "{stderr}"
+    );
+    let mut labels = BTreeSet::new();
+    let mut tick_sets = BTreeSet::new();
+    for part in 1..=8 {
+        let path = dir.join(format!("plots/all-{part}.svg"));
+        assert!(
+            stderr.contains(&format!("Saved comparison plot to plots/all-{part}.svg")),
+            "{stderr}"
+        );
+        let texts = svg_texts(&path);
+        assert!(
+            texts.contains(&format!("GPU timing change - GPU-0 (part {part} of 8)")),
+            "{texts:?}"
+        );
+        let rows = row_labels(&texts);
+        assert_eq!(rows.len(), 200, "part {part}");
+        let ticks: Vec<&String> = texts.iter().filter(|t| t.ends_with('%')).collect();
+        assert!(ticks.len() >= 3, "{texts:?}");
+        tick_sets.insert(format!("{ticks:?}"));
+        labels.extend(rows.into_iter().cloned());
+    }
+    assert_eq!(
+        tick_sets.len(),
+        1,
+        "the parts share one x scale: {tick_sets:?}"
+    );
+    assert!(!dir.join("plots/all.svg").exists());
+    for b in 0..20 {
+        for t in ["F32", "F64"] {
+            for e in 10..50 {
+                let label = format!("bench_{b} | T={t} Elements{{io}}=2^{e}");
+                assert!(labels.contains(&label), "missing {label}");
+            }
+        }
+    }
+}
+
+#[test]
+fn default_output_keeps_the_saved_line_on_stdout() {
+    let dir = scratch("default");
+    write_pair(&dir, 1, 2, 1);
+    let out = run(&dir, &["--plot", "ref.json", "cmp.json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("\n\nSaved comparison plot to nvbench_compare.png\n"),
+        "{stdout}"
+    );
+    let png = std::fs::read(dir.join("nvbench_compare.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn rows_of_a_multi_gpu_file_carry_their_device() {
+    let dir = scratch("multigpu");
+    write_pair(&dir, 1, 2, 2);
+    run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "multi.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let texts = svg_texts(&dir.join("multi.svg"));
+    let rows = row_labels(&texts);
+    assert_eq!(rows.len(), 8, "{texts:?}");
+    for device in ["0: GPU-0", "1: GPU-1"] {
+        let label = format!("bench_0 | T=F32 Elements{{io}}=2^10 | device {device}");
+        assert!(rows.contains(&&label), "missing {label}: {rows:?}");
+    }
+    assert!(
+        texts.contains(&"GPU timing change".to_string()),
+        "two device names: no device in the title: {texts:?}"
+    );
+}
+
+/// Stroke colours of `<polyline>`s, each with the number of polylines
+/// through `points` points (solid lines) and of others (dashes).
+fn line_colours(path: &Path, points: usize) -> BTreeMap<String, (usize, usize)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let mut colours: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for line in doc.descendants().filter(|n| n.has_tag_name("polyline")) {
+        let (Some(stroke), Some(line_points)) =
+            (line.attribute("stroke"), line.attribute("points"))
+        else {
+            continue;
+        };
+        let entry = colours.entry(stroke.to_string()).or_default();
+        if line_points.split_whitespace().count() == points {
+            entry.0 += 1;
+        } else {
+            entry.1 += 1;
+        }
+    }
+    colours
+}
+
+#[test]
+fn along_chart_pairs_share_a_colour_with_pow2_ticks_and_a_named_title() {
+    let dir = scratch("along");
+    write_pair(&dir, 1, 9, 2);
+    let out = run(
+        &dir,
+        &[
+            "--plot-along",
+            "Elements{io}",
+            "--plot-along-output",
+            "along-{device}.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for device in 0..2 {
+        assert!(
+            stderr.contains(&format!("Saved plot-along output to along-{device}.svg")),
+            "{stderr}"
+        );
+        let path = dir.join(format!("along-{device}.svg"));
+        let texts = svg_texts(&path);
+        assert!(
+            texts.contains(&format!("bench_0 - GPU-{device} (device {device})")),
+            "{texts:?}"
+        );
+        for legend in ["T = F32", "T = F32 ref", "T = F64", "T = F64 ref"] {
+            assert!(texts.contains(&legend.to_string()), "legend {legend}");
+        }
+        for tick in ["2¹⁰", "2¹²", "2¹⁴", "2¹⁶", "2¹⁸"] {
+            assert!(texts.contains(&tick.to_string()), "tick {tick}: {texts:?}");
+        }
+        // Two colours, each drawn solid (compare) and dashed (reference).
+        let colours = line_colours(&path, 9);
+        let series: Vec<_> = colours
+            .iter()
+            .filter(|(colour, _)| colour.as_str() != "#FFFFFF")
+            .collect();
+        assert_eq!(series.len(), 2, "{colours:?}");
+        for (colour, (solid, dashes)) in series {
+            assert_eq!(*solid, 1, "{colour}: one solid compare line");
+            assert!(*dashes > 10, "{colour}: a dashed reference line");
+        }
+    }
+}
