@@ -34,6 +34,8 @@ use crate::timing::{Timing, extract_timing};
 pub struct Settings {
     pub reference: String,
     pub compare: String,
+    /// Repetition mode (`--vs`): every run of each side.
+    pub repetitions: Option<crate::repeat::Sides>,
     pub threshold: f64,
     pub display: DisplayMode,
     pub no_color: bool,
@@ -63,7 +65,7 @@ struct Decided {
 }
 
 /// The selected devices of one input, or the reference's error.
-fn selected_devices<'a>(
+pub(crate) fn selected_devices<'a>(
     root: &'a Root,
     path: &str,
     filter: &DeviceFilter,
@@ -111,23 +113,7 @@ impl<'s> Run<'s> {
             let last = index + 1 == pairs.len();
             self.compare_files(reference, compare, last, out)?;
         }
-        let s = self.settings;
-        let missing = s.report_missing.then_some(self.report.missing.as_slice());
-        let mut text = missing.map(render_missing).unwrap_or_default();
-        text.push_str(&render_summary(
-            &self.report.tally,
-            s.display == DisplayMode::Explain,
-        ));
-        if s.report_missing {
-            text.push_str(&crate::render::summary::render_missing_counts(&self.report));
-        }
-        if s.explain_ambg {
-            let steps = crate::render::advice::render_next_steps(&self.report.tally);
-            if !steps.is_empty() {
-                text.push('\n');
-                text.push_str(&steps);
-            }
-        }
+        let text = summary_text(self.settings, &self.report);
         out.write_all(text.as_bytes()).map_err(Failure::write)?;
         self.write_bulk_debug(out)
     }
@@ -148,21 +134,9 @@ impl<'s> Run<'s> {
     }
 
     fn write_bulk_debug(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
-        let (Some(destination), Some(rows)) = (&self.settings.bulk_debug, self.bulk_rows.take())
-        else {
-            return Ok(());
-        };
-        let script = bulk_debug_script(rows);
-        if destination.eq_ignore_ascii_case("stdout") {
-            return out.write_all(script.as_bytes()).map_err(Failure::write);
-        }
-        std::fs::write(destination, script).map_err(|e| {
-            Failure::reported(format!(
-                "failed to write bulk debug Python output: {}",
-                os_error_text(&e, destination)
-            ))
-        })
+        write_bulk_debug(self.settings, self.bulk_rows.take(), out)
     }
+
 
     fn compare_files(
         &mut self,
@@ -441,6 +415,48 @@ impl<'s> Run<'s> {
     }
 }
 
+/// The text after the tables: NEW/DROPPED, the summary, the next steps.
+pub(crate) fn summary_text(s: &Settings, report: &Report) -> String {
+    let missing = s.report_missing.then_some(report.missing.as_slice());
+    let mut text = missing.map(render_missing).unwrap_or_default();
+    text.push_str(&render_summary(
+        &report.tally,
+        s.display == DisplayMode::Explain,
+    ));
+    if s.report_missing {
+        text.push_str(&crate::render::summary::render_missing_counts(report));
+    }
+    if s.explain_ambg {
+        let steps = crate::render::advice::render_next_steps(&report.tally);
+        if !steps.is_empty() {
+            text.push('\n');
+            text.push_str(&steps);
+        }
+    }
+    text
+}
+
+/// Writes the `--bulk-debug-python` script of the rows, when asked for.
+pub(crate) fn write_bulk_debug(
+    s: &Settings,
+    rows: Option<Vec<PyValue>>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let (Some(destination), Some(rows)) = (&s.bulk_debug, rows) else {
+        return Ok(());
+    };
+    let script = bulk_debug_script(rows);
+    if destination.eq_ignore_ascii_case("stdout") {
+        return out.write_all(script.as_bytes()).map_err(Failure::write);
+    }
+    std::fs::write(destination, script).map_err(|e| {
+        Failure::reported(format!(
+            "failed to write bulk debug Python output: {}",
+            os_error_text(&e, destination)
+        ))
+    })
+}
+
 /// Benchmarks prepared per thread, at least: a few large benchmarks are
 /// better served by the parallel decisions and tables inside each.
 const BENCHMARKS_PER_THREAD: usize = 4;
@@ -455,7 +471,7 @@ struct PairWork<'a> {
 }
 
 /// The reference and compare device of each device pair, paired by position.
-fn benchmark_device_pairs(
+pub(crate) fn benchmark_device_pairs(
     s: &Settings,
     ref_bench: &Benchmark,
     cmp_bench: &Benchmark,
@@ -475,7 +491,7 @@ fn benchmark_device_pairs(
     Ok(ref_ids.into_iter().zip(cmp_ids).collect())
 }
 
-fn axis_names(bench: &Benchmark) -> Vec<String> {
+pub(crate) fn axis_names(bench: &Benchmark) -> Vec<String> {
     (bench.axes.as_deref().unwrap_or(&[]))
         .iter()
         .map(|a| a.name.clone())
@@ -621,6 +637,7 @@ impl Decider<'_> {
             displayed: self.is_displayed(&decided.comparison),
             comparison: decided.comparison,
             sidecars: decided.sidecars,
+            repetitions: None,
         })
     }
 
@@ -685,7 +702,7 @@ impl Decider<'_> {
     }
 }
 
-fn presence(state: &State) -> compare::Presence {
+pub(crate) fn presence(state: &State) -> compare::Presence {
     compare::Presence {
         skipped: state.is_skipped(),
         skip_reason: state
@@ -698,13 +715,13 @@ fn presence(state: &State) -> compare::Presence {
 }
 
 /// Per input pair: the selected device sections and the JSON directories.
-struct FileContext<'a> {
-    ref_path: &'a str,
-    cmp_path: &'a str,
-    ref_devices: &'a [&'a Device],
-    cmp_devices: &'a [&'a Device],
-    ref_dir: String,
-    cmp_dir: String,
+pub(crate) struct FileContext<'a> {
+    pub(crate) ref_path: &'a str,
+    pub(crate) cmp_path: &'a str,
+    pub(crate) ref_devices: &'a [&'a Device],
+    pub(crate) cmp_devices: &'a [&'a Device],
+    pub(crate) ref_dir: String,
+    pub(crate) cmp_dir: String,
 }
 
 /// Python `str()` of a device field (`None` when absent).
@@ -723,7 +740,7 @@ fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {
 }
 
 /// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
-fn device_heading(
+pub(crate) fn device_heading(
     context: &FileContext,
     bench: &str,
     ref_id: i64,

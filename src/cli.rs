@@ -55,7 +55,7 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
 #[command(
     name = "nvbench-compare",
     version,
-    override_usage = "nvbench-compare [OPTIONS] reference.json compare.json\n       nvbench-compare [OPTIONS] reference_dir/ compare_dir/",
+    override_usage = "nvbench-compare [OPTIONS] reference.json compare.json\n       nvbench-compare [OPTIONS] reference_dir/ compare_dir/\n       nvbench-compare [OPTIONS] ref_run1 ref_run2 ... --vs cmp_run1 cmp_run2 ...",
     infer_long_args = true,
     args_override_self = true
 )]
@@ -63,6 +63,16 @@ pub struct Cli {
     /// Reference and compare JSON files, or two directories
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
+
+    /// Repetition mode: the paths before --vs are runs of the reference,
+    /// the paths after it runs of the compare side (separate processes);
+    /// each side's runs are merged before deciding
+    #[arg(long = "vs", action = clap::ArgAction::Count)]
+    pub vs: u8,
+
+    /// How many paths come before `--vs` (set by [`parse`]).
+    #[arg(skip)]
+    pub paths_before_vs: Option<usize>,
 
     /// Ignore differences in the device sections and compare anyway
     #[arg(long)]
@@ -235,8 +245,37 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
         let _ = error.print();
         error.exit_code()
     })?;
+    let mut cli = cli;
+    cli.paths_before_vs = paths_before_vs(&matches);
     let filters = ordered_filter_args(&matches);
     Ok((cli, filters))
+}
+
+/// The number of paths given before `--vs`, when it is given.
+fn paths_before_vs(matches: &ArgMatches) -> Option<usize> {
+    let vs_index = matches.indices_of("vs")?.next()?;
+    let path_indices = matches.indices_of("paths").into_iter().flatten();
+    Some(path_indices.filter(|index| *index < vs_index).count())
+}
+
+/// The paths of both sides in repetition mode (`--vs`), or the usual pair.
+enum Paths {
+    Pair(String, String),
+    Repeated(crate::repeat::Sides),
+}
+
+fn split_paths(cli: &Cli) -> Result<Paths, Failure> {
+    if cli.vs > 1 {
+        return Err(Failure::fatal("--vs may be given only once"));
+    }
+    let Some(split) = cli.paths_before_vs.filter(|_| cli.vs == 1) else {
+        return match <[String; 2]>::try_from(cli.paths.clone()) {
+            Ok([reference, compare]) => Ok(Paths::Pair(reference, compare)),
+            Err(_) => Err(Failure::Usage),
+        };
+    };
+    let (reference, compare) = cli.paths.split_at(split);
+    crate::repeat::Sides::new(reference.to_vec(), compare.to_vec()).map(Paths::Repeated)
 }
 
 /// Validates the options in the reference's order: config, --dump-config,
@@ -267,7 +306,19 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         .map_err(Failure::Reported)?;
     let compare_devices = parse_device_filter(&cli.compare_devices, "--compare-devices")
         .map_err(Failure::Reported)?;
-    let [reference, compare] = <[String; 2]>::try_from(cli.paths).map_err(|_| Failure::Usage)?;
+    let (reference, compare, repetitions) = match split_paths(&cli)? {
+        Paths::Repeated(_) if cli.plot || cli.plot_along.is_some() => {
+            return Err(Failure::fatal(
+                "--plot and --plot-along are not available with --vs (repetition mode)",
+            ));
+        }
+        Paths::Pair(reference, compare) => (reference, compare, None),
+        Paths::Repeated(sides) => (
+            sides.reference[0].clone(),
+            sides.compare[0].clone(),
+            Some(sides),
+        ),
+    };
     let extras = Extras {
         json: cli.json,
         markdown: cli.markdown_summary,
@@ -289,6 +340,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         Box::new(Settings {
             reference,
             compare,
+            repetitions,
             threshold: cli.threshold,
             display: match cli.display {
                 DisplayArg::Intervals => DisplayMode::Intervals,

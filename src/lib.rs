@@ -23,6 +23,7 @@ pub mod parallel;
 pub mod pprint;
 pub mod pyfmt;
 pub mod render;
+pub mod repeat;
 pub mod report;
 pub mod sidecar;
 pub mod tabulate;
@@ -49,7 +50,7 @@ pub fn run(cli: cli::Cli, filter_args: &[filters::FilterArg], out: &mut dyn Writ
 
 /// A comparison run, its extra outputs, and the gate.
 fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) -> u8 {
-    let mut run = app::Run::new(settings);
+    let mut run = Runner::new(settings);
     // With `--json -` the JSON document is all that goes to stdout; the
     // messages the reference prints on stdout go to stderr instead.
     let json_to_stdout = extras.json_to_stdout();
@@ -68,7 +69,7 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     if let Err(failure) = executed {
         return fail(failure, out);
     }
-    let report = &run.report;
+    let report = run.report();
     let documents = [
         extras.json.as_ref().map(|destination| {
             let text = render::json::render_json(report, &settings.preset, &settings.thresholds);
@@ -123,4 +124,33 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
         }
     }
     1
+}
+
+/// The usual run of a pair, or a repetition-mode run (`--vs`).
+enum Runner<'s> {
+    Pair(app::Run<'s>),
+    Repeated(repeat::run::RepeatRun<'s>),
+}
+
+impl<'s> Runner<'s> {
+    fn new(settings: &'s app::Settings) -> Self {
+        match &settings.repetitions {
+            Some(sides) => Runner::Repeated(repeat::run::RepeatRun::new(settings, sides)),
+            None => Runner::Pair(app::Run::new(settings)),
+        }
+    }
+
+    fn execute(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        match self {
+            Runner::Pair(run) => run.execute(out),
+            Runner::Repeated(run) => run.execute(out),
+        }
+    }
+
+    fn report(&self) -> &report::Report {
+        match self {
+            Runner::Pair(run) => &run.report,
+            Runner::Repeated(run) => &run.report,
+        }
+    }
 }
