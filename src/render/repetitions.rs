@@ -11,6 +11,74 @@ use crate::render::units::{IntervalWidths, TimingText, change, duration_units, p
 use crate::repeat::{RepetitionStats, SideStats};
 use crate::tabulate::{Align, github_table};
 
+/// The `repetitions` object of a state in the JSON report.
+#[derive(serde::Serialize)]
+pub struct RepetitionsJson {
+    reference: SideJson,
+    compare: SideJson,
+    /// `cmp center / ref center - 1` of the merged centers.
+    delta: Option<f64>,
+    /// `sqrt(noise_ref² + noise_cmp²)`.
+    sigma: Option<f64>,
+    /// `|delta| / sigma`.
+    significance: Option<f64>,
+    /// A side has one run: sigma holds only the scatter within one process.
+    single_run: bool,
+}
+
+#[derive(serde::Serialize)]
+struct SideJson {
+    /// Runs merged into the state.
+    reps: usize,
+    /// Runs the side has (more than `reps` when some lack the state).
+    runs: usize,
+    /// The merged relative noise.
+    noise: Option<f64>,
+    run_centers: Vec<RunCenterJson>,
+}
+
+#[derive(serde::Serialize)]
+struct RunCenterJson {
+    /// Zero-based position of the run among the side's paths.
+    run: usize,
+    center: Option<f64>,
+}
+
+fn finite(value: Option<f64>) -> Option<f64> {
+    value.filter(|v| v.is_finite())
+}
+
+impl SideJson {
+    fn of(side: &SideStats) -> Self {
+        SideJson {
+            reps: side.reps(),
+            runs: side.total_runs,
+            noise: finite(side.noise),
+            run_centers: side
+                .runs
+                .iter()
+                .map(|r| RunCenterJson {
+                    run: r.run,
+                    center: finite(r.center),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl RepetitionsJson {
+    pub fn of(stats: &RepetitionStats) -> Self {
+        RepetitionsJson {
+            reference: SideJson::of(&stats.reference),
+            compare: SideJson::of(&stats.compare),
+            delta: finite(stats.delta),
+            sigma: finite(stats.sigma),
+            significance: finite(stats.significance),
+            single_run: stats.single_run(),
+        }
+    }
+}
+
 /// A displayed row: its formatted axis values, its decision and its runs.
 pub struct RepetitionRow<'a> {
     pub axis_cells: Vec<String>,
