@@ -93,6 +93,7 @@ fn next_steps(report: &Report) -> String {
             next_step(code)
         );
     }
+    let _ = writeln!(out, "\n{}", crate::render::advice::REPETITIONS_ADVICE);
     out.push('\n');
     out
 }
