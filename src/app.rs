@@ -137,7 +137,6 @@ impl<'s> Run<'s> {
         write_bulk_debug(self.settings, self.bulk_rows.take(), out)
     }
 
-
     fn compare_files(
         &mut self,
         ref_path: &str,

@@ -603,7 +603,11 @@ fn intervals_support_same(reference: &Interval, compare: &Interval, t: &Threshol
 }
 
 /// Step 4's cycle-space confirmation.
-fn confirm_same_with_clock_rate(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
+fn confirm_same_with_clock_rate(
+    reference: &Evidence,
+    compare: &Evidence,
+    t: &Thresholds,
+) -> Decision {
     let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
         CycleIntervals::Missing => {
             return decision(
@@ -639,8 +643,14 @@ fn confirm_same_with_clock_rate(reference: &Evidence, compare: &Evidence, t: &Th
 /// Step 4: summary SAME.
 fn decide_summary_same(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
     let (Some(ref_noise), Some(cmp_noise)) = (
-        reference.estimate.relative_dispersion.filter(|n| n.is_finite()),
-        compare.estimate.relative_dispersion.filter(|n| n.is_finite()),
+        reference
+            .estimate
+            .relative_dispersion
+            .filter(|n| n.is_finite()),
+        compare
+            .estimate
+            .relative_dispersion
+            .filter(|n| n.is_finite()),
     ) else {
         return decision(
             Status::Undecided,

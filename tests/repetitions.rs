@@ -36,9 +36,7 @@ fn stderr(output: &Output) -> String {
 /// summaries around the given median (interval ±0.2 %) and a constant SM
 /// clock, so that the cycle-space confirmation agrees with the times.
 fn nvbench_file(states: &[(i64, f64)]) -> Value {
-    let summary = |tag: &str, value: f64| {
-        json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]})
-    };
+    let summary = |tag: &str, value: f64| json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]});
     let states: Vec<Value> = states
         .iter()
         .map(|(n, median)| {
@@ -107,18 +105,24 @@ fn drift_between_processes_is_not_called_slow() {
     drifting_runs(&dir);
     // One run a side is fooled: each run's own interval is narrow.
     let pair = run(&dir, &["--json", "-", "r1.json", "c3.json"]);
-    assert!(statuses(&pair).iter().all(|s| s == "SLOW"), "{}", stdout(&pair));
+    assert!(
+        statuses(&pair).iter().all(|s| s == "SLOW"),
+        "{}",
+        stdout(&pair)
+    );
     let reps = run(
         &dir,
         &[
-            "--json", "-", "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json",
-            "c3.json",
+            "--json", "-", "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
         ],
     );
     assert_eq!(reps.status.code(), Some(0), "{}", stderr(&reps));
     let found = statuses(&reps);
     assert_eq!(found.len(), 4);
-    assert!(found.iter().all(|s| s != "SLOW" && s != "FAST"), "{found:?}");
+    assert!(
+        found.iter().all(|s| s != "SLOW" && s != "FAST"),
+        "{found:?}"
+    );
     let report: Value = serde_json::from_slice(&reps.stdout).unwrap();
     let first = &report["states"][0];
     // Median of the run centers; noise from the scatter between processes.
@@ -163,7 +167,10 @@ fn a_change_beyond_the_drift_is_detected_with_its_size() {
         "{text}"
     );
     // Δ = 1.105 / 1.0 - 1; σ from both sides' between-process scatter.
-    assert!(text.contains("| +10.5 ± 1.0 |     10.2 |          3 |          3 |"), "{text}");
+    assert!(
+        text.contains("| +10.5 ± 1.0 |     10.2 |          3 |          3 |"),
+        "{text}"
+    );
     assert_eq!(text.matches("SLOW").count(), 3, "{text}");
     assert!(text.contains("- Total Matches: 3\n"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -175,13 +182,24 @@ fn unequal_run_counts_and_a_single_run_side() {
     drifting_runs(&dir);
     let out = run(
         &dir,
-        &["--no-color", "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json"],
+        &[
+            "--no-color",
+            "r1.json",
+            "r2.json",
+            "r3.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("|          3 |          2 |"), "{text}");
     // A side with one run marks the significance: its σ is one process's.
-    let single = run(&dir, &["--no-color", "r1.json", "r2.json", "--vs", "c1.json"]);
+    let single = run(
+        &dir,
+        &["--no-color", "r1.json", "r2.json", "--vs", "c1.json"],
+    );
     let text = stdout(&single);
     let row = text.lines().find(|l| l.starts_with("|  1  |")).unwrap();
     assert!(row.contains("* |          2 |          1 |"), "{row}");
@@ -197,8 +215,16 @@ fn a_state_missing_from_one_run_is_merged_from_the_others() {
     let out = run(
         &dir,
         &[
-            "--no-color", "--json", "report.json", "r1.json", "r2.json", "r3.json", "--vs",
-            "c1.json", "c2.json", "c3.json",
+            "--no-color",
+            "--json",
+            "report.json",
+            "r1.json",
+            "r2.json",
+            "r3.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+            "c3.json",
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -212,7 +238,10 @@ fn a_state_missing_from_one_run_is_merged_from_the_others() {
     let report: Value =
         serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
     let reference = &report["states"][3]["repetitions"]["reference"];
-    assert_eq!((reference["reps"].as_u64(), reference["runs"].as_u64()), (Some(2), Some(3)));
+    assert_eq!(
+        (reference["reps"].as_u64(), reference["runs"].as_u64()),
+        (Some(2), Some(3))
+    );
     let runs: Vec<u64> = reference["run_centers"]
         .as_array()
         .unwrap()
@@ -226,7 +255,13 @@ fn a_state_missing_from_one_run_is_merged_from_the_others() {
 #[test]
 fn directories_are_runs_matched_by_file_name() {
     let dir = scratch("dirs");
-    for (run_dir, factor) in [("r1", 1.0), ("r2", 1.01), ("c1", 1.2), ("c2", 1.21), ("c3", 1.19)] {
+    for (run_dir, factor) in [
+        ("r1", 1.0),
+        ("r2", 1.01),
+        ("c1", 1.2),
+        ("c2", 1.21),
+        ("c3", 1.19),
+    ] {
         std::fs::create_dir_all(dir.join(run_dir)).unwrap();
         write_run(&dir.join(run_dir).join("a.json"), factor, 2);
         if run_dir != "c3" {
@@ -236,12 +271,25 @@ fn directories_are_runs_matched_by_file_name() {
     write_run(&dir.join("c2").join("only_cmp.json"), 1.0, 1);
     let out = run(
         &dir,
-        &["--no-color", "--report-missing", "r1", "r2", "--vs", "c1", "c2", "c3"],
+        &[
+            "--no-color",
+            "--report-missing",
+            "r1",
+            "r2",
+            "--vs",
+            "c1",
+            "c2",
+            "c3",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     // a.json: 2 and 3 runs; b.json: the third compare directory lacks it.
-    assert_eq!(text.matches("|          2 |          3 |").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("|          2 |          3 |").count(),
+        2,
+        "{text}"
+    );
     assert!(text.contains("|          2 |     2 of 3 |"), "{text}");
     assert!(text.contains("- NEW file c2/only_cmp.json\n"), "{text}");
     assert!(text.contains("- Total Matches: 3\n"), "{text}");
@@ -252,7 +300,12 @@ fn directories_are_runs_matched_by_file_name() {
 #[test]
 fn gate_markdown_and_bulk_debug_work_in_repetition_mode() {
     let dir = scratch("outputs");
-    for (name, factor) in [("r1.json", 1.0), ("r2.json", 1.005), ("c1.json", 1.1), ("c2.json", 1.1)] {
+    for (name, factor) in [
+        ("r1.json", 1.0),
+        ("r2.json", 1.005),
+        ("c1.json", 1.1),
+        ("c2.json", 1.1),
+    ] {
         write_run(&dir.join(name), factor, 2);
     }
     let args = [
@@ -270,7 +323,11 @@ fn gate_markdown_and_bulk_debug_work_in_repetition_mode() {
     ];
     let out = run(&dir, &args);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    assert!(stderr(&out).contains("gate failed: 2 slow"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("gate failed: 2 slow"),
+        "{}",
+        stderr(&out)
+    );
     let markdown = std::fs::read_to_string(dir.join("summary.md")).unwrap();
     assert!(markdown.contains("SLOW"), "{markdown}");
     // One bulk_rows entry per run: two rows of two runs each.
@@ -287,7 +344,15 @@ fn explain_shows_each_runs_center() {
     drifting_runs(&dir);
     let out = run(
         &dir,
-        &["--no-color", "--display", "explain", "r1.json", "r2.json", "--vs", "c1.json"],
+        &[
+            "--no-color",
+            "--display",
+            "explain",
+            "r1.json",
+            "r2.json",
+            "--vs",
+            "c1.json",
+        ],
     );
     let text = stdout(&out);
     assert!(text.contains("| Reason "), "{text}");
@@ -312,13 +377,18 @@ fn errors_name_the_problem() {
     let mixed = run(&dir, &["r1.json", "--vs", "d"]);
     assert_eq!(mixed.status.code(), Some(1));
     assert!(
-        stderr(&mixed).contains("the runs mix directories and files (d is a directory, r1.json is not)"),
+        stderr(&mixed)
+            .contains("the runs mix directories and files (d is a directory, r1.json is not)"),
         "{}",
         stderr(&mixed)
     );
     let unreadable = run(&dir, &["r1.json", "--vs", "c1.json", "absent.json"]);
     assert_eq!(unreadable.status.code(), Some(1));
-    assert!(stderr(&unreadable).contains("absent.json"), "{}", stderr(&unreadable));
+    assert!(
+        stderr(&unreadable).contains("absent.json"),
+        "{}",
+        stderr(&unreadable)
+    );
     // Without --vs, more than two paths is still the reference's usage error.
     let three = run(&dir, &["r1.json", "r2.json", "c1.json"]);
     assert_eq!(three.status.code(), Some(1));

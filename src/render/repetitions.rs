@@ -249,11 +249,7 @@ mod tests {
         );
         assert_eq!(delta_cell(&stats), "-10.0 ± 5.0");
         assert_eq!(significance_cell(&stats), "2.0");
-        let single = RepetitionStats::new(
-            side(&[1.0], 1, 0.03),
-            side(&[0.9], 1, 0.04),
-            Some(-0.1),
-        );
+        let single = RepetitionStats::new(side(&[1.0], 1, 0.03), side(&[0.9], 1, 0.04), Some(-0.1));
         assert_eq!(significance_cell(&single), "2.0*");
         let none = RepetitionStats::new(side(&[1.0], 1, 0.0), side(&[1.0], 1, 0.0), None);
         assert_eq!(delta_cell(&none), "n/a");

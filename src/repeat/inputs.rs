@@ -151,11 +151,7 @@ mod tests {
         write(&dirs[2], "c.json");
         write(&dirs[2], "d.json"); // compare only
         std::fs::write(dirs[0].join("empty.json"), "").unwrap();
-        let sides = Sides::new(
-            vec![text(&dirs[0]), text(&dirs[1])],
-            vec![text(&dirs[2])],
-        )
-        .unwrap();
+        let sides = Sides::new(vec![text(&dirs[0]), text(&dirs[1])], vec![text(&dirs[2])]).unwrap();
         let groups = run_groups(&sides).unwrap();
         assert_eq!(groups.groups.len(), 2);
         assert_eq!(groups.groups[0].reference.len(), 2);

@@ -33,7 +33,10 @@ pub fn hull(intervals: &[Option<Interval>]) -> Option<Interval> {
     }
     let centers: Vec<f64> = intervals.iter().map(|i| i.center).collect();
     Some(Interval {
-        lower: intervals.iter().map(|i| i.lower).fold(f64::INFINITY, f64::min),
+        lower: intervals
+            .iter()
+            .map(|i| i.lower)
+            .fold(f64::INFINITY, f64::min),
         upper: intervals
             .iter()
             .map(|i| i.upper)
@@ -130,8 +133,11 @@ impl<B: BulkEvidence> PooledBulk<B> {
 
     fn load(&self) -> Option<BulkSamples> {
         // Every run is read (and warned about) before any is judged.
-        let loaded: Vec<Option<&BulkSamples>> =
-            self.runs.iter().map(BulkEvidence::time_and_cycles).collect();
+        let loaded: Vec<Option<&BulkSamples>> = self
+            .runs
+            .iter()
+            .map(BulkEvidence::time_and_cycles)
+            .collect();
         let runs: Vec<&BulkSamples> = loaded.into_iter().collect::<Option<_>>()?;
         Some(pooled(&runs))
     }
@@ -250,7 +256,10 @@ mod tests {
     fn noise_needs_every_run() {
         assert_eq!(merged_noise(&[1.0, 1.1], &[Some(0.01), None], 1.05), None);
         assert_eq!(merged_noise(&[], &[], 1.0), None);
-        assert_eq!(merged_noise(&[1.0, 1.0], &[Some(0.0), Some(0.0)], 1.0), Some(0.0));
+        assert_eq!(
+            merged_noise(&[1.0, 1.0], &[Some(0.0), Some(0.0)], 1.0),
+            Some(0.0)
+        );
     }
 
     struct FakeRun {

@@ -10,6 +10,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::Sides;
+use super::bulk::run_rows;
 use super::evidence::{RunFiles, RunState, SideRuns, decide_repeated};
 use super::inputs::{Run, RunGroup, RunGroups, run_groups};
 use crate::app::{
@@ -26,7 +27,6 @@ use crate::model::{Benchmark, Device, Root};
 use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
-use super::bulk::run_rows;
 use crate::render::repetitions::{RepetitionRow, render_repetition_table};
 use crate::render::{Color, colorize};
 use crate::report::{
@@ -73,7 +73,11 @@ struct RepeatedState<'a> {
 }
 
 /// A decided state, its warnings, and the files of each of its runs.
-type Decided = (Result<StateRecord, Failure>, Vec<String>, [Vec<RunFiles>; 2]);
+type Decided = (
+    Result<StateRecord, Failure>,
+    Vec<String>,
+    [Vec<RunFiles>; 2],
+);
 
 impl<'s> RepeatRun<'s> {
     pub fn new(settings: &'s Settings, sides: &'s Sides) -> Self {
@@ -203,10 +207,12 @@ impl<'s> RepeatRun<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let s = self.settings;
-        let as_list = |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
+        let as_list =
+            |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
         let first = &devices[0];
         let Some(other) = devices[1..].iter().find(|other| {
-            other.len() != first.len() || !first.iter().zip(other.iter()).all(|(a, b)| a.python_eq(b))
+            other.len() != first.len()
+                || !first.iter().zip(other.iter()).all(|(a, b)| a.python_eq(b))
         }) else {
             return Ok(());
         };
