@@ -450,3 +450,41 @@ fn one_run_a_side_decides_as_the_pair() {
     eprintln!("{compared} conformance cases compared");
     assert!(compared > 50, "only {compared} cases compared");
 }
+
+#[test]
+fn filters_apply_and_states_of_one_side_only_are_counted() {
+    let dir = scratch("filters");
+    drifting_runs(&dir);
+    // The compare runs lack N=4.
+    write_run(&dir.join("c1.json"), 1.01, 3);
+    write_run(&dir.join("c2.json"), 0.985, 3);
+    let both = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
+    let out = run(&dir, &[&["--no-color"][..], &both].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Note: 1 state(s) are on one side only and were not compared (--report-missing lists them).\n"),
+        "{text}"
+    );
+    assert!(text.contains("- Total Matches: 3\n"), "{text}");
+    let listed = run(
+        &dir,
+        &[&["--no-color", "--report-missing"][..], &both].concat(),
+    );
+    let text = stdout(&listed);
+    assert!(
+        text.contains("- DROPPED state b [0 vs 0] N=4 (r1.json)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("on one side only"), "{text}");
+    let filtered = run(
+        &dir,
+        &[&["--no-color", "-b", "b", "-a", "N=2"][..], &both].concat(),
+    );
+    let text = stdout(&filtered);
+    assert!(text.contains("- Total Matches: 1\n"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("|  2  |")), "{text}");
+    let none = run(&dir, &[&["--no-color", "-b", "other"][..], &both].concat());
+    assert!(stdout(&none).contains("- Total Matches: 0\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

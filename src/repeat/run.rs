@@ -45,6 +45,8 @@ pub struct RepeatRun<'s> {
     incomplete_states: usize,
     /// Rows shown in all tables so far.
     displayed_rows: usize,
+    /// States only one side has, not compared (listed with `--report-missing`).
+    one_sided_states: usize,
 }
 
 /// One loaded run.
@@ -89,6 +91,7 @@ impl<'s> RepeatRun<'s> {
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
             incomplete_states: 0,
             displayed_rows: 0,
+            one_sided_states: 0,
         }
     }
 
@@ -121,6 +124,12 @@ impl<'s> RepeatRun<'s> {
             text.push_str(&format!(
                 "Note: {} state(s) are missing from some runs and were merged from the runs that have them (see Reps).\n\n",
                 self.incomplete_states
+            ));
+        }
+        if self.one_sided_states > 0 {
+            text.push_str(&format!(
+                "Note: {} state(s) are on one side only and were not compared (--report-missing lists them).\n\n",
+                self.one_sided_states
             ));
         }
         text.push_str(&summary_text(self.settings, &self.report));
@@ -269,6 +278,8 @@ impl<'s> RepeatRun<'s> {
                     &ref_states,
                     &cmp_states,
                 );
+            } else {
+                self.one_sided_states += one_sided(&ref_states, &cmp_states);
             }
             let states = repeated_states(ref_states, cmp_states);
             let decided = map_in_parallel(&states, 16, |state| {
@@ -557,6 +568,14 @@ impl<'a> SideStates<'a> {
         }
         side
     }
+}
+
+/// How many states only one side has.
+fn one_sided(reference: &SideStates, compare: &SideStates) -> usize {
+    let only = |a: &SideStates, b: &SideStates| {
+        a.order.iter().filter(|id| !b.runs.contains_key(id)).count()
+    };
+    only(reference, compare) + only(compare, reference)
 }
 
 /// The states both sides have, in the compare side's order.
