@@ -49,6 +49,9 @@ pub enum ReasonCode {
     NoClearGap,
     NoiseTooHigh,
     NoiseUnavailable,
+    /// Repetition mode: every process of one side clearly beyond every
+    /// process of the other, in time and cycles (`crate::repeat::process_gap`).
+    ProcessGapConfirmed,
     SameConfirmedByCycles,
     SameSummary,
     SameWithoutClockRate,
@@ -93,6 +96,7 @@ impl ReasonCode {
             NoClearGap => ("no_clear_gap", "no-gap"),
             NoiseTooHigh => ("noise_too_high", "noise-high"),
             NoiseUnavailable => ("noise_unavailable", "noise-miss"),
+            ProcessGapConfirmed => ("process_gap_confirmed", "proc-gap"),
             SameConfirmedByCycles => ("same_confirmed_by_cycles", "sc-same"),
             SameSummary => ("same_summary", "sum-same"),
             SameWithoutClockRate => ("same_without_clock_rate", "same-no-clk"),

@@ -488,3 +488,50 @@ fn filters_apply_and_states_of_one_side_only_are_counted() {
     assert!(stdout(&none).contains("- Total Matches: 0\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
+    let dir = scratch("process-gap");
+    for (name, factor) in [
+        ("r1.json", 1.000),
+        ("r2.json", 1.003),
+        ("r3.json", 0.998),
+        ("c1.json", 1.012),
+        ("c2.json", 1.014),
+        ("c3.json", 1.013),
+    ] {
+        write_run(&dir.join(name), factor, 2);
+    }
+    let reasons = |args: &[&str]| -> Vec<(String, String)> {
+        let out = run(&dir, &[&["--json", "-"][..], args].concat());
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["states"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let status = s["status"].as_str().unwrap().to_string();
+                (status, s["reason"]["code"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    // The hulls miss a clear gap (0.49 % < 0.5 %); every compare process is
+    // 0.9 % above every reference process, in time and cycles, Signif 3.1.
+    let three = [
+        "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
+    ];
+    let gap = ("SLOW".to_string(), "process_gap_confirmed".to_string());
+    assert_eq!(reasons(&three), vec![gap.clone(), gap]);
+    // Two runs a side are too few for it.
+    let two = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
+    assert!(reasons(&two).iter().all(|(status, _)| status == "AMBG"));
+    let out = run(
+        &dir,
+        &[&["--no-color", "--display", "explain"][..], &three].concat(),
+    );
+    let text = stdout(&out);
+    assert!(text.contains("| proc-gap "), "{text}");
+    // Change bounds the change between the run centers: 1.012 / 1.003 - 1.
+    assert!(text.contains(">= +0.9%"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

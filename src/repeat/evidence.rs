@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use super::merge::{PooledBulk, cycle_hull, hull, median, merged_noise};
+use super::process_gap::{ProcessCenters, centers_change_bounds, process_gap};
 use super::{RepetitionStats, RunCenter, SideStats};
 use crate::compare::{
     self, Comparison, Estimate, EstimateKind, Evidence, Presence, common_estimate_kind,
@@ -81,6 +82,7 @@ struct MergedSide<'w> {
     bulk: PooledBulk<SidecarEvidence<'w>>,
     runs: Vec<RunCenter>,
     jsons: Vec<String>,
+    process: ProcessCenters,
 }
 
 impl<'w> MergedSide<'w> {
@@ -116,6 +118,7 @@ impl<'w> MergedSide<'w> {
                 })
                 .collect(),
             jsons: runs.iter().map(|run| run.path.to_string()).collect(),
+            process: process_centers(&estimates, timings),
         }
     }
 
@@ -152,6 +155,20 @@ impl<'w> MergedSide<'w> {
     }
 }
 
+/// Each run's center in time and in cycles, when every run has them.
+fn process_centers(estimates: &[Estimate], timings: &[Timing]) -> ProcessCenters {
+    let usable = |v: Option<f64>| v.filter(|v| is_positive_finite(Some(*v)));
+    let times: Option<Vec<f64>> = estimates.iter().map(|e| usable(e.center)).collect();
+    let cycles = times.as_ref().and_then(|times| {
+        times
+            .iter()
+            .zip(timings)
+            .map(|(time, timing)| usable(timing.sm_clock_rate_mean.map(|clock| time * clock)))
+            .collect()
+    });
+    ProcessCenters { times, cycles }
+}
+
 /// The median of the run centers and the merged noise. A run with an
 /// unusable center makes the side's center unusable in the same way (so
 /// the state is `????` for the same reason as with one run).
@@ -168,6 +185,26 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
     Estimate {
         center,
         relative_dispersion: center.and_then(|c| merged_noise(&centers, &noises, c)),
+    }
+}
+
+/// An AMBG whose processes separate becomes FAST or SLOW (see
+/// [`super::process_gap`]); its Change then bounds the change between the
+/// run centers.
+fn apply_process_gap(
+    comparison: &mut Comparison,
+    (reference, compare): (&MergedSide, &MergedSide),
+    stats: &RepetitionStats,
+    t: &Thresholds,
+) {
+    let Some(decision) = process_gap(&reference.process, &compare.process, stats.significance, t)
+    else {
+        return;
+    };
+    comparison.status = decision.status;
+    comparison.reason = decision.reason;
+    if let (Some(r), Some(c)) = (&reference.process.times, &compare.process.times) {
+        comparison.frac_diff_interval = centers_change_bounds(r, c);
     }
 }
 
@@ -198,7 +235,7 @@ pub fn decide_repeated(
     let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
     let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
     let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
-    let comparison = match missing {
+    let mut comparison = match missing {
         Some(decision) => {
             compare::unavailable_evidence_comparison(decision, &ref_evidence, &cmp_evidence)
         }
@@ -209,6 +246,9 @@ pub fn decide_repeated(
         cmp_side.stats(compare.total_runs),
         comparison.frac_diff,
     );
+    if comparison.status == compare::Status::Undecided {
+        apply_process_gap(&mut comparison, (&ref_side, &cmp_side), &stats, t);
+    }
     Ok(RepeatedDecision {
         run_files: [ref_side.files(), cmp_side.files()],
         comparison,

@@ -8,6 +8,7 @@ pub mod bulk;
 pub mod evidence;
 pub mod inputs;
 pub mod merge;
+pub mod process_gap;
 pub mod run;
 
 use crate::failure::Failure;
