@@ -535,3 +535,24 @@ fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
     assert!(text.contains(">= +0.9%"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn runs_of_a_side_must_have_the_same_devices() {
+    let dir = scratch("devices");
+    drifting_runs(&dir);
+    let mut other = nvbench_file(&[(1, 1e-3)]);
+    other["devices"][0]["name"] = json!("Other GPU");
+    std::fs::write(dir.join("r2.json"), serde_json::to_vec(&other).unwrap()).unwrap();
+    let args = ["--no-color", "r1.json", "r2.json", "--vs", "c1.json"];
+    let out = run(&dir, &args);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Device sections do not match (reference runs): "),
+        "{text}"
+    );
+    let ignored = run(&dir, &[&["--ignore-devices"][..], &args].concat());
+    assert_eq!(ignored.status.code(), Some(0), "{}", stderr(&ignored));
+    assert!(stdout(&ignored).contains("- Total Matches: 4\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
