@@ -41,9 +41,16 @@ pub fn run_groups(sides: &Sides) -> Result<RunGroups, Failure> {
     let (directories, files): (Vec<&String>, Vec<&String>) =
         all.iter().partition(|p| Path::new(p.as_str()).is_dir());
     match (directories.first(), files.first()) {
-        (Some(directory), Some(file)) => Err(Failure::fatal(format!(
-            "--vs: the runs mix directories and files ({directory} is a directory, {file} is not); give only files or only directories"
-        ))),
+        (Some(directory), Some(file)) => {
+            let problem = if Path::new(file.as_str()).exists() {
+                "is not"
+            } else {
+                "does not exist"
+            };
+            Err(Failure::fatal(format!(
+                "--vs: the runs mix directories and files ({directory} is a directory, {file} {problem}); give only files or only directories"
+            )))
+        }
         (Some(_), None) => directory_groups(sides),
         _ => Ok(RunGroups {
             groups: vec![RunGroup {
@@ -175,6 +182,12 @@ mod tests {
         };
         assert!(message.contains("mix directories and files"), "{message}");
         assert!(message.contains(&text(&root)) && message.contains(&text(&file)));
+        let absent = root.join("absent");
+        let sides = Sides::new(vec![text(&root)], vec![text(&absent)]).unwrap();
+        let Err(Failure::Fatal(message)) = run_groups(&sides) else {
+            panic!("a missing directory must fail");
+        };
+        assert!(message.contains("absent does not exist"), "{message}");
         let _ = std::fs::remove_dir_all(root);
     }
 }
