@@ -35,6 +35,8 @@ use crate::rendering::{Color, colorize};
 pub struct Settings {
     pub reference: String,
     pub compare: String,
+    /// Repetition mode (`--vs`): every run of each side.
+    pub repetitions: Option<crate::repeat::Sides>,
     pub threshold: f64,
     pub display: DisplayMode,
     pub no_color: bool,
@@ -85,7 +87,7 @@ struct Decided {
 }
 
 /// The selected devices of one input, or the reference's error.
-fn selected_devices<'a>(
+pub(crate) fn selected_devices<'a>(
     root: &'a Root,
     path: &str,
     filter: &DeviceFilter,
@@ -145,25 +147,7 @@ impl<'s> Run<'s> {
             .iter()
             .filter(|m| matches!(m.kind, MissingKind::State { .. }))
             .count();
-        let s = self.settings;
-        let missing = s.report_missing.then_some(self.report.missing.as_slice());
-        let mut text = missing.map(render_missing).unwrap_or_default();
-        text.push_str(&render_summary(
-            &self.report.tally,
-            s.display == DisplayMode::Explain,
-        ));
-        if s.report_missing {
-            text.push_str(&crate::rendering::summary::render_missing_counts(
-                &self.report,
-            ));
-        }
-        if s.explain_ambg {
-            let steps = crate::rendering::advice::render_next_steps(&self.report.tally);
-            if !steps.is_empty() {
-                text.push('\n');
-                text.push_str(&steps);
-            }
-        }
+        let text = summary_text(self.settings, &self.report);
         out.write_all(text.as_bytes()).map_err(Failure::write)?;
         self.write_bulk_debug(out)
     }
@@ -184,20 +168,7 @@ impl<'s> Run<'s> {
     }
 
     fn write_bulk_debug(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
-        let (Some(destination), Some(rows)) = (&self.settings.bulk_debug, self.bulk_rows.take())
-        else {
-            return Ok(());
-        };
-        let script = bulk_debug_script(rows);
-        if destination.eq_ignore_ascii_case("stdout") {
-            return out.write_all(script.as_bytes()).map_err(Failure::write);
-        }
-        std::fs::write(destination, script).map_err(|e| {
-            Failure::reported(format!(
-                "failed to write bulk debug Python output: {}",
-                os_error_text(&e, destination)
-            ))
-        })
+        write_bulk_debug(self.settings, self.bulk_rows.take(), out)
     }
 
     fn compare_files(
@@ -491,6 +462,48 @@ impl<'s> Run<'s> {
     }
 }
 
+/// The text after the tables: NEW/DROPPED, the summary, the next steps.
+pub(crate) fn summary_text(s: &Settings, report: &Report) -> String {
+    let missing = s.report_missing.then_some(report.missing.as_slice());
+    let mut text = missing.map(render_missing).unwrap_or_default();
+    text.push_str(&render_summary(
+        &report.tally,
+        s.display == DisplayMode::Explain,
+    ));
+    if s.report_missing {
+        text.push_str(&crate::rendering::summary::render_missing_counts(report));
+    }
+    if s.explain_ambg {
+        let steps = crate::rendering::advice::render_next_steps(&report.tally);
+        if !steps.is_empty() {
+            text.push('\n');
+            text.push_str(&steps);
+        }
+    }
+    text
+}
+
+/// Writes the `--bulk-debug-python` script of the rows, when asked for.
+pub(crate) fn write_bulk_debug(
+    s: &Settings,
+    rows: Option<Vec<PyValue>>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let (Some(destination), Some(rows)) = (&s.bulk_debug, rows) else {
+        return Ok(());
+    };
+    let script = bulk_debug_script(rows);
+    if destination.eq_ignore_ascii_case("stdout") {
+        return out.write_all(script.as_bytes()).map_err(Failure::write);
+    }
+    std::fs::write(destination, script).map_err(|e| {
+        Failure::reported(format!(
+            "failed to write bulk debug Python output: {}",
+            os_error_text(&e, destination)
+        ))
+    })
+}
+
 /// Benchmarks prepared per thread, at least: a few large benchmarks are
 /// better served by the parallel decisions and tables inside each.
 const BENCHMARKS_PER_THREAD: usize = 4;
@@ -508,7 +521,7 @@ struct PairWork<'a> {
 }
 
 /// The reference and compare device of each device pair, paired by position.
-fn benchmark_device_pairs(
+pub(crate) fn benchmark_device_pairs(
     s: &Settings,
     ref_bench: &Benchmark,
     cmp_bench: &Benchmark,
@@ -528,7 +541,7 @@ fn benchmark_device_pairs(
     Ok(ref_ids.into_iter().zip(cmp_ids).collect())
 }
 
-fn axis_names(bench: &Benchmark) -> Vec<String> {
+pub(crate) fn axis_names(bench: &Benchmark) -> Vec<String> {
     (bench.axes.as_deref().unwrap_or(&[]))
         .iter()
         .map(|a| a.name.clone())
@@ -689,10 +702,7 @@ impl Decider<'_> {
             reference_json: context.ref_path.to_string(),
             compare_json: context.cmp_path.to_string(),
             devices: self.devices,
-            device_names: (
-                find_device(context.ref_devices, self.devices.0).and_then(named),
-                find_device(context.cmp_devices, self.devices.1).and_then(named),
-            ),
+            device_names: device_names(context, self.devices),
             state_key: state.key.to_string(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -700,19 +710,12 @@ impl Decider<'_> {
             displayed: self.is_displayed(&decided.comparison),
             comparison: decided.comparison,
             sidecars: decided.sidecars,
+            repetitions: None,
         })
     }
 
-    /// `????` rows are always shown; others when `|%diff| >= threshold`;
-    /// with `--show`, only rows of the listed statuses.
     fn is_displayed(&self, comparison: &Comparison) -> bool {
-        let s = self.settings;
-        let over_threshold = comparison.status == Status::Unknown
-            || comparison.frac_diff.is_some_and(|f| f.abs() >= s.threshold);
-        over_threshold
-            && s.show
-                .as_ref()
-                .is_none_or(|show| show.contains(&comparison.status))
+        is_displayed(self.settings, comparison)
     }
 
     fn decide(
@@ -770,7 +773,7 @@ impl Decider<'_> {
     }
 }
 
-fn presence(state: &State) -> decision::Presence {
+pub(crate) fn presence(state: &State) -> decision::Presence {
     decision::Presence {
         skipped: state.is_skipped(),
         skip_reason: state
@@ -783,13 +786,13 @@ fn presence(state: &State) -> decision::Presence {
 }
 
 /// Per input pair: the selected device sections and the JSON directories.
-struct FileContext<'a> {
-    ref_path: &'a str,
-    cmp_path: &'a str,
-    ref_devices: &'a [&'a Device],
-    cmp_devices: &'a [&'a Device],
-    ref_dir: String,
-    cmp_dir: String,
+pub(crate) struct FileContext<'a> {
+    pub(crate) ref_path: &'a str,
+    pub(crate) cmp_path: &'a str,
+    pub(crate) ref_devices: &'a [&'a Device],
+    pub(crate) cmp_devices: &'a [&'a Device],
+    pub(crate) ref_dir: String,
+    pub(crate) cmp_dir: String,
 }
 
 /// Python `str()` of a device field (`None` when absent).
@@ -804,6 +807,28 @@ fn device_name(device: &Device) -> String {
 }
 
 /// The device's name, when its section has one.
+/// `????` rows are always shown; others when `|%diff| >= threshold`;
+/// with `--show`, only rows of the listed statuses.
+pub(crate) fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
+    let over_threshold = comparison.status == Status::Unknown
+        || comparison.frac_diff.is_some_and(|f| f.abs() >= s.threshold);
+    over_threshold
+        && s.show
+            .as_ref()
+            .is_none_or(|show| show.contains(&comparison.status))
+}
+
+/// The names of a device pair's reference and compare devices.
+pub(crate) fn device_names(
+    context: &FileContext,
+    (ref_id, cmp_id): (i64, i64),
+) -> (Option<String>, Option<String>) {
+    (
+        find_device(context.ref_devices, ref_id).and_then(named),
+        find_device(context.cmp_devices, cmp_id).and_then(named),
+    )
+}
+
 fn named(device: &Device) -> Option<String> {
     device.name.as_ref().map(|name| name.py_str())
 }
@@ -813,7 +838,7 @@ fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {
 }
 
 /// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
-fn device_heading(
+pub(crate) fn device_heading(
     context: &FileContext,
     bench: &str,
     ref_id: i64,

@@ -111,7 +111,7 @@ Exit codes:
 #[command(
     name = "nvbench-compare",
     version,
-    override_usage = "nvbench-compare [OPTIONS] reference.json compare.json\n       nvbench-compare [OPTIONS] reference_dir/ compare_dir/",
+    override_usage = "nvbench-compare [OPTIONS] reference.json compare.json\n       nvbench-compare [OPTIONS] reference_dir/ compare_dir/\n       nvbench-compare [OPTIONS] ref_run... --vs cmp_run...",
     infer_long_args = true,
     args_override_self = true,
     after_long_help = EXAMPLES_AND_EXIT_CODES
@@ -120,6 +120,16 @@ pub struct Cli {
     /// Reference and compare JSON files, or two directories (same-named .json files are paired)
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
+
+    /// Repetition mode: the paths before --vs are runs of the reference,
+    /// the paths after it runs of the compare side (separate processes);
+    /// each side's runs are merged before deciding
+    #[arg(long = "vs", action = clap::ArgAction::Count, help_heading = INPUTS)]
+    pub vs: u8,
+
+    /// How many paths come before `--vs` (set by [`parse`]).
+    #[arg(skip)]
+    pub paths_before_vs: Option<usize>,
 
     /// Ignore differences in the device sections and compare anyway
     #[arg(long, help_heading = INPUTS)]
@@ -314,6 +324,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
         let _ = error.print();
         error.exit_code()
     })?;
+    let mut cli = cli;
+    cli.paths_before_vs = paths_before_vs(&matches);
     let filters = ordered_filter_args(&matches);
     Ok((cli, filters))
 }
@@ -337,6 +349,33 @@ fn one_document_per_stdout(cli: &Cli) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The number of paths given before `--vs`, when it is given.
+fn paths_before_vs(matches: &ArgMatches) -> Option<usize> {
+    let vs_index = matches.indices_of("vs")?.next()?;
+    let path_indices = matches.indices_of("paths").into_iter().flatten();
+    Some(path_indices.filter(|index| *index < vs_index).count())
+}
+
+/// The paths of both sides in repetition mode (`--vs`), or the usual pair.
+enum Paths {
+    Pair(String, String),
+    Repeated(crate::repeat::Sides),
+}
+
+fn split_paths(cli: &Cli) -> Result<Paths, Failure> {
+    if cli.vs > 1 {
+        return Err(Failure::fatal("--vs may be given only once"));
+    }
+    let Some(split) = cli.paths_before_vs.filter(|_| cli.vs == 1) else {
+        return match <[String; 2]>::try_from(cli.paths.clone()) {
+            Ok([reference, compare]) => Ok(Paths::Pair(reference, compare)),
+            Err(_) => Err(Failure::Usage),
+        };
+    };
+    let (reference, compare) = cli.paths.split_at(split);
+    crate::repeat::Sides::new(reference.to_vec(), compare.to_vec()).map(Paths::Repeated)
 }
 
 /// Validates the options in the reference's order: config, --dump-config,
@@ -372,7 +411,19 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
     let reference_devices = device_filter(&cli.reference_devices, "--reference-devices")?;
     let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
-    let [reference, compare] = <[String; 2]>::try_from(cli.paths).map_err(|_| Failure::Usage)?;
+    let (reference, compare, repetitions) = match split_paths(&cli)? {
+        Paths::Repeated(_) if cli.plot || cli.plot_along.is_some() => {
+            return Err(Failure::fatal(
+                "--plot and --plot-along are not available with --vs (repetition mode)",
+            ));
+        }
+        Paths::Pair(reference, compare) => (reference, compare, None),
+        Paths::Repeated(sides) => (
+            sides.reference[0].clone(),
+            sides.compare[0].clone(),
+            Some(sides),
+        ),
+    };
     let extras = Extras {
         json: cli.json,
         markdown: cli.markdown_summary,
@@ -387,6 +438,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         Box::new(Settings {
             reference,
             compare,
+            repetitions,
             threshold: cli.threshold,
             display: match cli.display {
                 DisplayArg::Intervals => DisplayMode::Intervals,

@@ -16,6 +16,7 @@ pub mod memory;
 pub mod parallel;
 pub mod pycompat;
 pub mod rendering;
+pub mod repeat;
 pub mod suggest;
 
 use std::io::Write;
@@ -39,7 +40,7 @@ pub fn run(cli: cli::Cli, filter_args: &[matching::filters::FilterArg], out: &mu
 
 /// A comparison run, its extra outputs, and the gate.
 fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) -> u8 {
-    let mut run = app::Run::new(settings);
+    let mut run = Runner::new(settings);
     // With `--json -` the JSON document is all that goes to stdout; the
     // messages the reference prints on stdout go to stderr instead.
     let json_to_stdout = extras.json_to_stdout();
@@ -58,13 +59,14 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     if let Err(failure) = executed {
         return fail(failure, out);
     }
-    let report = &run.report;
+    let report = run.report();
+    let no_offer = matching::nothing_compared::Offer::default();
+    let offer = run.offer().unwrap_or(&no_offer);
     let nothing_compared = (report.tally.total == 0)
-        .then(|| matching::nothing_compared::explain(&run.offer, &settings.filters));
+        .then(|| matching::nothing_compared::explain(offer, &settings.filters));
     if report.tally.total > 0 {
         let _ = out.flush();
-        for warning in matching::nothing_compared::unmatched_filters(&run.offer, &settings.filters)
-        {
+        for warning in matching::nothing_compared::unmatched_filters(offer, &settings.filters) {
             eprintln!("nvbench-compare: warning: {warning}");
         }
     }
@@ -166,4 +168,42 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
         }
     }
     code
+}
+
+/// The usual run of a pair, or a repetition-mode run (`--vs`).
+enum Runner<'s> {
+    Pair(app::Run<'s>),
+    Repeated(repeat::run::RepeatRun<'s>),
+}
+
+impl<'s> Runner<'s> {
+    fn new(settings: &'s app::Settings) -> Self {
+        match &settings.repetitions {
+            Some(sides) => Runner::Repeated(repeat::run::RepeatRun::new(settings, sides)),
+            None => Runner::Pair(app::Run::new(settings)),
+        }
+    }
+
+    fn execute(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        match self {
+            Runner::Pair(run) => run.execute(out),
+            Runner::Repeated(run) => run.execute(out),
+        }
+    }
+
+    fn report(&self) -> &deciding::report::Report {
+        match self {
+            Runner::Pair(run) => &run.report,
+            Runner::Repeated(run) => &run.report,
+        }
+    }
+
+    /// What the inputs offered, for explaining filters that matched nothing
+    /// (pair mode only).
+    fn offer(&self) -> Option<&matching::nothing_compared::Offer> {
+        match self {
+            Runner::Pair(run) => Some(&run.offer),
+            Runner::Repeated(_) => None,
+        }
+    }
 }

@@ -49,6 +49,9 @@ pub enum ReasonCode {
     NoClearGap,
     NoiseTooHigh,
     NoiseUnavailable,
+    /// Repetition mode: every process of one side clearly beyond every
+    /// process of the other, in time and cycles (`crate::repeat::process_gap`).
+    ProcessGapConfirmed,
     SameConfirmedByCycles,
     SameSummary,
     SameWithoutClockRate,
@@ -93,6 +96,7 @@ impl ReasonCode {
             NoClearGap => ("no_clear_gap", "no-gap"),
             NoiseTooHigh => ("noise_too_high", "noise-high"),
             NoiseUnavailable => ("noise_unavailable", "noise-miss"),
+            ProcessGapConfirmed => ("process_gap_confirmed", "proc-gap"),
             SameConfirmedByCycles => ("same_confirmed_by_cycles", "sc-same"),
             SameSummary => ("same_summary", "sum-same"),
             SameWithoutClockRate => ("same_without_clock_rate", "same-no-clk"),
@@ -176,6 +180,49 @@ impl BulkEvidence for NoBulk {
 pub struct Side<'a> {
     pub timing: &'a Timing,
     pub bulk: &'a dyn BulkEvidence,
+}
+
+/// A side's interval in cycle space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CycleInterval {
+    /// No clock-rate summary.
+    Missing,
+    /// A clock rate that is not positive and finite, or an invalid scaled interval.
+    Invalid,
+    Scaled(Interval),
+}
+
+/// What the decision tree reads of one side: one run's summaries (see
+/// [`Evidence::of_timing`]) or the merged runs of a side (`crate::repeat`).
+pub struct Evidence<'a> {
+    pub estimate: Estimate,
+    pub interval: Option<Interval>,
+    pub cycles: CycleInterval,
+    pub bulk: &'a dyn BulkEvidence,
+}
+
+impl<'a> Evidence<'a> {
+    /// One run's evidence, with the estimate chosen jointly with the other side.
+    pub fn of_timing(timing: &Timing, estimate: Estimate, bulk: &'a dyn BulkEvidence) -> Self {
+        let interval = timing_interval(timing);
+        Evidence {
+            estimate,
+            interval,
+            cycles: summary_cycle_interval(timing, interval.as_ref()),
+            bulk,
+        }
+    }
+}
+
+/// The timing interval scaled by `sm_clock_rate/mean`.
+pub fn summary_cycle_interval(timing: &Timing, interval: Option<&Interval>) -> CycleInterval {
+    let Some(clock) = timing.sm_clock_rate_mean else {
+        return CycleInterval::Missing;
+    };
+    match interval.and_then(|i| scale_interval(i, Some(clock))) {
+        Some(scaled) => CycleInterval::Scaled(scaled),
+        None => CycleInterval::Invalid,
+    }
 }
 
 /// The outcome for one matched state.
@@ -279,19 +326,43 @@ fn mean_estimate(timing: &Timing) -> Estimate {
     }
 }
 
+/// Which summaries give the center and noise of every run of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EstimateKind {
+    /// Median and IQR.
+    Robust,
+    /// Mean and standard deviation.
+    Mean,
+    /// Mean and `stdev/absolute` only.
+    Fallback,
+}
+
+/// Robust only if every timing is robust, else mean if every one has it.
+pub fn common_estimate_kind<'t>(timings: impl Iterator<Item = &'t Timing> + Clone) -> EstimateKind {
+    if timings.clone().all(has_robust_estimate) {
+        EstimateKind::Robust
+    } else if timings.into_iter().all(has_mean_estimate) {
+        EstimateKind::Mean
+    } else {
+        EstimateKind::Fallback
+    }
+}
+
+pub fn estimate_of(timing: &Timing, kind: EstimateKind) -> Estimate {
+    match kind {
+        EstimateKind::Robust => robust_estimate(timing),
+        EstimateKind::Mean => mean_estimate(timing),
+        EstimateKind::Fallback => Estimate {
+            center: timing.mean,
+            relative_dispersion: relative_dispersion(timing.stdev, timing.mean),
+        },
+    }
+}
+
 /// The center/noise estimate is chosen jointly: robust only if both sides are robust.
 pub fn common_estimates(reference: &Timing, compare: &Timing) -> (Estimate, Estimate) {
-    if has_robust_estimate(reference) && has_robust_estimate(compare) {
-        return (robust_estimate(reference), robust_estimate(compare));
-    }
-    if has_mean_estimate(reference) && has_mean_estimate(compare) {
-        return (mean_estimate(reference), mean_estimate(compare));
-    }
-    let fallback = |timing: &Timing| Estimate {
-        center: timing.mean,
-        relative_dispersion: relative_dispersion(timing.stdev, timing.mean),
-    };
-    (fallback(reference), fallback(compare))
+    let kind = common_estimate_kind([reference, compare].into_iter());
+    (estimate_of(reference, kind), estimate_of(compare, kind))
 }
 
 fn unusable_center_decision(ref_time: Option<f64>, cmp_time: Option<f64>) -> Option<Decision> {
@@ -338,7 +409,7 @@ pub fn clear_gap_status(
     None
 }
 
-fn scale_interval(interval: &Interval, scale: Option<f64>) -> Option<Interval> {
+pub fn scale_interval(interval: &Interval, scale: Option<f64>) -> Option<Interval> {
     let scale = scale.filter(|s| is_positive_finite(Some(*s)))?;
     make_interval(
         interval.lower * scale,
@@ -356,19 +427,11 @@ enum CycleIntervals {
     Scaled(Interval, Interval),
 }
 
-fn cycle_intervals(
-    reference: (&Timing, &Interval),
-    compare: (&Timing, &Interval),
-) -> CycleIntervals {
-    let (ref_clock, cmp_clock) = (reference.0.sm_clock_rate_mean, compare.0.sm_clock_rate_mean);
-    if ref_clock.is_none() || cmp_clock.is_none() {
-        return CycleIntervals::Missing;
-    }
-    match (
-        scale_interval(reference.1, ref_clock),
-        scale_interval(compare.1, cmp_clock),
-    ) {
-        (Some(r), Some(c)) => CycleIntervals::Scaled(r, c),
+fn cycle_intervals(reference: &Evidence, compare: &Evidence) -> CycleIntervals {
+    use CycleInterval::{Missing, Scaled};
+    match (reference.cycles, compare.cycles) {
+        (Missing, _) | (_, Missing) => CycleIntervals::Missing,
+        (Scaled(r), Scaled(c)) => CycleIntervals::Scaled(r, c),
         _ => CycleIntervals::Invalid,
     }
 }
@@ -376,8 +439,8 @@ fn cycle_intervals(
 /// Step 2 without bulk data: confirm the gap with `sm_clock_rate/mean`.
 fn confirm_gap_with_clock_rate(
     status: Status,
-    reference: (&Timing, &Interval),
-    compare: (&Timing, &Interval),
+    reference: &Evidence,
+    compare: &Evidence,
     t: &Thresholds,
 ) -> Decision {
     let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
@@ -464,11 +527,8 @@ fn confirm_gap_with_bulk_cycles(
 }
 
 /// Steps 1 and 2.
-fn decide_clear_gap(reference: &Side, compare: &Side, t: &Thresholds) -> Decision {
-    let (Some(ref_interval), Some(cmp_interval)) = (
-        timing_interval(reference.timing),
-        timing_interval(compare.timing),
-    ) else {
+fn decide_clear_gap(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
+    let (Some(ref_interval), Some(cmp_interval)) = (reference.interval, compare.interval) else {
         return missing_interval_decision();
     };
     let Some(status) = clear_gap_status(&ref_interval, &cmp_interval, t) else {
@@ -481,12 +541,7 @@ fn decide_clear_gap(reference: &Side, compare: &Side, t: &Thresholds) -> Decisio
     if let Some(bulk) = confirm_gap_with_bulk_cycles(status, reference.bulk, compare.bulk, t) {
         return bulk;
     }
-    confirm_gap_with_clock_rate(
-        status,
-        (reference.timing, &ref_interval),
-        (compare.timing, &cmp_interval),
-        t,
-    )
+    confirm_gap_with_clock_rate(status, reference, compare, t)
 }
 
 fn missing_interval_decision() -> Decision {
@@ -553,8 +608,8 @@ fn intervals_support_same(reference: &Interval, compare: &Interval, t: &Threshol
 
 /// Step 4's cycle-space confirmation.
 fn confirm_same_with_clock_rate(
-    reference: (&Timing, &Interval),
-    compare: (&Timing, &Interval),
+    reference: &Evidence,
+    compare: &Evidence,
     t: &Thresholds,
 ) -> Decision {
     let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
@@ -590,15 +645,16 @@ fn confirm_same_with_clock_rate(
 }
 
 /// Step 4: summary SAME.
-fn decide_summary_same(
-    reference: &Timing,
-    compare: &Timing,
-    noise: (Option<f64>, Option<f64>),
-    t: &Thresholds,
-) -> Decision {
+fn decide_summary_same(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
     let (Some(ref_noise), Some(cmp_noise)) = (
-        noise.0.filter(|n| n.is_finite()),
-        noise.1.filter(|n| n.is_finite()),
+        reference
+            .estimate
+            .relative_dispersion
+            .filter(|n| n.is_finite()),
+        compare
+            .estimate
+            .relative_dispersion
+            .filter(|n| n.is_finite()),
     ) else {
         return decision(
             Status::Undecided,
@@ -613,16 +669,14 @@ fn decide_summary_same(
             "relative dispersion is too high to declare same",
         );
     }
-    let (Some(ref_interval), Some(cmp_interval)) =
-        (timing_interval(reference), timing_interval(compare))
-    else {
+    let (Some(ref_interval), Some(cmp_interval)) = (reference.interval, compare.interval) else {
         return missing_interval_decision();
     };
     let same = intervals_support_same(&ref_interval, &cmp_interval, t);
     if same.status != Status::Same {
         return same;
     }
-    confirm_same_with_clock_rate((reference, &ref_interval), (compare, &cmp_interval), t)
+    confirm_same_with_clock_rate(reference, compare, t)
 }
 
 fn coverage_thresholds(t: &Thresholds) -> coverage::CoverageThresholds {
@@ -713,9 +767,23 @@ pub fn unavailable_comparison(
     compare: &Timing,
 ) -> Comparison {
     let (ref_estimate, cmp_estimate) = common_estimates(reference, compare);
+    unavailable_evidence_comparison(
+        decision,
+        &Evidence::of_timing(reference, ref_estimate, &NoBulk),
+        &Evidence::of_timing(compare, cmp_estimate, &NoBulk),
+    )
+}
+
+/// [`unavailable_comparison`] of any evidence.
+pub fn unavailable_evidence_comparison(
+    decision: Decision,
+    reference: &Evidence,
+    compare: &Evidence,
+) -> Comparison {
+    let (ref_estimate, cmp_estimate) = (reference.estimate, compare.estimate);
     Comparison {
-        ref_interval: timing_interval(reference),
-        cmp_interval: timing_interval(compare),
+        ref_interval: reference.interval,
+        cmp_interval: compare.interval,
         ref_time: ref_estimate.center,
         cmp_time: cmp_estimate.center,
         ref_noise: ref_estimate.relative_dispersion,
@@ -733,13 +801,22 @@ pub fn unavailable_comparison(
 /// The whole decision tree for one matched state whose summaries are present.
 pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comparison {
     let (ref_estimate, cmp_estimate) = common_estimates(reference.timing, compare.timing);
+    compare_evidence(
+        &Evidence::of_timing(reference.timing, ref_estimate, reference.bulk),
+        &Evidence::of_timing(compare.timing, cmp_estimate, compare.bulk),
+        t,
+    )
+}
+
+/// The decision tree on the evidence of both sides.
+pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Comparison {
+    let (ref_estimate, cmp_estimate) = (reference.estimate, compare.estimate);
     let (ref_time, cmp_time) = (ref_estimate.center, cmp_estimate.center);
     if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
-        return unavailable_comparison(unusable, reference.timing, compare.timing);
+        return unavailable_evidence_comparison(unusable, reference, compare);
     }
     let (ref_value, cmp_value) = (ref_time.unwrap_or(f64::NAN), cmp_time.unwrap_or(f64::NAN));
-    let ref_interval = timing_interval(reference.timing);
-    let cmp_interval = timing_interval(compare.timing);
+    let (ref_interval, cmp_interval) = (reference.interval, compare.interval);
     let intervals = ref_interval.zip(cmp_interval);
     let (ref_noise, cmp_noise) = (
         ref_estimate.relative_dispersion,
@@ -756,9 +833,8 @@ pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comp
         outcome.reason.code,
         ReasonCode::NoClearGap | ReasonCode::MissingInterval
     ) {
-        outcome = decide_bulk_same(reference.bulk, compare.bulk, t).unwrap_or_else(|| {
-            decide_summary_same(reference.timing, compare.timing, (ref_noise, cmp_noise), t)
-        });
+        outcome = decide_bulk_same(reference.bulk, compare.bulk, t)
+            .unwrap_or_else(|| decide_summary_same(reference, compare, t));
     }
     let diff = cmp_value - ref_value;
     Comparison {

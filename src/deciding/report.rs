@@ -134,6 +134,8 @@ pub struct StateRecord {
     pub displayed: bool,
     /// Reference samples, reference frequencies, compare samples, compare frequencies.
     pub sidecars: [SidecarFile; 4],
+    /// Repetition mode (`--vs`): the runs merged and Δ ± σ.
+    pub repetitions: Option<crate::repeat::RepetitionStats>,
 }
 
 impl StateRecord {

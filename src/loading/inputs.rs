@@ -30,7 +30,7 @@ pub struct InputPairs {
 }
 
 /// Names of the `.json` files of a directory, sorted.
-fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
+pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
     let entries = std::fs::read_dir(directory).map_err(|e| {
         Failure::fatal(format!(
             "cannot list directory: {}",
@@ -79,7 +79,7 @@ pub fn input_pairs(reference: &str, compare: &str) -> Result<InputPairs, Failure
 const READER_VERSION: &str = "1.0.0";
 
 /// The reader's version check: warnings go to stdout, as the reference prints them.
-fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<(), Failure> {
     let json_version = root
         .meta
         .as_ref()

@@ -41,7 +41,12 @@ pub fn next_step(code: ReasonCode) -> &'static str {
     }
 }
 
-/// One line per AMBG reason present: `- code (N): next step`.
+/// The advice that holds for every reason: one process cannot show how
+/// much its results move between processes.
+pub const REPETITIONS_ADVICE: &str = "All samples of one run come from one process and share its machine state (clocks, thermals, power limits, other tenants), so a run's interval cannot show how much the next process differs. Collect repetitions: run each build in 3 separate processes (3 rather than 2), alternating reference and compare (A B A B A B), and compare them with `nvbench-compare ref1.json ref2.json ref3.json --vs cmp1.json cmp2.json cmp3.json`.";
+
+/// One line per AMBG reason present: `- code (N): next step`, then the
+/// advice on repetitions.
 pub fn render_next_steps(tally: &Tally) -> String {
     let reasons = tally.undecided_reasons();
     if reasons.is_empty() {
@@ -51,6 +56,7 @@ pub fn render_next_steps(tally: &Tally) -> String {
     for (code, count, _) in reasons {
         let _ = writeln!(out, "- {} ({count}): {}", code.canonical(), next_step(code));
     }
+    let _ = writeln!(out, "\n{REPETITIONS_ADVICE}");
     out.push('\n');
     out
 }
@@ -74,6 +80,8 @@ mod tests {
         let text = render_next_steps(&tally);
         assert_eq!(text.lines().filter(|l| l.starts_with("- ")).count(), 1);
         assert!(text.contains("- noise_too_high (2): relative dispersion exceeds"));
+        assert!(text.contains("\n\nAll samples of one run come from one process"));
+        assert!(text.contains("alternating reference and compare (A B A B A B)"));
         assert_eq!(render_next_steps(&Tally::default()), "");
     }
 }

@@ -147,6 +147,9 @@ struct StateJson<'a> {
     diff_fraction_interval: Option<[Option<f64>; 2]>,
     bulk_evidence: bool,
     displayed: bool,
+    /// Repetition mode only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repetitions: Option<crate::rendering::repetitions::RepetitionsJson>,
 }
 
 fn side(
@@ -217,6 +220,10 @@ fn state(record: &StateRecord) -> StateJson<'_> {
             .map(|(l, u)| [finite(Some(l)), finite(Some(u))]),
         bulk_evidence: c.reason.code.uses_bulk_evidence(),
         displayed: record.displayed,
+        repetitions: record
+            .repetitions
+            .as_ref()
+            .map(crate::rendering::repetitions::RepetitionsJson::of),
     }
 }
 

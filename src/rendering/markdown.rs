@@ -204,6 +204,7 @@ fn next_steps(report: &Report) -> String {
             next_step(code)
         );
     }
+    let _ = writeln!(out, "\n{}", crate::rendering::advice::REPETITIONS_ADVICE);
     out.push('\n');
     out
 }

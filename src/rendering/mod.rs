@@ -13,6 +13,7 @@ pub mod charts;
 pub mod json;
 pub mod markdown;
 pub mod markdown_budget;
+pub mod repetitions;
 pub mod summary;
 pub mod table;
 pub mod units;

@@ -1,0 +1,268 @@
+//! The repetition-mode table (`--vs`): per row the merged Ref and Cmp
+//! (center with the hull of the runs' intervals), Change, both sides'
+//! merged noise, Δ ± σ, its significance, the runs merged per side and the
+//! status; `--display explain` adds the reason and each run's center.
+
+use crate::deciding::decision::Comparison;
+use crate::pycompat::pyfmt::{format_f, format_f_signed};
+use crate::pycompat::tabulate::{Align, github_table};
+use crate::rendering::status_cell;
+use crate::rendering::table::DisplayMode;
+use crate::rendering::units::{IntervalWidths, TimingText, change, duration_units, percentage};
+use crate::repeat::{RepetitionStats, SideStats};
+
+/// The `repetitions` object of a state in the JSON report.
+#[derive(serde::Serialize)]
+pub struct RepetitionsJson {
+    reference: SideJson,
+    compare: SideJson,
+    /// `cmp center / ref center - 1` of the merged centers.
+    delta: Option<f64>,
+    /// `sqrt(noise_ref² + noise_cmp²)`.
+    sigma: Option<f64>,
+    /// `|delta| / sigma`.
+    significance: Option<f64>,
+    /// A side has one run: sigma holds only the scatter within one process.
+    single_run: bool,
+}
+
+#[derive(serde::Serialize)]
+struct SideJson {
+    /// Runs merged into the state.
+    reps: usize,
+    /// Runs the side has (more than `reps` when some lack the state).
+    runs: usize,
+    /// The merged relative noise.
+    noise: Option<f64>,
+    run_centers: Vec<RunCenterJson>,
+}
+
+#[derive(serde::Serialize)]
+struct RunCenterJson {
+    /// Zero-based position of the run among the side's paths.
+    run: usize,
+    center: Option<f64>,
+}
+
+fn finite(value: Option<f64>) -> Option<f64> {
+    value.filter(|v| v.is_finite())
+}
+
+impl SideJson {
+    fn of(side: &SideStats) -> Self {
+        SideJson {
+            reps: side.reps(),
+            runs: side.total_runs,
+            noise: finite(side.noise),
+            run_centers: side
+                .runs
+                .iter()
+                .map(|r| RunCenterJson {
+                    run: r.run,
+                    center: finite(r.center),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl RepetitionsJson {
+    pub fn of(stats: &RepetitionStats) -> Self {
+        RepetitionsJson {
+            reference: SideJson::of(&stats.reference),
+            compare: SideJson::of(&stats.compare),
+            delta: finite(stats.delta),
+            sigma: finite(stats.sigma),
+            significance: finite(stats.significance),
+            single_run: stats.single_run(),
+        }
+    }
+}
+
+/// A displayed row: its formatted axis values, its decision and its runs.
+pub struct RepetitionRow<'a> {
+    pub axis_cells: Vec<String>,
+    pub comparison: &'a Comparison,
+    pub stats: &'a RepetitionStats,
+}
+
+fn columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
+    use Align::{Center, Left, Right};
+    let mut columns = vec![
+        ("Ref", Right),
+        ("Cmp", Right),
+        ("Change", Right),
+        ("Ref Noise", Right),
+        ("Cmp Noise", Right),
+        ("Δ ± σ", Right),
+        ("Signif", Right),
+        ("Ref Reps", Right),
+        ("Cmp Reps", Right),
+        ("Status", Center),
+    ];
+    if mode == DisplayMode::Explain {
+        columns.extend([("Reason", Left), ("Ref Runs", Left), ("Cmp Runs", Left)]);
+    }
+    columns
+}
+
+/// `+1.2 ± 0.8` in percent: the change of the merged centers and its scatter.
+pub fn delta_cell(stats: &RepetitionStats) -> String {
+    match (stats.delta.filter(|d| d.is_finite()), stats.sigma) {
+        (Some(delta), Some(sigma)) => format!(
+            "{} ± {}",
+            format_f_signed(delta * 100.0, 1),
+            format_f(sigma * 100.0, 1)
+        ),
+        (Some(delta), None) => format!("{} ± n/a", format_f_signed(delta * 100.0, 1)),
+        _ => "n/a".to_string(),
+    }
+}
+
+/// `|Δ|/σ` with one decimal; `*` when a side has a single run, whose σ
+/// holds only the scatter within one process.
+pub fn significance_cell(stats: &RepetitionStats) -> String {
+    let Some(significance) = stats.significance else {
+        return "n/a".to_string();
+    };
+    let marker = if stats.single_run() { "*" } else { "" };
+    format!("{}{marker}", format_f(significance, 1))
+}
+
+/// `3`, or `2 of 3` when some runs lack the state.
+pub fn reps_cell(side: &SideStats) -> String {
+    if side.incomplete() {
+        format!("{} of {}", side.reps(), side.total_runs)
+    } else {
+        side.reps().to_string()
+    }
+}
+
+/// Each run's center, in one unit: `1.234 1.251 1.300 ms`.
+pub fn run_centers_cell(side: &SideStats) -> String {
+    let centers: Vec<Option<f64>> = side.runs.iter().map(|r| r.center).collect();
+    let (multiplier, unit) = duration_units(&centers);
+    let texts: Vec<String> = centers
+        .iter()
+        .map(|c| match c.filter(|c| c.is_finite()) {
+            Some(c) => format_f(c * multiplier, 3),
+            None => "n/a".to_string(),
+        })
+        .collect();
+    format!("{} {unit}", texts.join(" "))
+}
+
+fn row_cells(
+    row: &RepetitionRow,
+    texts: &[TimingText; 2],
+    widths: [IntervalWidths; 2],
+    mode: DisplayMode,
+    no_color: bool,
+) -> Vec<String> {
+    let (c, stats) = (row.comparison, row.stats);
+    let mut cells = vec![
+        texts[0].cell(widths[0]),
+        texts[1].cell(widths[1]),
+        change(c.status, c.frac_diff_interval),
+        percentage(stats.reference.noise),
+        percentage(stats.compare.noise),
+        delta_cell(stats),
+        significance_cell(stats),
+        reps_cell(&stats.reference),
+        reps_cell(&stats.compare),
+        status_cell(c.status, no_color),
+    ];
+    if mode == DisplayMode::Explain {
+        cells.extend([
+            c.reason.code.display().to_string(),
+            run_centers_cell(&stats.reference),
+            run_centers_cell(&stats.compare),
+        ]);
+    }
+    cells
+}
+
+/// The table text (without a trailing newline). The legacy display has no
+/// repetition form; it shows the intervals table.
+pub fn render_repetition_table(
+    axis_names: &[String],
+    rows: &[RepetitionRow],
+    mode: DisplayMode,
+    no_color: bool,
+) -> String {
+    let columns = columns(mode);
+    let mut headers: Vec<String> = axis_names.to_vec();
+    let mut aligns = vec![Align::Center; axis_names.len()];
+    headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+    aligns.extend(columns.iter().map(|(_, align)| *align));
+    let texts: Vec<[TimingText; 2]> = rows
+        .iter()
+        .map(|row| {
+            let c = row.comparison;
+            [
+                TimingText::new(c.ref_time, c.ref_interval.as_ref()),
+                TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
+            ]
+        })
+        .collect();
+    let widths = [
+        IntervalWidths::of(texts.iter().map(|[r, _]| r)),
+        IntervalWidths::of(texts.iter().map(|[_, c]| c)),
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .zip(&texts)
+        .map(|(row, texts)| {
+            let values = row_cells(row, texts, widths, mode, no_color);
+            row.axis_cells.iter().cloned().chain(values).collect()
+        })
+        .collect();
+    github_table(&headers, &aligns, &cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repeat::RunCenter;
+
+    fn side(centers: &[f64], total_runs: usize, noise: f64) -> SideStats {
+        SideStats {
+            runs: centers
+                .iter()
+                .enumerate()
+                .map(|(run, c)| RunCenter {
+                    run,
+                    center: Some(*c),
+                })
+                .collect(),
+            total_runs,
+            noise: Some(noise),
+        }
+    }
+
+    #[test]
+    fn delta_sigma_and_significance_cells() {
+        let stats = RepetitionStats::new(
+            side(&[1.0, 1.1, 1.05], 3, 0.03),
+            side(&[0.9, 0.95, 0.93], 3, 0.04),
+            Some(-0.1),
+        );
+        assert_eq!(delta_cell(&stats), "-10.0 ± 5.0");
+        assert_eq!(significance_cell(&stats), "2.0");
+        let single = RepetitionStats::new(side(&[1.0], 1, 0.03), side(&[0.9], 1, 0.04), Some(-0.1));
+        assert_eq!(significance_cell(&single), "2.0*");
+        let none = RepetitionStats::new(side(&[1.0], 1, 0.0), side(&[1.0], 1, 0.0), None);
+        assert_eq!(delta_cell(&none), "n/a");
+        assert_eq!(significance_cell(&none), "n/a");
+    }
+
+    #[test]
+    fn reps_and_run_centers() {
+        assert_eq!(reps_cell(&side(&[1.0, 2.0, 3.0], 3, 0.0)), "3");
+        assert_eq!(reps_cell(&side(&[1.0, 2.0], 3, 0.0)), "2 of 3");
+        let runs = side(&[1.5e-3, 1.25e-3], 2, 0.0);
+        assert_eq!(run_centers_cell(&runs), "1.500 1.250 ms");
+        let micro = side(&[2.0e-6], 1, 0.0);
+        assert_eq!(run_centers_cell(&micro), "2.000 us");
+    }
+}

@@ -1,0 +1,558 @@
+//! Repetition mode (`R1 R2 ... --vs C1 C2 ...`) on the built binary, with
+//! NVBench files made here: runs of the same code that drift between
+//! processes, real changes, unequal run counts, directories, states
+//! missing from a run, the CI outputs, and the errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvbc-reps-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// One run's NVBench file: benchmark `b`, states `N=n` with robust
+/// summaries around the given median (interval ±0.2 %) and a constant SM
+/// clock, so that the cycle-space confirmation agrees with the times.
+fn nvbench_file(states: &[(i64, f64)]) -> Value {
+    let summary = |tag: &str, value: f64| json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]});
+    let states: Vec<Value> = states
+        .iter()
+        .map(|(n, median)| {
+            json!({
+                "name": format!("Device=0 N={n}"),
+                "device": 0,
+                "axis_values": [{"name": "N", "type": "int64", "value": n.to_string()}],
+                "summaries": [
+                    summary("nv/cold/time/gpu/min", median * 0.998),
+                    summary("nv/cold/time/gpu/q1", median * 0.999),
+                    summary("nv/cold/time/gpu/median", *median),
+                    summary("nv/cold/time/gpu/q3", median * 1.002),
+                    summary("nv/cold/time/gpu/iqr/relative", 0.003),
+                    summary("nv/cold/sm_clock_rate/mean", 1.5e9),
+                ],
+                "is_skipped": false
+            })
+        })
+        .collect();
+    json!({
+        "meta": {"version": {"json": {"string": "1.0.0"}}},
+        "devices": [{"id": 0, "name": "GPU"}],
+        "benchmarks": [{
+            "name": "b", "devices": [0],
+            "axes": [{"name": "N", "type": "int64", "flags": ""}],
+            "states": states
+        }]
+    })
+}
+
+/// Writes a run whose states `N=1..=count` all take `base * factor`.
+fn write_run(path: &Path, factor: f64, count: i64) {
+    let states: Vec<(i64, f64)> = (1..=count).map(|n| (n, 1e-3 * n as f64 * factor)).collect();
+    std::fs::write(path, serde_json::to_vec(&nvbench_file(&states)).unwrap()).unwrap();
+}
+
+/// The statuses of a `--json -` report, in order.
+fn statuses(output: &Output) -> Vec<String> {
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(output), stderr(output)));
+    report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Unchanged code, three processes a side, drifting by up to 2 %.
+fn drifting_runs(dir: &Path) {
+    for (name, factor) in [
+        ("r1.json", 1.00),
+        ("r2.json", 1.02),
+        ("r3.json", 0.99),
+        ("c1.json", 1.01),
+        ("c2.json", 0.985),
+        ("c3.json", 1.015),
+    ] {
+        write_run(&dir.join(name), factor, 4);
+    }
+}
+
+#[test]
+fn drift_between_processes_is_not_called_slow() {
+    let dir = scratch("drift");
+    drifting_runs(&dir);
+    // One run a side is fooled: each run's own interval is narrow.
+    let pair = run(&dir, &["--json", "-", "r1.json", "c3.json"]);
+    assert!(
+        statuses(&pair).iter().all(|s| s == "SLOW"),
+        "{}",
+        stdout(&pair)
+    );
+    let reps = run(
+        &dir,
+        &[
+            "--json", "-", "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
+        ],
+    );
+    assert_eq!(reps.status.code(), Some(0), "{}", stderr(&reps));
+    let found = statuses(&reps);
+    assert_eq!(found.len(), 4);
+    assert!(
+        found.iter().all(|s| s != "SLOW" && s != "FAST"),
+        "{found:?}"
+    );
+    let report: Value = serde_json::from_slice(&reps.stdout).unwrap();
+    let first = &report["states"][0];
+    // Median of the run centers; noise from the scatter between processes.
+    assert_eq!(first["reference"]["center"].as_f64(), Some(1e-3));
+    let noise = first["repetitions"]["reference"]["noise"].as_f64().unwrap();
+    assert!((noise - 0.015_275).abs() < 1e-5, "{noise}");
+    assert_eq!(first["repetitions"]["reference"]["reps"], 3);
+    assert_eq!(first["repetitions"]["single_run"], false);
+    let centers = &first["repetitions"]["compare"]["run_centers"];
+    assert_eq!(centers[2]["run"], 2);
+    assert!((centers[2]["center"].as_f64().unwrap() - 1.015e-3).abs() < 1e-12);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_change_beyond_the_drift_is_detected_with_its_size() {
+    let dir = scratch("change");
+    for (name, factor) in [
+        ("r1.json", 1.00),
+        ("r2.json", 1.01),
+        ("r3.json", 0.995),
+        ("c1.json", 1.10),
+        ("c2.json", 1.115),
+        ("c3.json", 1.105),
+    ] {
+        write_run(&dir.join(name), factor, 3);
+    }
+    let args = [
+        "--no-color",
+        "r1.json",
+        "r2.json",
+        "r3.json",
+        "--vs",
+        "c1.json",
+        "c2.json",
+        "c3.json",
+    ];
+    let out = run(&dir, &args);
+    let text = stdout(&out);
+    assert!(
+        text.contains("|   Change |   Ref Noise |   Cmp Noise |       Δ ± σ |   Signif |   Ref Reps |   Cmp Reps |  Status  |"),
+        "{text}"
+    );
+    // Δ = 1.105 / 1.0 - 1; σ from both sides' between-process scatter.
+    assert!(
+        text.contains("| +10.5 ± 1.0 |     10.2 |          3 |          3 |"),
+        "{text}"
+    );
+    assert_eq!(text.matches("SLOW").count(), 3, "{text}");
+    assert!(text.contains("- Total Matches: 3\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unequal_run_counts_and_a_single_run_side() {
+    let dir = scratch("unequal");
+    drifting_runs(&dir);
+    let out = run(
+        &dir,
+        &[
+            "--no-color",
+            "r1.json",
+            "r2.json",
+            "r3.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("|          3 |          2 |"), "{text}");
+    // A side with one run marks the significance: its σ is one process's.
+    let single = run(
+        &dir,
+        &["--no-color", "r1.json", "r2.json", "--vs", "c1.json"],
+    );
+    let text = stdout(&single);
+    let row = text.lines().find(|l| l.starts_with("|  1  |")).unwrap();
+    assert!(row.contains("* |          2 |          1 |"), "{row}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_state_missing_from_one_run_is_merged_from_the_others() {
+    let dir = scratch("missing-state");
+    drifting_runs(&dir);
+    // The second reference run lacks N=4.
+    write_run(&dir.join("r2.json"), 1.02, 3);
+    let out = run(
+        &dir,
+        &[
+            "--no-color",
+            "--json",
+            "report.json",
+            "r1.json",
+            "r2.json",
+            "r3.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+            "c3.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let row = text.lines().find(|l| l.starts_with("|  4  |")).unwrap();
+    assert!(row.contains("|     2 of 3 |          3 |"), "{row}");
+    assert!(
+        text.contains("Note: 1 state(s) are missing from some runs and were merged from the runs that have them (see Reps).\n"),
+        "{text}"
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+    let reference = &report["states"][3]["repetitions"]["reference"];
+    assert_eq!(
+        (reference["reps"].as_u64(), reference["runs"].as_u64()),
+        (Some(2), Some(3))
+    );
+    let runs: Vec<u64> = reference["run_centers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run"].as_u64().unwrap())
+        .collect();
+    assert_eq!(runs, [0, 2]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn directories_are_runs_matched_by_file_name() {
+    let dir = scratch("dirs");
+    for (run_dir, factor) in [
+        ("r1", 1.0),
+        ("r2", 1.01),
+        ("c1", 1.2),
+        ("c2", 1.21),
+        ("c3", 1.19),
+    ] {
+        std::fs::create_dir_all(dir.join(run_dir)).unwrap();
+        write_run(&dir.join(run_dir).join("a.json"), factor, 2);
+        if run_dir != "c3" {
+            write_run(&dir.join(run_dir).join("b.json"), factor, 1);
+        }
+    }
+    write_run(&dir.join("c2").join("only_cmp.json"), 1.0, 1);
+    let out = run(
+        &dir,
+        &[
+            "--no-color",
+            "--report-missing",
+            "r1",
+            "r2",
+            "--vs",
+            "c1",
+            "c2",
+            "c3",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    // a.json: 2 and 3 runs; b.json: the third compare directory lacks it.
+    assert_eq!(
+        text.matches("|          2 |          3 |").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("|          2 |     2 of 3 |"), "{text}");
+    assert!(text.contains("- NEW file c2/only_cmp.json\n"), "{text}");
+    assert!(text.contains("- Total Matches: 3\n"), "{text}");
+    assert_eq!(text.matches("SLOW").count(), 3, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gate_markdown_and_bulk_debug_work_in_repetition_mode() {
+    let dir = scratch("outputs");
+    for (name, factor) in [
+        ("r1.json", 1.0),
+        ("r2.json", 1.005),
+        ("c1.json", 1.1),
+        ("c2.json", 1.1),
+    ] {
+        write_run(&dir.join(name), factor, 2);
+    }
+    let args = [
+        "--fail-on",
+        "slow",
+        "--markdown-summary",
+        "summary.md",
+        "--bulk-debug-python",
+        "bulk.py",
+        "r1.json",
+        "r2.json",
+        "--vs",
+        "c1.json",
+        "c2.json",
+    ];
+    let out = run(&dir, &args);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("gate failed: 2 slow"),
+        "{}",
+        stderr(&out)
+    );
+    let markdown = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(markdown.contains("SLOW"), "{markdown}");
+    // One bulk_rows entry per run: two rows of two runs each.
+    let script = std::fs::read_to_string(dir.join("bulk.py")).unwrap();
+    assert_eq!(script.matches("'row_index': ").count(), 4, "{script}");
+    assert_eq!(script.matches("'compare_run': 1").count(), 2, "{script}");
+    assert!(script.contains("'compare_json': 'c2.json'"), "{script}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_shows_each_runs_center() {
+    let dir = scratch("explain");
+    drifting_runs(&dir);
+    let out = run(
+        &dir,
+        &[
+            "--no-color",
+            "--display",
+            "explain",
+            "r1.json",
+            "r2.json",
+            "--vs",
+            "c1.json",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(text.contains("| Reason "), "{text}");
+    assert!(text.contains("| 1.000 1.020 ms | 1.010 ms"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn errors_name_the_problem() {
+    let dir = scratch("errors");
+    drifting_runs(&dir);
+    let no_reference = run(&dir, &["--vs", "c1.json", "c2.json"]);
+    assert_eq!(no_reference.status.code(), Some(1));
+    assert!(stderr(&no_reference).contains("--vs: no reference run given"));
+    let no_compare = run(&dir, &["r1.json", "--vs"]);
+    assert_eq!(no_compare.status.code(), Some(1));
+    assert!(stderr(&no_compare).contains("--vs: no compare run given"));
+    let twice = run(&dir, &["r1.json", "--vs", "c1.json", "--vs", "c2.json"]);
+    assert_eq!(twice.status.code(), Some(1));
+    assert!(stderr(&twice).contains("--vs may be given only once"));
+    std::fs::create_dir_all(dir.join("d")).unwrap();
+    let mixed = run(&dir, &["r1.json", "--vs", "d"]);
+    assert_eq!(mixed.status.code(), Some(1));
+    assert!(
+        stderr(&mixed)
+            .contains("the runs mix directories and files (d is a directory, r1.json is not)"),
+        "{}",
+        stderr(&mixed)
+    );
+    let unreadable = run(&dir, &["r1.json", "--vs", "c1.json", "absent.json"]);
+    assert_eq!(unreadable.status.code(), Some(1));
+    assert!(
+        stderr(&unreadable).contains("absent.json"),
+        "{}",
+        stderr(&unreadable)
+    );
+    // Without --vs, more than two paths is still the reference's usage error.
+    let three = run(&dir, &["r1.json", "r2.json", "c1.json"]);
+    assert_eq!(three.status.code(), Some(1));
+    assert!(stdout(&three).contains("Usage:"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The conformance cases of ../shared, when present: one run a side must
+/// give every state the status and reason of the pair comparison.
+#[test]
+fn one_run_a_side_decides_as_the_pair() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/cases");
+    let Ok(entries) = std::fs::read_dir(&cases) else {
+        eprintln!("SKIPPED: {} is not available", cases.display());
+        return;
+    };
+    let mut compared = 0;
+    for case in entries.flatten().map(|e| e.path()) {
+        let Ok(args) = std::fs::read_to_string(case.join("args")) else {
+            continue;
+        };
+        let args: Vec<&str> = args.lines().collect();
+        let Some((options, ["ref.json", "cmp.json"])) = args.split_last_chunk::<2>() else {
+            continue;
+        };
+        let other_outputs = ["--bulk-debug-python", "--plot", "--plot-along", "--json"];
+        if options.iter().any(|o| other_outputs.contains(o)) {
+            continue;
+        }
+        let reason_and_status = |out: &Output| -> Option<Vec<(Value, Value)>> {
+            let report: Value = serde_json::from_slice(&out.stdout).ok()?;
+            let states = report["states"].as_array()?;
+            Some(
+                states
+                    .iter()
+                    .map(|s| (s["status"].clone(), s["reason"]["code"].clone()))
+                    .collect(),
+            )
+        };
+        let with = |paths: &[&'static str]| {
+            let mut all = options.to_vec();
+            all.extend(["--json", "-"]);
+            all.extend(paths);
+            run(&case, &all)
+        };
+        let pair = with(&["ref.json", "cmp.json"]);
+        let Some(expected) = reason_and_status(&pair) else {
+            continue;
+        };
+        let repeated = with(&["ref.json", "--vs", "cmp.json"]);
+        assert_eq!(
+            reason_and_status(&repeated).as_ref(),
+            Some(&expected),
+            "{}",
+            case.display()
+        );
+        compared += 1;
+    }
+    eprintln!("{compared} conformance cases compared");
+    assert!(compared > 50, "only {compared} cases compared");
+}
+
+#[test]
+fn filters_apply_and_states_of_one_side_only_are_counted() {
+    let dir = scratch("filters");
+    drifting_runs(&dir);
+    // The compare runs lack N=4.
+    write_run(&dir.join("c1.json"), 1.01, 3);
+    write_run(&dir.join("c2.json"), 0.985, 3);
+    let both = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
+    let out = run(&dir, &[&["--no-color"][..], &both].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Note: 1 state(s) are on one side only and were not compared (--report-missing lists them).\n"),
+        "{text}"
+    );
+    assert!(text.contains("- Total Matches: 3\n"), "{text}");
+    let listed = run(
+        &dir,
+        &[&["--no-color", "--report-missing"][..], &both].concat(),
+    );
+    let text = stdout(&listed);
+    assert!(
+        text.contains("- DROPPED state b [0 vs 0] N=4 (r1.json)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("on one side only"), "{text}");
+    let filtered = run(
+        &dir,
+        &[&["--no-color", "-b", "b", "-a", "N=2"][..], &both].concat(),
+    );
+    let text = stdout(&filtered);
+    assert!(text.contains("- Total Matches: 1\n"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("|  2  |")), "{text}");
+    let none = run(&dir, &[&["--no-color", "-b", "other"][..], &both].concat());
+    assert!(stdout(&none).contains("- Total Matches: 0\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
+    let dir = scratch("process-gap");
+    for (name, factor) in [
+        ("r1.json", 1.000),
+        ("r2.json", 1.003),
+        ("r3.json", 0.998),
+        ("c1.json", 1.012),
+        ("c2.json", 1.014),
+        ("c3.json", 1.013),
+    ] {
+        write_run(&dir.join(name), factor, 2);
+    }
+    let reasons = |args: &[&str]| -> Vec<(String, String)> {
+        let out = run(&dir, &[&["--json", "-"][..], args].concat());
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["states"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let status = s["status"].as_str().unwrap().to_string();
+                (status, s["reason"]["code"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    // The hulls miss a clear gap (0.49 % < 0.5 %); every compare process is
+    // 0.9 % above every reference process, in time and cycles, Signif 3.1.
+    let three = [
+        "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
+    ];
+    let gap = ("SLOW".to_string(), "process_gap_confirmed".to_string());
+    assert_eq!(reasons(&three), vec![gap.clone(), gap]);
+    // Two runs a side are too few for it.
+    let two = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
+    assert!(reasons(&two).iter().all(|(status, _)| status == "AMBG"));
+    let out = run(
+        &dir,
+        &[&["--no-color", "--display", "explain"][..], &three].concat(),
+    );
+    let text = stdout(&out);
+    assert!(text.contains("| proc-gap "), "{text}");
+    // Change bounds the change between the run centers: 1.012 / 1.003 - 1.
+    assert!(text.contains(">= +0.9%"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn runs_of_a_side_must_have_the_same_devices() {
+    let dir = scratch("devices");
+    drifting_runs(&dir);
+    let mut other = nvbench_file(&[(1, 1e-3)]);
+    other["devices"][0]["name"] = json!("Other GPU");
+    std::fs::write(dir.join("r2.json"), serde_json::to_vec(&other).unwrap()).unwrap();
+    let args = ["--no-color", "r1.json", "r2.json", "--vs", "c1.json"];
+    let out = run(&dir, &args);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Device sections do not match (reference runs): "),
+        "{text}"
+    );
+    let ignored = run(&dir, &[&["--ignore-devices"][..], &args].concat());
+    assert_eq!(ignored.status.code(), Some(0), "{}", stderr(&ignored));
+    assert!(stdout(&ignored).contains("- Total Matches: 4\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
