@@ -361,7 +361,7 @@ fn paths_before_vs(matches: &ArgMatches) -> Option<usize> {
 /// The paths of both sides in repetition mode (`--vs`), or the usual pair.
 enum Paths {
     Pair(String, String),
-    Repeated(crate::repeat::Sides),
+    Repeated(crate::loading::runs::Sides),
 }
 
 fn split_paths(cli: &Cli) -> Result<Paths, Failure> {
@@ -375,7 +375,7 @@ fn split_paths(cli: &Cli) -> Result<Paths, Failure> {
         };
     };
     let (reference, compare) = cli.paths.split_at(split);
-    crate::repeat::Sides::new(reference.to_vec(), compare.to_vec()).map(Paths::Repeated)
+    crate::loading::runs::Sides::new(reference.to_vec(), compare.to_vec()).map(Paths::Repeated)
 }
 
 /// Validates the options in the reference's order: config, --dump-config,

@@ -16,7 +16,6 @@ pub mod memory;
 pub mod parallel;
 pub mod pycompat;
 pub mod rendering;
-pub mod repeat;
 pub mod suggest;
 
 use std::io::Write;
@@ -173,13 +172,13 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
 /// The usual run of a pair, or a repetition-mode run (`--vs`).
 enum Runner<'s> {
     Pair(app::Run<'s>),
-    Repeated(repeat::run::RepeatRun<'s>),
+    Repeated(app::repeated::RepeatRun<'s>),
 }
 
 impl<'s> Runner<'s> {
     fn new(settings: &'s app::Settings) -> Self {
         match &settings.repetitions {
-            Some(sides) => Runner::Repeated(repeat::run::RepeatRun::new(settings, sides)),
+            Some(sides) => Runner::Repeated(app::repeated::RepeatRun::new(settings, sides)),
             None => Runner::Pair(app::Run::new(settings)),
         }
     }

@@ -50,7 +50,7 @@ pub enum ReasonCode {
     NoiseTooHigh,
     NoiseUnavailable,
     /// Repetition mode: every process of one side clearly beyond every
-    /// process of the other, in time and cycles (`crate::repeat::process_gap`).
+    /// process of the other, in time and cycles (`crate::deciding::repetitions::process_gap`).
     ProcessGapConfirmed,
     SameConfirmedByCycles,
     SameSummary,

@@ -11,4 +11,5 @@ pub mod config;
 pub mod coverage;
 pub mod decision;
 pub mod gate;
+pub mod repetitions;
 pub mod report;

@@ -135,7 +135,7 @@ pub struct StateRecord {
     /// Reference samples, reference frequencies, compare samples, compare frequencies.
     pub sidecars: [SidecarFile; 4],
     /// Repetition mode (`--vs`): the runs merged and Δ ± σ.
-    pub repetitions: Option<crate::repeat::RepetitionStats>,
+    pub repetitions: Option<crate::deciding::repetitions::RepetitionStats>,
 }
 
 impl StateRecord {

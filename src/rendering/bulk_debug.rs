@@ -2,6 +2,7 @@
 //! displayed row) and `load_bulk_data(row)`. Every string from an input file
 //! is emitted through `repr`, so the output is always valid Python.
 
+use crate::deciding::repetitions::evidence::RunFiles;
 use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pprint::{PyValue, pformat};
@@ -146,6 +147,48 @@ pub fn bulk_debug_script(rows: Vec<PyValue>) -> String {
         "{HEADER}bulk_rows = {}{FOOTER}",
         pformat(&PyValue::List(rows))
     )
+}
+
+// `--bulk-debug-python` in repetition mode: one `bulk_rows` entry per run
+// of a displayed row. Entry `k` holds the `k`-th run of each side (`None`
+// files where a side has fewer runs), so `load_bulk_data` reads one
+// process's samples at a time.
+
+fn optional_index(run: Option<&RunFiles>) -> PyValue {
+    run.map_or(PyValue::None, |r| {
+        PyValue::Int(i64::try_from(r.run).unwrap_or(i64::MAX))
+    })
+}
+
+/// The repetition-mode entries of one displayed row, `row_index` and `table_row_index`
+/// shared by all of them (they describe the row, as with one run).
+pub fn run_rows(
+    row_index: usize,
+    table_row_index: usize,
+    record: &StateRecord,
+    runs: &[Vec<RunFiles>; 2],
+) -> Vec<PyValue> {
+    let count = runs[0].len().max(runs[1].len());
+    (0..count)
+        .map(|k| {
+            let (reference, compare) = (runs[0].get(k), runs[1].get(k));
+            let mut entry = record.clone();
+            let json = |run: Option<&RunFiles>, fallback: &str| {
+                run.map_or_else(|| fallback.to_string(), |r| r.json.clone())
+            };
+            entry.reference_json = json(reference, &record.reference_json);
+            entry.compare_json = json(compare, &record.compare_json);
+            let [rs, rf] = reference.map(|r| r.sidecars.clone()).unwrap_or_default();
+            let [cs, cf] = compare.map(|r| r.sidecars.clone()).unwrap_or_default();
+            entry.sidecars = [rs, rf, cs, cf];
+            let mut value = bulk_debug_row(row_index, table_row_index, &entry);
+            if let PyValue::Dict(fields) = &mut value {
+                fields.push(("reference_run".into(), optional_index(reference)));
+                fields.push(("compare_run".into(), optional_index(compare)));
+            }
+            value
+        })
+        .collect()
 }
 
 #[cfg(test)]

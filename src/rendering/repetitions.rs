@@ -4,12 +4,12 @@
 //! status; `--display explain` adds the reason and each run's center.
 
 use crate::deciding::decision::Comparison;
+use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::pycompat::pyfmt::{format_f, format_f_signed};
 use crate::pycompat::tabulate::{Align, github_table};
 use crate::rendering::status_cell;
 use crate::rendering::table::DisplayMode;
 use crate::rendering::units::{IntervalWidths, TimingText, change, duration_units, percentage};
-use crate::repeat::{RepetitionStats, SideStats};
 
 /// The `repetitions` object of a state in the JSON report.
 #[derive(serde::Serialize)]
@@ -223,7 +223,7 @@ pub fn render_repetition_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repeat::RunCenter;
+    use crate::deciding::repetitions::RunCenter;
 
     fn side(centers: &[f64], total_runs: usize, noise: f64) -> SideStats {
         SideStats {

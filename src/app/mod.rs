@@ -1,6 +1,8 @@
 //! One comparison run: load -> match -> decide -> render, in the order the
 //! reference prints (per input pair, per benchmark, per device pair).
 
+pub mod repeated;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Write;
@@ -36,7 +38,7 @@ pub struct Settings {
     pub reference: String,
     pub compare: String,
     /// Repetition mode (`--vs`): every run of each side.
-    pub repetitions: Option<crate::repeat::Sides>,
+    pub repetitions: Option<crate::loading::runs::Sides>,
     pub threshold: f64,
     pub display: DisplayMode,
     pub no_color: bool,

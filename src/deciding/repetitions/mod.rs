@@ -1,42 +1,14 @@
-//! Repetition mode (`R1 R2 ... --vs C1 C2 ...`): each side is several runs
-//! of the same benchmarks, measured in separate processes. The runs of a
-//! side are merged per state ([`merge`]), the merged evidence goes through
-//! the usual decision tree ([`evidence`]), and [`run`] drives it from
-//! loading to the repetition table (`crate::rendering::repetitions`).
+//! Deciding in repetition mode (`R1 R2 ... --vs C1 C2 ...`): each side is
+//! several runs of the same benchmarks, measured in separate processes. The
+//! runs of a side are merged per state ([`merge`]), the merged evidence goes
+//! through the usual decision tree ([`evidence`]), with one more way to a
+//! clear gap when the processes separate ([`process_gap`]); the figures
+//! shown beside the status (noise, Δ ± σ, significance) are defined here.
+//! `crate::app::repeated` drives it; `crate::loading::runs` finds the runs.
 
-pub mod bulk;
 pub mod evidence;
-pub mod inputs;
 pub mod merge;
 pub mod process_gap;
-pub mod run;
-
-use crate::failure::Failure;
-
-/// The paths given for each side: files, or directories whose same-named
-/// files are runs of the same benchmarks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sides {
-    pub reference: Vec<String>,
-    pub compare: Vec<String>,
-}
-
-impl Sides {
-    /// Both sides need at least one run.
-    pub fn new(reference: Vec<String>, compare: Vec<String>) -> Result<Self, Failure> {
-        if reference.is_empty() {
-            return Err(Failure::fatal(
-                "--vs: no reference run given (the reference runs come before --vs)",
-            ));
-        }
-        if compare.is_empty() {
-            return Err(Failure::fatal(
-                "--vs: no compare run given (the compare runs come after --vs)",
-            ));
-        }
-        Ok(Sides { reference, compare })
-    }
-}
 
 /// One run's center of a state, by the run's position on its side.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -144,14 +116,5 @@ mod tests {
         assert_eq!(zero.sigma, Some(0.0));
         assert_eq!(zero.significance, None);
         assert!(zero.reference.incomplete());
-    }
-
-    #[test]
-    fn a_side_needs_a_run() {
-        let none = Sides::new(vec![], vec!["c.json".into()]).unwrap_err();
-        assert!(format!("{none:?}").contains("no reference run"));
-        let none = Sides::new(vec!["r.json".into()], vec![]).unwrap_err();
-        assert!(format!("{none:?}").contains("no compare run"));
-        assert!(Sides::new(vec!["r.json".into()], vec!["c.json".into()]).is_ok());
     }
 }

@@ -9,20 +9,18 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::Sides;
-use super::bulk::run_rows;
-use super::evidence::{RunFiles, RunState, SideRuns, decide_repeated};
-use super::inputs::{Run, RunGroup, RunGroups, run_groups};
 use crate::app::{
     FileContext, Settings, axis_names, benchmark_device_pairs, device_heading, device_names,
     is_displayed, presence, selected_devices, summary_text, write_bulk_debug,
 };
+use crate::deciding::repetitions::evidence::{RunFiles, RunState, SideRuns, decide_repeated};
 use crate::deciding::report::{
     AxisEntry, MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord,
 };
 use crate::failure::Failure;
 use crate::loading::inputs::{check_file_version, parse_root};
 use crate::loading::model::{Benchmark, Device, Root};
+use crate::loading::runs::{Run, RunGroup, RunGroups, Sides, run_groups};
 use crate::loading::sidecar::{Warnings, py_dirname};
 use crate::matching::filters::{AxisFilter, matches_any_group};
 use crate::matching::state_match_key;
@@ -30,6 +28,7 @@ use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::axes::axis_cells;
+use crate::rendering::bulk_debug::run_rows;
 use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
 use crate::rendering::{Color, colorize};
 

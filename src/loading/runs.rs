@@ -4,9 +4,33 @@
 
 use std::path::Path;
 
-use super::Sides;
 use crate::failure::Failure;
 use crate::loading::sidecar::py_join;
+
+/// The paths given for each side: files, or directories whose same-named
+/// files are runs of the same benchmarks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sides {
+    pub reference: Vec<String>,
+    pub compare: Vec<String>,
+}
+
+impl Sides {
+    /// Both sides need at least one run.
+    pub fn new(reference: Vec<String>, compare: Vec<String>) -> Result<Self, Failure> {
+        if reference.is_empty() {
+            return Err(Failure::fatal(
+                "--vs: no reference run given (the reference runs come before --vs)",
+            ));
+        }
+        if compare.is_empty() {
+            return Err(Failure::fatal(
+                "--vs: no compare run given (the compare runs come after --vs)",
+            ));
+        }
+        Ok(Sides { reference, compare })
+    }
+}
 
 /// The runs of one input file on each side (in the order given). In
 /// directory mode a side lists only the runs whose directory has the file.
@@ -189,5 +213,14 @@ mod tests {
         };
         assert!(message.contains("absent does not exist"), "{message}");
         let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn a_side_needs_a_run() {
+        let none = Sides::new(vec![], vec!["c.json".into()]).unwrap_err();
+        assert!(format!("{none:?}").contains("no reference run"));
+        let none = Sides::new(vec!["r.json".into()], vec![]).unwrap_err();
+        assert!(format!("{none:?}").contains("no compare run"));
+        assert!(Sides::new(vec!["r.json".into()], vec!["c.json".into()]).is_ok());
     }
 }
