@@ -556,3 +556,45 @@ fn runs_of_a_side_must_have_the_same_devices() {
     assert!(stdout(&ignored).contains("- Total Matches: 4\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn show_and_sort_apply_in_repetition_mode() {
+    let dir = scratch("show-sort");
+    // State N has the compare side slower by N * 4 % for N = 1..=3 and
+    // unchanged for N = 4: sorted by change, the order is 3, 2, 1, 4.
+    let file = |factors: &[f64]| {
+        let states: Vec<(i64, f64)> = factors
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (i as i64 + 1, 1e-3 * f))
+            .collect();
+        serde_json::to_vec(&nvbench_file(&states)).unwrap()
+    };
+    for (name, drift) in [("r1.json", 1.0), ("r2.json", 1.002), ("r3.json", 0.998)] {
+        std::fs::write(dir.join(name), file(&[drift; 4])).unwrap();
+    }
+    for (name, drift) in [("c1.json", 1.0), ("c2.json", 1.002), ("c3.json", 0.998)] {
+        let factors = [1.04 * drift, 1.08 * drift, 1.12 * drift, drift];
+        std::fs::write(dir.join(name), file(&factors)).unwrap();
+    }
+    let runs = [
+        "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
+    ];
+    let with = |options: &[&str]| {
+        let args: Vec<&str> = options.iter().chain(&runs).copied().collect();
+        stdout(&run(&dir, &args))
+    };
+    let axis_column = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with('|') && !l.starts_with("|--") && !l.contains("Status"))
+            .map(|l| l.split('|').nth(1).unwrap().trim().to_string())
+            .collect()
+    };
+    assert_eq!(axis_column(&with(&["--no-color"])), ["1", "2", "3", "4"]);
+    let sorted = with(&["--no-color", "--sort", "change"]);
+    assert_eq!(axis_column(&sorted), ["3", "2", "1", "4"], "{sorted}");
+    let shown = with(&["--no-color", "--show", "same"]);
+    assert_eq!(axis_column(&shown), ["4"], "{shown}");
+    assert!(shown.contains("- Total Matches: 4\n"), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -627,18 +627,26 @@ fn prepare_pair<'a>(
 /// ties in input order. Left alone when a decision failed, so that the
 /// first failure in input order is the one reported.
 fn sort_by_change(matched: &mut Vec<MatchedState>, decided: &mut Vec<DecidedState>) {
-    if decided.iter().any(|(record, _)| record.is_err()) {
+    let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
+    sort_decided_by_change(&mut pairs, |(_, (record, _))| record.as_ref().ok());
+    (*matched, *decided) = pairs.into_iter().unzip();
+}
+
+/// Sorts decided items as `--sort change` says; `record` gives an item's
+/// record, `None` when its decision failed (then nothing moves).
+pub(crate) fn sort_decided_by_change<T>(
+    items: &mut [T],
+    record: impl Fn(&T) -> Option<&StateRecord>,
+) {
+    if items.iter().any(|item| record(item).is_none()) {
         return;
     }
-    let change =
-        |(record, _): &DecidedState| record.as_ref().ok().and_then(|r| r.comparison.frac_diff);
-    let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
+    let change = |item: &T| record(item).and_then(|r| r.comparison.frac_diff);
     // Stable: `None` (no change) sorts last, ties keep their input order.
-    pairs.sort_by(|(_, a), (_, b)| match (change(a), change(b)) {
+    items.sort_by(|a, b| match (change(a), change(b)) {
         (Some(x), Some(y)) => y.total_cmp(&x),
         (a, b) => b.is_some().cmp(&a.is_some()),
     });
-    (*matched, *decided) = pairs.into_iter().unzip();
 }
 
 /// The table of the displayed records.

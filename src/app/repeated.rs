@@ -9,6 +9,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
+use crate::app::sort_decided_by_change;
 use crate::app::{
     FileContext, Settings, axis_names, benchmark_device_pairs, device_heading, device_names,
     is_displayed, presence, selected_devices, summary_text, write_bulk_debug,
@@ -280,9 +281,12 @@ impl<'s> RepeatRun<'s> {
                 self.one_sided_states += one_sided(&ref_states, &cmp_states);
             }
             let states = repeated_states(ref_states, cmp_states);
-            let decided = map_in_parallel(&states, 16, |state| {
+            let mut decided = map_in_parallel(&states, 16, |state| {
                 self.decide(cmp_bench, context, (ref_id, cmp_id), state)
             });
+            if s.sort_by_change {
+                sort_decided_by_change(&mut decided, |(record, _, _)| record.as_ref().ok());
+            }
             let records = self.apply_decisions(decided)?;
             let rows: Vec<RepetitionRow> = records
                 .iter()
