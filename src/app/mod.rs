@@ -11,9 +11,7 @@ use serde_json::Value;
 
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::{self, Comparison, Side, Status};
-use crate::deciding::report::{
-    AxisEntry, MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord,
-};
+use crate::deciding::report::{AxisEntry, MissingKind, Presence, Report, SidecarFile, StateRecord};
 use crate::failure::Failure;
 use crate::loading::inputs::{InputPairs, input_pairs, load_pair};
 use crate::loading::model::{Benchmark, Device, Root, State};
@@ -137,7 +135,7 @@ impl<'s> Run<'s> {
             self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
         }
         if self.settings.report_missing {
-            self.record_missing_files(only_reference, only_compare);
+            self.report.add_missing_files(only_reference, only_compare);
         }
         for (index, (reference, compare)) in pairs.iter().enumerate() {
             let last = index + 1 == pairs.len();
@@ -152,21 +150,6 @@ impl<'s> Run<'s> {
         let text = summary_text(self.settings, &self.report);
         out.write_all(text.as_bytes()).map_err(Failure::write)?;
         self.write_bulk_debug(out)
-    }
-
-    fn record_missing_files(&mut self, only_reference: Vec<String>, only_compare: Vec<String>) {
-        let files = only_reference
-            .into_iter()
-            .map(|f| (Presence::Dropped, f))
-            .chain(only_compare.into_iter().map(|f| (Presence::New, f)));
-        for (presence, file) in files {
-            self.report.missing.push(MissingItem {
-                presence,
-                file,
-                benchmark: None,
-                kind: MissingKind::File,
-            });
-        }
     }
 
     fn write_bulk_debug(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
@@ -278,7 +261,8 @@ impl<'s> Run<'s> {
                     self.compare_benchmark(ref_bench, cmp_bench, &context, work, out)?
                 }
                 None if s.report_missing => {
-                    self.record_missing_benchmark(Presence::New, cmp_path, &cmp_bench.name)
+                    self.report
+                        .add_missing_benchmark(Presence::New, cmp_path, &cmp_bench.name)
                 }
                 None => {}
             }
@@ -290,7 +274,8 @@ impl<'s> Run<'s> {
                 if !cmp_names.contains(ref_bench.name.as_str())
                     && s.filters.selects_benchmark(&ref_bench.name)
                 {
-                    self.record_missing_benchmark(Presence::Dropped, ref_path, &ref_bench.name);
+                    self.report
+                        .add_missing_benchmark(Presence::Dropped, ref_path, &ref_bench.name);
                 }
             }
         }
@@ -310,15 +295,6 @@ impl<'s> Run<'s> {
     /// Records name their sidecar files (bulk-debug and JSON output).
     fn resolve_sidecars(&self) -> bool {
         self.bulk_rows.is_some() || self.settings.keep_records
-    }
-
-    fn record_missing_benchmark(&mut self, presence: Presence, file: &str, name: &str) {
-        self.report.missing.push(MissingItem {
-            presence,
-            file: file.to_string(),
-            benchmark: Some(name.to_string()),
-            kind: MissingKind::Benchmark,
-        });
     }
 
     fn report_device_mismatch(
@@ -384,12 +360,16 @@ impl<'s> Run<'s> {
                 decided,
                 table,
             } = work;
-            self.record_missing_states(
-                context,
-                cmp_bench,
-                (ref_id, cmp_id),
-                only_reference,
-                only_compare,
+            self.report.add_missing_states(
+                (&cmp_bench.name, (ref_id, cmp_id)),
+                (
+                    context.ref_path,
+                    only_reference.iter().map(|(k, o)| (k.as_str(), *o)),
+                ),
+                (
+                    context.cmp_path,
+                    only_compare.iter().map(|(k, o)| (k.as_str(), *o)),
+                ),
             );
             let mut records = Vec::with_capacity(matched.len());
             let mut table_rows = 0;
@@ -431,36 +411,6 @@ impl<'s> Run<'s> {
             }
         }
         Ok(())
-    }
-
-    fn record_missing_states(
-        &mut self,
-        context: &FileContext,
-        bench: &Benchmark,
-        devices: (i64, i64),
-        only_reference: Vec<(String, usize)>,
-        only_compare: Vec<(String, usize)>,
-    ) {
-        let sides = only_reference
-            .into_iter()
-            .map(|item| (Presence::Dropped, context.ref_path, item))
-            .chain(
-                only_compare
-                    .into_iter()
-                    .map(|item| (Presence::New, context.cmp_path, item)),
-            );
-        for (presence, file, (state_key, occurrence)) in sides {
-            self.report.missing.push(MissingItem {
-                presence,
-                file: file.to_string(),
-                benchmark: Some(bench.name.clone()),
-                kind: MissingKind::State {
-                    devices,
-                    state_key,
-                    occurrence,
-                },
-            });
-        }
     }
 }
 

@@ -15,9 +15,7 @@ use crate::app::{
     is_displayed, presence, selected_devices, summary_text, write_bulk_debug,
 };
 use crate::deciding::repetitions::evidence::{RunFiles, RunState, SideRuns, decide_repeated};
-use crate::deciding::report::{
-    AxisEntry, MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord,
-};
+use crate::deciding::report::{AxisEntry, Presence, Report, SidecarFile, StateRecord};
 use crate::failure::Failure;
 use crate::loading::inputs::{check_file_version, parse_root};
 use crate::loading::model::{Benchmark, Device, Root};
@@ -102,18 +100,7 @@ impl<'s> RepeatRun<'s> {
             only_compare,
         } = run_groups(self.sides)?;
         if self.settings.report_missing {
-            let files = only_reference
-                .into_iter()
-                .map(|f| (Presence::Dropped, f))
-                .chain(only_compare.into_iter().map(|f| (Presence::New, f)));
-            for (presence, file) in files {
-                self.report.missing.push(MissingItem {
-                    presence,
-                    file,
-                    benchmark: None,
-                    kind: MissingKind::File,
-                });
-            }
+            self.report.add_missing_files(only_reference, only_compare);
         }
         for (index, group) in groups.iter().enumerate() {
             self.compare_group(group, index + 1 == groups.len(), out)?;
@@ -189,7 +176,8 @@ impl<'s> RepeatRun<'s> {
             let cmp_runs = runs_of(&cmp_benches, name);
             if ref_runs.is_empty() {
                 if s.report_missing {
-                    self.record_missing_benchmark(Presence::New, cmp_runs[0].path, name);
+                    self.report
+                        .add_missing_benchmark(Presence::New, cmp_runs[0].path, name);
                 }
                 continue;
             }
@@ -199,7 +187,8 @@ impl<'s> RepeatRun<'s> {
             for name in benchmark_names(&ref_benches, s) {
                 if !cmp_names.contains(&name) {
                     let path = runs_of(&ref_benches, &name)[0].path;
-                    self.record_missing_benchmark(Presence::Dropped, path, &name);
+                    self.report
+                        .add_missing_benchmark(Presence::Dropped, path, &name);
                 }
             }
         }
@@ -242,15 +231,6 @@ impl<'s> RepeatRun<'s> {
             return Err(Failure::AlreadyReported);
         }
         Ok(())
-    }
-
-    fn record_missing_benchmark(&mut self, presence: Presence, file: &str, name: &str) {
-        self.report.missing.push(MissingItem {
-            presence,
-            file: file.to_string(),
-            benchmark: Some(name.to_string()),
-            kind: MissingKind::Benchmark,
-        });
     }
 
     fn compare_benchmark(
@@ -340,38 +320,27 @@ impl<'s> RepeatRun<'s> {
         Ok(records)
     }
 
-    fn record_missing_states(
+    fn record_missing_states<'a>(
         &mut self,
         context: &FileContext,
         bench: &str,
         devices: (i64, i64),
-        reference: &SideStates,
-        compare: &SideStates,
+        reference: &SideStates<'a>,
+        compare: &SideStates<'a>,
     ) {
-        let dropped = reference
-            .order
-            .iter()
-            .filter(|id| !compare.runs.contains_key(id))
-            .map(|id| (Presence::Dropped, context.ref_path, id));
-        let new = compare
-            .order
-            .iter()
-            .filter(|id| !reference.runs.contains_key(id))
-            .map(|id| (Presence::New, context.cmp_path, id));
-        let items: Vec<MissingItem> = dropped
-            .chain(new)
-            .map(|(presence, file, (key, occurrence))| MissingItem {
-                presence,
-                file: file.to_string(),
-                benchmark: Some(bench.to_string()),
-                kind: MissingKind::State {
-                    devices,
-                    state_key: key.to_string(),
-                    occurrence: *occurrence,
-                },
-            })
-            .collect();
-        self.report.missing.extend(items);
+        let only_in = |side: &SideStates<'a>, other: &SideStates<'a>| {
+            let missing = |id: &&(&'a str, usize)| !other.runs.contains_key(*id);
+            side.order
+                .iter()
+                .filter(missing)
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        self.report.add_missing_states(
+            (bench, devices),
+            (context.ref_path, only_in(reference, compare)),
+            (context.cmp_path, only_in(compare, reference)),
+        );
     }
 
     /// Decides one state; shared by the deciding threads, so it only reads.

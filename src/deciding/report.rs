@@ -310,6 +310,58 @@ pub struct Report {
 }
 
 impl Report {
+    /// Files of one directory without a namesake in the other.
+    pub fn add_missing_files(&mut self, only_reference: Vec<String>, only_compare: Vec<String>) {
+        let files = only_reference
+            .into_iter()
+            .map(|f| (Presence::Dropped, f))
+            .chain(only_compare.into_iter().map(|f| (Presence::New, f)));
+        for (presence, file) in files {
+            self.missing.push(MissingItem {
+                presence,
+                file,
+                benchmark: None,
+                kind: MissingKind::File,
+            });
+        }
+    }
+
+    /// A benchmark of one input that the other lacks.
+    pub fn add_missing_benchmark(&mut self, presence: Presence, file: &str, name: &str) {
+        self.missing.push(MissingItem {
+            presence,
+            file: file.to_string(),
+            benchmark: Some(name.to_string()),
+            kind: MissingKind::Benchmark,
+        });
+    }
+
+    /// States `(key, occurrence)` of one device pair present on one side
+    /// only: `dropped` from the reference file, `new` in the compare file.
+    pub fn add_missing_states<'k>(
+        &mut self,
+        (bench, devices): (&str, (i64, i64)),
+        (ref_path, dropped): (&str, impl IntoIterator<Item = (&'k str, usize)>),
+        (cmp_path, new): (&str, impl IntoIterator<Item = (&'k str, usize)>),
+    ) {
+        let sides = dropped
+            .into_iter()
+            .map(|item| (Presence::Dropped, ref_path, item))
+            .chain(new.into_iter().map(|item| (Presence::New, cmp_path, item)));
+        for (presence, file, (state_key, occurrence)) in sides {
+            self.missing.push(MissingItem {
+                presence,
+                file: file.to_string(),
+                benchmark: Some(bench.to_string()),
+                kind: MissingKind::State {
+                    devices,
+                    state_key: state_key.to_string(),
+                    occurrence,
+                },
+            });
+        }
+    }
+
     pub fn count_missing(&self, presence: Presence) -> usize {
         self.missing
             .iter()
