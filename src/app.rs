@@ -20,6 +20,7 @@ use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pprint::PyValue;
 use crate::render::axes::axis_cells;
 use crate::render::bulk_debug::{bulk_debug_row, bulk_debug_script};
+use crate::render::printable::{not_a_marker, printable};
 use crate::render::summary::{render_missing, render_summary};
 use crate::render::table::{DisplayMode, Row, render_table};
 use crate::render::{Color, colorize};
@@ -334,7 +335,8 @@ impl<'s> Run<'s> {
     ) -> Result<(), Failure> {
         let s = self.settings;
         let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench)?;
-        write!(out, "# {}\n\n", cmp_bench.name).map_err(Failure::write)?;
+        let heading = not_a_marker(format!("# {}", printable(&cmp_bench.name)));
+        write!(out, "{heading}\n\n").map_err(Failure::write)?;
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names = axis_names(cmp_bench);
         let mut prepared = prepared.map(Vec::into_iter);
@@ -738,7 +740,10 @@ fn device_heading(
             crate::pyfmt::str_repr(bench)
         )));
     };
-    let label = |d: &Device| format!("[{}] {}", field_text(&d.id), field_text(&d.name));
+    let label = |d: &Device| {
+        let (id, name) = (field_text(&d.id), field_text(&d.name));
+        format!("[{}] {}", printable(&id), printable(&name))
+    };
     Ok(if ref_device.python_eq(cmp_device) {
         format!("## {}", label(cmp_device))
     } else {

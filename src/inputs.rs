@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::failure::Failure;
 use crate::mapped::{open_input, parse_with_release, rewind_release};
 use crate::model::Root;
+use crate::render::printable::printable;
 use crate::sidecar::{os_error_text, py_join};
 
 /// `name` has the extension `.json` in Python's `os.path.splitext` sense
@@ -86,6 +87,8 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
         .and_then(|meta| meta.version.as_ref())
         .and_then(|version| version.json.as_ref());
     let io = Failure::write;
+    // A file name (directory mode lists them) may hold a newline.
+    let path = printable(path);
     let Some(json_version) = json_version else {
         write!(
             out,
@@ -100,6 +103,7 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
         )));
     };
     let version = version.py_str();
+    let version = printable(&version);
     if version != READER_VERSION {
         write!(
             out,

@@ -111,6 +111,8 @@ fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Resu
 fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
     match failure {
         Failure::Reported(message) => {
+            // Such messages may quote a name from an input.
+            let message = render::printable::printable(&message);
             let _ = writeln!(out, "{message}");
         }
         Failure::Fatal(message) => {

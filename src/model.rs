@@ -213,7 +213,8 @@ pub struct MetaVersion {
 
 #[derive(Debug, Default, Deserialize)]
 pub struct JsonVersion {
-    #[serde(default)]
+    /// `null` is a version too (the reference warns "file version: None").
+    #[serde(default, deserialize_with = "present")]
     pub string: Option<Scalar>,
 }
 

@@ -757,10 +757,11 @@ fn unread_arrays_do_not_amplify_memory() {
 
 /// The names in tests/regressions/output_safety/ hold `|`, newlines, ANSI
 /// escapes (SGR, clear screen, an OSC title) and markdown. The reference
-/// prints them raw: its tables get extra lines and misaligned cells, and the
-/// escapes reach the terminal. The default outputs are the reference's byte
-/// for byte anyway (drop-in), escapes included; see the next tests for the
-/// outputs that are ours.
+/// prints them raw: its tables get extra lines and misaligned cells, the
+/// escapes reach the terminal, and a newline can forge a bulk-debug marker
+/// line. We print control characters escaped (`\n`, `\u{1b}`): the output
+/// is the reference's for the same names escaped beforehand, byte for byte
+/// (see make_output_safety.py); the generated Python keeps the names exact.
 #[test]
 fn hostile_names_match_the_reference_byte_for_byte() {
     let dir = regressions_dir().join("output_safety");

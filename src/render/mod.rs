@@ -5,6 +5,7 @@ pub mod bulk_debug;
 pub mod json;
 pub mod markdown;
 pub mod plot;
+pub mod printable;
 pub mod summary;
 pub mod table;
 pub mod units;

@@ -1,0 +1,221 @@
+//! Hostile and unlucky inputs (issue 14): names that try to inject code or
+//! markup, outputs that would overwrite inputs, and inputs the reference
+//! reads that must read the same here. Inputs are built by the tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_nvbench-compare");
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("nvbc-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
+        let path = self.path(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot start nvbench-compare")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn float_summary(tag: &str, value: f64) -> Value {
+    json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": format!("{value:e}")}]})
+}
+
+fn summaries(median: f64) -> Vec<Value> {
+    vec![
+        float_summary("nv/cold/time/gpu/min", median * 0.99),
+        float_summary("nv/cold/time/gpu/q1", median * 0.99),
+        float_summary("nv/cold/time/gpu/median", median),
+        float_summary("nv/cold/time/gpu/q3", median * 1.01),
+        float_summary("nv/cold/time/gpu/max", median * 1.02),
+        float_summary("nv/cold/time/gpu/iqr/relative", 0.01),
+        float_summary("nv/cold/sm_clock_rate/mean", 1.5e9),
+    ]
+}
+
+/// One document whose benchmarks are `(benchmark name, axis value)`, all on
+/// one device named `device`, with states of the given median time.
+fn document(benchmarks: &[(&str, &str)], device: &str, median: f64) -> Value {
+    let benchmarks: Vec<Value> = benchmarks
+        .iter()
+        .map(|(name, value)| {
+            json!({
+                "name": name,
+                "devices": [0],
+                "axes": [{"name": "S", "type": "string", "flags": ""}],
+                "states": [{
+                    "name": format!("Device=0 S={value}"),
+                    "device": 0,
+                    "axis_values": [{"name": "S", "type": "string", "value": value}],
+                    "summaries": summaries(median),
+                }],
+            })
+        })
+        .collect();
+    json!({
+        "meta": {"version": {"json": {"string": "1.0.0"}}},
+        "devices": [{"id": 0, "name": device}],
+        "benchmarks": benchmarks,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// No code through `sed | python`
+// ---------------------------------------------------------------------------
+
+/// Python that creates the file `ran` when executed.
+const PAYLOAD: &str = "open('ran', 'w').write('injected')";
+
+/// A pair of documents with hostile names (the same on both sides).
+fn write_pair(scratch: &Scratch, benchmarks: &[(&str, &str)], device: &str) {
+    let doc = document(benchmarks, device, 1.0e-3).to_string();
+    scratch.write("ref.json", &doc);
+    scratch.write("cmp.json", &doc);
+}
+
+/// Runs the spec's documented workflow, its `sed` filter verbatim, into
+/// python3 and returns the filtered block (or `None` without python3 and
+/// numpy); asserts that the block is valid Python and nothing else ran.
+fn run_documented_workflow(scratch: &Scratch) -> Option<String> {
+    let _ = std::fs::remove_file(scratch.path("ran"));
+    let python = Command::new("bash")
+        .arg("-c")
+        .arg(
+            "\"$0\" --bulk-debug-python stdout ref.json cmp.json \
+             | sed -n '/^# NVB-BULK-BEGIN$/,/^# NVB-BULK-END$/p' > block.py \
+             && python3 block.py",
+        )
+        .arg(BIN)
+        .current_dir(&scratch.0)
+        .output()
+        .unwrap();
+    let stderr = text(&python.stderr);
+    if python.status.code() == Some(127) || stderr.contains("No module named 'numpy'") {
+        eprintln!("SKIPPED the python run: python3 with numpy is not available");
+        return None;
+    }
+    assert!(!scratch.path("ran").exists(), "code from a name ran");
+    assert!(
+        python.status.success(),
+        "the block is not valid Python: {stderr}"
+    );
+    let block = std::fs::read_to_string(scratch.path("block.py")).unwrap();
+    assert!(
+        block.starts_with("# NVB-BULK-BEGIN\n# Generated by"),
+        "{block}"
+    );
+    assert!(block.ends_with("# NVB-BULK-END\n"), "{block}");
+    Some(block)
+}
+
+/// Only the generated block's own markers are marker lines on stdout, and
+/// no raw line break or other control character comes from a name.
+fn assert_one_block(scratch: &Scratch, args: &[&str]) -> String {
+    let output = run_in(&scratch.0, args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.split('\n').collect();
+    let count = |marker: &str| lines.iter().filter(|l| **l == marker).count();
+    assert_eq!(count("# NVB-BULK-BEGIN"), 1, "{stdout}");
+    assert_eq!(count("# NVB-BULK-END"), 1, "{stdout}");
+    assert!(
+        !stdout.contains(['\r', '\x0b', '\x0c', '\u{85}']),
+        "{stdout}"
+    );
+    stdout
+}
+
+/// A name holding its own marker lines around code: the reference prints
+/// it raw, and the filter passes that code to Python as a block of its own.
+#[test]
+fn names_cannot_inject_code_through_the_documented_sed_filter() {
+    let smuggled = format!("x\n# NVB-BULK-BEGIN\n{PAYLOAD}\n# NVB-BULK-END\n");
+    let cases: [(&str, Vec<(&str, &str)>, &str); 3] = [
+        ("benchmark", vec![(&smuggled, "v")], "GPU"),
+        ("device", vec![("bench", "v")], &smuggled),
+        ("axis-value", vec![("bench", &smuggled)], "GPU"),
+    ];
+    for (case, benchmarks, device) in cases {
+        let scratch = Scratch::new(&format!("inject-{case}"));
+        write_pair(&scratch, &benchmarks, device);
+        let stdout = assert_one_block(
+            &scratch,
+            &["--bulk-debug-python", "stdout", "ref.json", "cmp.json"],
+        );
+        assert!(
+            stdout.contains("x\\n# NVB-BULK-BEGIN\\nopen("),
+            "{case}: {stdout}"
+        );
+        run_documented_workflow(&scratch);
+    }
+}
+
+/// A benchmark named like a marker would start the filtered range at its
+/// heading (and the tables after it are not Python); its heading is
+/// escaped instead. CR line ends do not make marker lines either.
+#[test]
+fn marker_named_benchmarks_do_not_open_or_close_the_block() {
+    let cr = format!("y\r\n# NVB-BULK-BEGIN\r\n{PAYLOAD}\r\n# NVB-BULK-END\r");
+    let scratch = Scratch::new("marker-names");
+    write_pair(
+        &scratch,
+        &[("NVB-BULK-BEGIN", "a"), ("NVB-BULK-END", "b"), (&cr, "c")],
+        "GPU",
+    );
+    let stdout = assert_one_block(
+        &scratch,
+        &[
+            "--no-color",
+            "--bulk-debug-python",
+            "stdout",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert!(stdout.starts_with("# \\u{4e}VB-BULK-BEGIN\n"), "{stdout}");
+    assert!(stdout.contains("\n# \\u{4e}VB-BULK-END\n"), "{stdout}");
+    assert!(
+        stdout.contains("# y\\r\\n# NVB-BULK-BEGIN\\r\\n"),
+        "{stdout}"
+    );
+    let block = run_documented_workflow(&scratch);
+    // The names themselves are kept exactly in the generated Python.
+    if let Some(block) = block {
+        assert!(block.contains("'benchmark': 'NVB-BULK-BEGIN'"), "{block}");
+    }
+}
