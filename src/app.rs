@@ -8,6 +8,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use crate::charts::{ChartSettings, Charts};
+use crate::collisions::OutputGuard;
 use crate::compare::{self, Comparison, Side, Status};
 use crate::config::Thresholds;
 use crate::device_diff::symmetric_diff_repr;
@@ -85,6 +86,8 @@ pub struct Run<'s> {
     /// `bulk_rows` entries, when `--bulk-debug-python` is given.
     bulk_rows: Option<Vec<PyValue>>,
     charts: Charts<'s>,
+    /// The file outputs, which must not name an input.
+    pub outputs: OutputGuard,
 }
 
 impl<'s> Run<'s> {
@@ -95,6 +98,7 @@ impl<'s> Run<'s> {
             warnings: RefCell::new(Warnings::default()),
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
             charts: Charts::new(&settings.charts),
+            outputs: OutputGuard::default(),
         }
     }
 
@@ -105,6 +109,10 @@ impl<'s> Run<'s> {
             only_reference,
             only_compare,
         } = input_pairs(&self.settings.reference, &self.settings.compare)?;
+        for (reference, compare) in &pairs {
+            self.outputs.check_input("input file", reference)?;
+            self.outputs.check_input("input file", compare)?;
+        }
         if self.settings.report_missing {
             self.record_missing_files(only_reference, only_compare);
         }
@@ -157,7 +165,7 @@ impl<'s> Run<'s> {
         if destination.eq_ignore_ascii_case("stdout") {
             return out.write_all(script.as_bytes()).map_err(Failure::write);
         }
-        std::fs::write(destination, script).map_err(|e| {
+        crate::atomic::write_file(destination, script.as_bytes()).map_err(|e| {
             Failure::reported(format!(
                 "failed to write bulk debug Python output: {}",
                 os_error_text(&e, destination)
@@ -173,6 +181,10 @@ impl<'s> Run<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, out)?;
+        self.outputs.check_sidecars(ref_path, &ref_root)?;
+        self.outputs.check_sidecars(cmp_path, &cmp_root)?;
+        self.charts
+            .set_inputs(&[(ref_path, &ref_root), (cmp_path, &cmp_root)]);
         let result = self.compare_roots((ref_path, &ref_root), (cmp_path, &cmp_root), out);
         // Freeing every parsed state takes a noticeable time, and nothing
         // needs to wait for it; the process that is about to exit need not

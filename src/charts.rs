@@ -42,6 +42,9 @@ pub struct Charts<'s> {
     entries: Vec<SummaryEntry>,
     /// Compare device names of those bars.
     device_names: Vec<String>,
+    /// Input files and sidecars of the current input pair, which no
+    /// templated chart file name may overwrite.
+    inputs: Vec<String>,
 }
 
 /// `name=display` of the axes not pinned by a single-valued filter.
@@ -65,7 +68,29 @@ impl<'s> Charts<'s> {
             paths: OutputPaths::new(),
             entries: Vec::new(),
             device_names: Vec::new(),
+            inputs: Vec::new(),
         }
+    }
+
+    /// The input pair whose charts come next (only templated along chart
+    /// names need it: the other outputs are checked before the run).
+    pub fn set_inputs(&mut self, pair: &[(&str, &crate::model::Root)]) {
+        let templated = self.settings.along.is_some()
+            && self
+                .settings
+                .along_template
+                .as_deref()
+                .is_none_or(|t| t.contains('{'));
+        if !templated {
+            return;
+        }
+        self.inputs = pair
+            .iter()
+            .flat_map(|(path, root)| {
+                std::iter::once(path.to_string())
+                    .chain(crate::collisions::sidecar_paths(path, root))
+            })
+            .collect();
     }
 
     /// A displayed row becomes a bar when its change is finite.
@@ -231,6 +256,7 @@ impl<'s> Charts<'s> {
         let requested = along_output_path(template, benchmark, device.0, axis, device.1)
             .map_err(Failure::Fatal)?;
         let (path, warning) = self.paths.claim(&requested, PlotKind::Along);
+        crate::collisions::check_chart_path(&path, &self.inputs)?;
         if let Some(warning) = warning {
             eprintln!("{warning}");
         }

@@ -12,6 +12,9 @@ pub enum Failure {
     AlreadyReported,
     /// Wrong number of paths: the help goes to stdout, as the reference prints it.
     Usage,
+    /// An output would overwrite an input or another output: a usage
+    /// error (exit 2), found before the output is written.
+    Conflict(String),
 }
 
 impl Failure {

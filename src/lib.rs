@@ -4,8 +4,10 @@
 //! states, [`compare`] decides, [`render`] prints.
 
 pub mod app;
+pub mod atomic;
 pub mod charts;
 pub mod cli;
+pub mod collisions;
 pub mod compare;
 pub mod config;
 pub mod coverage;
@@ -25,6 +27,7 @@ pub mod pyfmt;
 pub mod render;
 pub mod report;
 pub mod sidecar;
+pub mod stdout;
 pub mod tabulate;
 pub mod timing;
 
@@ -50,6 +53,10 @@ pub fn run(cli: cli::Cli, filter_args: &[filters::FilterArg], out: &mut dyn Writ
 /// A comparison run, its extra outputs, and the gate.
 fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) -> u8 {
     let mut run = app::Run::new(settings);
+    match collisions::OutputGuard::new(file_outputs(settings, extras)) {
+        Ok(guard) => run.outputs = guard,
+        Err(failure) => return report_failure(failure, out),
+    }
     // With `--json -` the JSON document is all that goes to stdout; the
     // messages the reference prints on stdout go to stderr instead.
     let json_to_stdout = extras.json_to_stdout();
@@ -98,12 +105,46 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     gate::GATE_FAILED_EXIT
 }
 
+/// `(option, path)` of every output written to a file.
+fn file_outputs(settings: &app::Settings, extras: &cli::Extras) -> Vec<(&'static str, String)> {
+    let charts = &settings.charts;
+    let summary_chart = charts.summary.then(|| {
+        let path = charts.summary_output.as_deref();
+        path.unwrap_or(render::plot::DEFAULT_SUMMARY_OUTPUT)
+            .to_string()
+    });
+    // A template with fields names its files only once they are drawn
+    // (checked then, see `Charts::finish_device_pair`).
+    let along_chart = charts.along.as_ref().and_then(|_| {
+        let template = charts.along_template.as_deref();
+        let template = template.unwrap_or(charts::DEFAULT_ALONG_TEMPLATE);
+        (!template.contains('{')).then(|| template.to_string())
+    });
+    let bulk_debug = settings.bulk_debug.clone();
+    [
+        ("--json", extras.json.clone().filter(|p| p != "-")),
+        (
+            "--markdown-summary",
+            extras.markdown.clone().filter(|p| p != "-"),
+        ),
+        (
+            "--bulk-debug-python",
+            bulk_debug.filter(|p| !p.eq_ignore_ascii_case("stdout")),
+        ),
+        ("--plot-output", summary_chart),
+        ("--plot-along-output", along_chart),
+    ]
+    .into_iter()
+    .filter_map(|(option, path)| Some((option, path?)))
+    .collect()
+}
+
 /// Writes an extra output to a file, or to stdout for `-`.
 fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Result<(), Failure> {
     let result = if destination == "-" {
         out.write_all(text.as_bytes())
     } else {
-        std::fs::write(destination, text)
+        atomic::write_file(destination, text.as_bytes())
     };
     result.map_err(|e| Failure::fatal(format!("cannot write {destination}: {e}")))
 }
@@ -122,6 +163,11 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
         Failure::AlreadyReported => {}
         Failure::Usage => {
             let _ = cli::write_help(out);
+        }
+        Failure::Conflict(message) => {
+            let _ = out.flush();
+            eprintln!("nvbench-compare: error: {message}");
+            return collisions::CONFLICT_EXIT;
         }
     }
     1

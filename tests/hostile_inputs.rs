@@ -101,6 +101,9 @@ fn document(benchmarks: &[(&str, &str)], device: &str, median: f64) -> Value {
 /// Python that creates the file `ran` when executed.
 const PAYLOAD: &str = "open('ran', 'w').write('injected')";
 
+/// `(benchmark name, axis value)` of each benchmark of a document.
+type Benchmarks<'a> = Vec<(&'a str, &'a str)>;
+
 /// A pair of documents with hostile names (the same on both sides).
 fn write_pair(scratch: &Scratch, benchmarks: &[(&str, &str)], device: &str) {
     let doc = document(benchmarks, device, 1.0e-3).to_string();
@@ -165,7 +168,7 @@ fn assert_one_block(scratch: &Scratch, args: &[&str]) -> String {
 #[test]
 fn names_cannot_inject_code_through_the_documented_sed_filter() {
     let smuggled = format!("x\n# NVB-BULK-BEGIN\n{PAYLOAD}\n# NVB-BULK-END\n");
-    let cases: [(&str, Vec<(&str, &str)>, &str); 3] = [
+    let cases: [(&str, Benchmarks, &str); 3] = [
         ("benchmark", vec![(&smuggled, "v")], "GPU"),
         ("device", vec![("bench", "v")], &smuggled),
         ("axis-value", vec![("bench", &smuggled)], "GPU"),
@@ -217,5 +220,245 @@ fn marker_named_benchmarks_do_not_open_or_close_the_block() {
     // The names themselves are kept exactly in the generated Python.
     if let Some(block) = block {
         assert!(block.contains("'benchmark': 'NVB-BULK-BEGIN'"), "{block}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// No output overwrites an input or another output
+// ---------------------------------------------------------------------------
+
+fn sidecar_summary(tag: &str, filename: &str) -> Value {
+    json!({"tag": tag, "data": [
+        {"name": "filename", "type": "string", "value": filename},
+        {"name": "size", "type": "int64", "value": "2"},
+    ]})
+}
+
+/// A pair whose compare side advertises the sidecars `cmp.json-bin/0.bin`
+/// and `cmp.json-freqs-bin/0.bin`.
+fn pair_with_sidecars(scratch: &Scratch) {
+    write_pair(scratch, &[("bench", "v")], "GPU");
+    let mut cmp = document(&[("bench", "v")], "GPU", 1.0e-3);
+    let summaries = cmp["benchmarks"][0]["states"][0]["summaries"]
+        .as_array_mut()
+        .unwrap();
+    summaries.push(sidecar_summary(
+        "nv/json/bin:nv/cold/sample_times",
+        "cmp.json-bin/0.bin",
+    ));
+    summaries.push(sidecar_summary(
+        "nv/json/freqs-bin:nv/cold/sample_freqs",
+        "cmp.json-freqs-bin/0.bin",
+    ));
+    scratch.write("cmp.json", cmp.to_string());
+    for dir in ["cmp.json-bin", "cmp.json-freqs-bin"] {
+        std::fs::create_dir_all(scratch.path(dir)).unwrap();
+        scratch.write(&format!("{dir}/0.bin"), [0u8; 8]);
+    }
+    std::os::unix::fs::symlink(scratch.path("ref.json"), scratch.path("link.json")).unwrap();
+}
+
+/// Every file output naming an input file, a sidecar (through `..`, `./`
+/// or a symlink) or another output: exit 2 before anything is written,
+/// both named, every file as it was.
+#[test]
+fn outputs_never_overwrite_inputs_or_each_other() {
+    let scratch = Scratch::new("collide");
+    pair_with_sidecars(&scratch);
+    let snapshot = |names: &[&str]| -> Vec<Vec<u8>> {
+        names
+            .iter()
+            .map(|n| std::fs::read(scratch.path(n)).unwrap())
+            .collect()
+    };
+    let inputs = [
+        "ref.json",
+        "cmp.json",
+        "cmp.json-bin/0.bin",
+        "cmp.json-freqs-bin/0.bin",
+    ];
+    let before = snapshot(&inputs);
+    let cases: [(&[&str], &str, &str); 9] = [
+        (&["--json", "ref.json"], "--json ref.json", "ref.json"),
+        (
+            &["--markdown-summary", "./cmp.json"],
+            "--markdown-summary ./cmp.json",
+            "cmp.json",
+        ),
+        (
+            &["--bulk-debug-python", "link.json"],
+            "link.json",
+            "ref.json",
+        ),
+        (
+            &["--json", "cmp.json-bin/../cmp.json-bin/0.bin"],
+            "--json",
+            "0.bin",
+        ),
+        (
+            &["--json", "cmp.json-freqs-bin/0.bin"],
+            "--json",
+            "cmp.json-freqs-bin/0.bin",
+        ),
+        (
+            &[
+                "--plot",
+                "--plot-output",
+                "c.svg",
+                "--markdown-summary",
+                "./c.svg",
+            ],
+            "--plot-output c.svg",
+            "--markdown-summary ./c.svg",
+        ),
+        (
+            &[
+                "--plot-along",
+                "S",
+                "--plot-along-output",
+                "a.png",
+                "--json",
+                "a.png",
+            ],
+            "--json a.png",
+            "--plot-along-output a.png",
+        ),
+        (
+            &["--json", "out.json", "--markdown-summary", "./out.json"],
+            "--json out.json",
+            "--markdown-summary ./out.json",
+        ),
+        (
+            &["--bulk-debug-python", "x.py", "--json", "sub/../x.py"],
+            "--bulk-debug-python x.py",
+            "--json sub/../x.py",
+        ),
+    ];
+    for (options, first, second) in cases {
+        let mut args = options.to_vec();
+        args.extend(["ref.json", "cmp.json"]);
+        let output = run_in(&scratch.0, &args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{options:?}: {stderr}");
+        assert!(
+            stderr.contains(first) && stderr.contains(second),
+            "{options:?}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "{options:?}: work was done");
+        assert_eq!(snapshot(&inputs), before, "{options:?} changed an input");
+        assert!(!scratch.path("out.json").exists() && !scratch.path("x.py").exists());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Atomic writes, a closed stdout
+// ---------------------------------------------------------------------------
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Outputs replace earlier files whole, through symlinks, leaving no
+/// temporary file behind; a write that fails leaves the earlier file.
+#[test]
+fn file_outputs_are_replaced_whole() {
+    let scratch = Scratch::new("atomic");
+    write_pair(&scratch, &[("bench", "v")], "GPU");
+    std::fs::create_dir_all(scratch.path("reports")).unwrap();
+    scratch.write("reports/real.md", "earlier summary");
+    std::os::unix::fs::symlink("real.md", scratch.path("reports/summary.md")).unwrap();
+    scratch.write("reports/report.json", "x".repeat(100_000));
+    let output = run_in(
+        &scratch.0,
+        &[
+            "--json",
+            "reports/report.json",
+            "--markdown-summary",
+            "reports/summary.md",
+            "--bulk-debug-python",
+            "reports/rows.py",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let dir = scratch.path("reports");
+    assert_eq!(
+        entries(&dir),
+        ["real.md", "report.json", "rows.py", "summary.md"]
+    );
+    let summary = std::fs::read_to_string(dir.join("real.md")).unwrap();
+    assert!(summary.starts_with("## nvbench-compare"), "{summary}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["summary"]["total"], 1);
+    // A destination that cannot be replaced (a directory in its place):
+    // an error naming it, the other outputs intact.
+    std::fs::create_dir_all(scratch.path("reports/blocked.json")).unwrap();
+    let failed = run_in(
+        &scratch.0,
+        &["--json", "reports/blocked.json", "ref.json", "cmp.json"],
+    );
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(
+        text(&failed.stderr).contains("blocked.json"),
+        "{}",
+        text(&failed.stderr)
+    );
+    assert_eq!(
+        entries(&dir),
+        [
+            "blocked.json",
+            "real.md",
+            "report.json",
+            "rows.py",
+            "summary.md"
+        ]
+    );
+}
+
+/// `| head`: the reader goes away at once. The file outputs are written
+/// anyway and the run ends quietly with its own exit status.
+#[test]
+fn a_closed_stdout_still_writes_the_file_outputs() {
+    let scratch = Scratch::new("closed-stdout");
+    let many: Vec<(String, String)> = (0..300)
+        .map(|i| (format!("bench{i}"), "v".to_string()))
+        .collect();
+    let many: Vec<(&str, &str)> = many.iter().map(|(b, v)| (b.as_str(), v.as_str())).collect();
+    write_pair(&scratch, &many, "GPU");
+    for gate in [None, Some("slow,missing")] {
+        let mut command = Command::new(BIN);
+        command.args(["--json", "report.json", "--markdown-summary", "summary.md"]);
+        if let Some(gate) = gate {
+            command.args(["--fail-on", gate]);
+        }
+        let mut child = command
+            .args(["ref.json", "cmp.json"])
+            .current_dir(&scratch.0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert_eq!(text(&output.stderr), "");
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(scratch.path("report.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["summary"]["total"], 300);
+        assert!(
+            std::fs::read_to_string(scratch.path("summary.md"))
+                .unwrap()
+                .contains("| 300 |")
+        );
+        std::fs::remove_file(scratch.path("report.json")).unwrap();
     }
 }

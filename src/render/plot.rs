@@ -391,7 +391,7 @@ fn save_chart<C: Chart>(
         ImageFormat::Svg => svg_bytes(chart, size),
     }
     .map_err(fail)?;
-    fs::write(path, bytes).map_err(|e| fail(python_os_error(&e, path)))?;
+    crate::atomic::write_file(path, &bytes).map_err(|e| fail(python_os_error(&e, path)))?;
     Ok(format!("Saved {} to {shown}", kind.saved_name()))
 }
 
