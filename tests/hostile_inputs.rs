@@ -462,3 +462,94 @@ fn a_closed_stdout_still_writes_the_file_outputs() {
         std::fs::remove_file(scratch.path("report.json")).unwrap();
     }
 }
+
+// ---------------------------------------------------------------------------
+// Markdown names are inert
+// ---------------------------------------------------------------------------
+
+/// `line` without its CommonMark code spans (a run of N backticks up to the
+/// next run of exactly N).
+fn outside_code_spans(line: &str) -> String {
+    let bytes = line.as_bytes();
+    let run_at = |i: usize| bytes[i..].iter().take_while(|b| **b == b'`').count();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            out.push(bytes[i] as char);
+            i += 1;
+            continue;
+        }
+        let open = run_at(i);
+        let mut j = i + open;
+        let close = loop {
+            if j >= bytes.len() {
+                break None;
+            }
+            if bytes[j] == b'`' {
+                let run = run_at(j);
+                if run == open {
+                    break Some(j + run);
+                }
+                j += run;
+            } else {
+                j += 1;
+            }
+        };
+        match close {
+            Some(end) => i = end,
+            None => {
+                out.push_str(&line[i..]);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Names that would make a link, a tracking image, emphasis, HTML, an
+/// entity or a mention: in the markdown summary all of it stays inside
+/// code spans.
+#[test]
+fn markdown_names_render_as_literal_text() {
+    let hostile = [
+        "![pixel](https://tracker.example/p.png)",
+        "[click](https://evil.example) **bold** _em_",
+        "@octocat <img src=x onerror=alert(1)> &amp; &#64;",
+        "ticks `a`` b` | pipe \\| back\\",
+        "`edge`",
+    ];
+    let scratch = Scratch::new("markdown");
+    let benchmarks: Vec<(&str, &str)> = hostile.iter().map(|h| (*h, *h)).collect();
+    write_pair(&scratch, &benchmarks, "GPU");
+    // A benchmark only the compare side has: NEW, in the missing list.
+    let mut with_new = benchmarks.clone();
+    with_new.push(("new ![x](y) @team", "v"));
+    scratch.write("cmp.json", document(&with_new, "GPU", 1.0e-3).to_string());
+    let output = run_in(
+        &scratch.0,
+        &[
+            "--report-missing",
+            "--markdown-summary",
+            "summary.md",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let markdown = std::fs::read_to_string(scratch.path("summary.md")).unwrap();
+    let mut seen = 0;
+    for line in markdown.lines() {
+        let outside = outside_code_spans(line);
+        for active in ["![", "](", "**", "_em_", "@octo", "<img", "&amp;", "&#64;"] {
+            assert!(!outside.contains(active), "{active:?} renders in: {line}");
+        }
+        seen += hostile.iter().filter(|h| line.contains(&h[..6])).count();
+    }
+    assert!(seen >= hostile.len(), "names missing from:\n{markdown}");
+    assert!(
+        markdown.contains("- `NEW benchmark new ![x](y) @team"),
+        "{markdown}"
+    );
+    assert!(outside_code_spans("a `b` c ``d`e`` f") == "a  c  f");
+}

@@ -39,6 +39,36 @@ fn cell(text: &str) -> String {
     out
 }
 
+/// A name from an input as inert text: a code span, inside which nothing
+/// renders (links, images, emphasis, HTML, entities) and GitHub notifies
+/// no `@mention`. The delimiter is one backtick longer than the longest
+/// run of backticks in the name; control characters are escaped (`\n`);
+/// in a table cell a `|` is escaped, which GFM undoes inside code spans.
+fn literal(name: &str, in_table: bool) -> String {
+    let text = crate::render::printable::printable(name);
+    if text.is_empty() {
+        return String::new();
+    }
+    let text = if in_table {
+        text.replace('|', "\\|")
+    } else {
+        text.into_owned()
+    };
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    // A leading or trailing backtick would join the fence; a space on both
+    // sides would be stripped: pad with one space (stripped again).
+    let pad = text.starts_with('`')
+        || text.ends_with('`')
+        || (text.starts_with(' ') && text.ends_with(' ') && text.trim() != "");
+    let space = if pad { " " } else { "" };
+    format!("{fence}{space}{text}{space}{fence}")
+}
+
+fn name_cell(name: &str) -> String {
+    literal(name, true)
+}
+
 fn ratio_text(ratio: Option<f64>) -> String {
     match ratio {
         Some(r) => format!("{r:.4} ({:+.2}%)", (r - 1.0) * 100.0),
@@ -72,7 +102,12 @@ fn header(report: &Report) -> String {
     if per_benchmark.len() > 1 {
         out.push_str("| Benchmark | Geomean ratio |\n|---|---:|\n");
         for (name, ratio) in per_benchmark {
-            let _ = writeln!(out, "| {} | {} |", cell(&name), ratio_text(Some(ratio)));
+            let _ = writeln!(
+                out,
+                "| {} | {} |",
+                name_cell(&name),
+                ratio_text(Some(ratio))
+            );
         }
         out.push('\n');
     }
@@ -103,7 +138,7 @@ fn missing_section(report: &Report) -> String {
     }
     let mut out = format!("### NEW / DROPPED ({})\n\n", report.missing.len());
     for item in &report.missing {
-        let _ = writeln!(out, "- {}", cell(&item.describe()));
+        let _ = writeln!(out, "- {}", literal(&item.describe(), false));
     }
     out.push('\n');
     out
@@ -124,10 +159,10 @@ fn row(record: &StateRecord) -> String {
     };
     format!(
         "| {} | {} vs {} | {} | {} | {} | {} | {} |\n",
-        cell(&record.benchmark),
+        name_cell(&record.benchmark),
         record.devices.0,
         record.devices.1,
-        cell(&axes.join(" ")),
+        name_cell(&axes.join(" ")),
         positive_duration(c.ref_time),
         positive_duration(c.cmp_time),
         cell(&change_text),
@@ -216,6 +251,21 @@ mod tests {
     fn cells_cannot_break_the_table() {
         assert_eq!(cell("a|b\nc<script>`x`"), "a\\|b c&lt;script&gt;'x'");
         assert_eq!(cell("\x1b[31mred"), "[31mred");
+    }
+
+    #[test]
+    fn names_are_code_spans() {
+        assert_eq!(name_cell("bench"), "`bench`");
+        assert_eq!(name_cell(""), "");
+        assert_eq!(name_cell("a`b"), "``a`b``");
+        assert_eq!(name_cell("``x"), "``` ``x ```");
+        assert_eq!(name_cell(" x "), "`  x  `");
+        assert_eq!(name_cell("a|b\nc"), "`a\\|b\\nc`");
+        assert_eq!(literal("a|b", false), "`a|b`");
+        assert_eq!(
+            name_cell("![x](http://t/p.png) @octocat"),
+            "`![x](http://t/p.png) @octocat`"
+        );
     }
 
     #[test]
