@@ -114,6 +114,38 @@ fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<()
     Ok(())
 }
 
+/// Where `bytes` stop being UTF-8, checked in steps so that the pages
+/// behind are released as during parsing.
+fn first_invalid_utf8(bytes: &[u8]) -> Option<usize> {
+    const STEP: usize = 16 << 20;
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + STEP).min(bytes.len());
+        match std::str::from_utf8(&bytes[start..end]) {
+            Ok(_) => start = end,
+            // A character split by the step's end continues in the next step.
+            Err(e) if e.error_len().is_none() && end < bytes.len() && e.valid_up_to() > 0 => {
+                start += e.valid_up_to();
+            }
+            Err(e) => return Some(start + e.valid_up_to()),
+        }
+        crate::mapped::reached(bytes.as_ptr().wrapping_add(start));
+    }
+    None
+}
+
+/// What Python's `json` accepts and serde_json refuses (`NaN`, duplicate
+/// keys, `-0`) is read as Python reads it; otherwise `error` stands.
+fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Result<Root> {
+    if !crate::pyjson::worth_retrying(&error, bytes) {
+        return Err(error);
+    }
+    match crate::pyjson::python_compatible(bytes) {
+        Some(rewritten) => serde_json::from_slice::<Root>(&rewritten).map_err(|_| error),
+        None => Err(error),
+    }
+}
+
 /// Reads and parses one NVBench JSON file.
 pub fn parse_root(path: &str) -> Result<Root, Failure> {
     let bytes = open_input(path)
@@ -131,7 +163,15 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
             // serde_json decides everything the fast path gave up on,
             // including the error message.
             rewind_release();
-            serde_json::from_slice::<Root>(bytes)
+            // serde_json does not check the strings it skips; Python
+            // decodes the whole file first.
+            if let Some(offset) = first_invalid_utf8(bytes) {
+                return Err(serde::de::Error::custom(format!(
+                    "invalid UTF-8 at byte offset {offset}"
+                )));
+            }
+            rewind_release();
+            serde_json::from_slice::<Root>(bytes).or_else(|error| read_like_python(bytes, error))
         })
     })
     .map_err(|e| invalid(e.to_string()))

@@ -24,6 +24,7 @@ pub mod model;
 pub mod parallel;
 pub mod pprint;
 pub mod pyfmt;
+pub mod pyjson;
 pub mod render;
 pub mod report;
 pub mod sidecar;

@@ -21,8 +21,13 @@ pub enum Scalar {
     BigInt(String),
     Float(f64),
     Str(String),
-    Array,
-    Object,
+    /// Arrays and objects: only whether they are empty (Python truthiness).
+    Array {
+        empty: bool,
+    },
+    Object {
+        empty: bool,
+    },
 }
 
 impl Scalar {
@@ -36,8 +41,10 @@ impl Scalar {
             Scalar::BigInt(text) => text.clone(),
             Scalar::Float(value) => pyfmt::float_repr(*value),
             Scalar::Str(text) => text.clone(),
-            Scalar::Array => "[...]".to_string(),
-            Scalar::Object => "{...}".to_string(),
+            Scalar::Array { empty: true } => "[]".to_string(),
+            Scalar::Object { empty: true } => "{}".to_string(),
+            Scalar::Array { .. } => "[...]".to_string(),
+            Scalar::Object { .. } => "{...}".to_string(),
         }
     }
 
@@ -58,9 +65,8 @@ impl Scalar {
             Scalar::BigInt(_) => true,
             Scalar::Float(value) => *value != 0.0,
             Scalar::Str(text) => !text.is_empty(),
-            // Empty containers are falsy in Python, but NVBench never writes
-            // them for the fields whose truthiness is tested.
-            Scalar::Array | Scalar::Object => true,
+            // Empty containers are falsy in Python (`"is_skipped": {}`).
+            Scalar::Array { empty } | Scalar::Object { empty } => !empty,
         }
     }
 
@@ -85,7 +91,7 @@ impl Scalar {
                     pyfmt::str_repr(text)
                 )
             }),
-            Scalar::Null | Scalar::Array | Scalar::Object => Ok(None),
+            Scalar::Null | Scalar::Array { .. } | Scalar::Object { .. } => Ok(None),
         }
     }
 
@@ -133,9 +139,15 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Float(v))
     }
     fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+        if let Some(special) = crate::pyjson::special_float(v) {
+            return Ok(Scalar::Float(special));
+        }
         Ok(Scalar::Str(v.to_string()))
     }
     fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+        if let Some(special) = crate::pyjson::special_float(&v) {
+            return Ok(Scalar::Float(special));
+        }
         Ok(Scalar::Str(v))
     }
     fn visit_unit<E>(self) -> Result<Scalar, E> {
@@ -145,12 +157,18 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Null)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Array)
+        let mut empty = true;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(Scalar::Array { empty })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Object)
+        let mut empty = true;
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(Scalar::Object { empty })
     }
 }
 
@@ -235,11 +253,58 @@ struct DeviceHead {
     name: Option<Scalar>,
 }
 
+/// How deep a device section may nest. Python's `json` reads about 1,000
+/// levels before a RecursionError; serde_json's default limit of 128 made
+/// a deeper device read as `null` and compare equal to any other. Up to
+/// this depth devices are parsed without that limit (well within the
+/// stack); deeper ones are an error, as they are for the reference.
+pub const MAX_DEVICE_DEPTH: usize = 1000;
+
+/// The deepest nesting of arrays and objects in a JSON text (strings skipped).
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Parses a device's JSON text without serde_json's depth limit (the
+/// depth was checked when the device was read).
+fn parse_device<'a, T: Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    T::deserialize(&mut deserializer)
+}
+
 impl<'de> Deserialize<'de> for Device {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
+        if nesting_depth(raw.get()) > MAX_DEVICE_DEPTH {
+            return Err(de::Error::custom(format!(
+                "a device section is nested deeper than {MAX_DEVICE_DEPTH} levels"
+            )));
+        }
         // A device that is not an object has no id or name.
-        let head = serde_json::from_str::<DeviceHead>(raw.get()).unwrap_or(DeviceHead {
+        let head = parse_device::<DeviceHead>(raw.get()).unwrap_or(DeviceHead {
             id: None,
             name: None,
         });
@@ -254,7 +319,9 @@ impl<'de> Deserialize<'de> for Device {
 impl Device {
     /// The device as a JSON value (parsed on demand).
     pub fn value(&self) -> serde_json::Value {
-        serde_json::from_str(self.raw.get()).unwrap_or(serde_json::Value::Null)
+        // The text was valid JSON when it was read, and no deeper than
+        // MAX_DEVICE_DEPTH: this parse does not fail.
+        parse_device(self.raw.get()).unwrap_or(serde_json::Value::Null)
     }
 
     /// The `id` as an integer, when it is one (Python `==` with an int).

@@ -553,3 +553,110 @@ fn markdown_names_render_as_literal_text() {
     );
     assert!(outside_code_spans("a `b` c ``d`e`` f") == "a  c  f");
 }
+
+// ---------------------------------------------------------------------------
+// Inputs the reference reads, this tool reads
+// ---------------------------------------------------------------------------
+
+fn statuses(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.contains("Status"))
+        .map(|l| l.rsplit('|').nth(1).unwrap().trim().to_string())
+        .collect()
+}
+
+/// `is_skipped` is tested for Python truthiness: empty containers, 0 and
+/// "" are false (compared), non-empty containers true (????), as in the
+/// reference.
+#[test]
+fn is_skipped_follows_python_truthiness() {
+    let scratch = Scratch::new("skipped");
+    let values = [
+        json!({}),
+        json!([]),
+        json!([0]),
+        json!({"a": 1}),
+        json!(0),
+        json!(""),
+    ];
+    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
+    let state = doc["benchmarks"][0]["states"][0].clone();
+    let states: Vec<Value> = values
+        .iter()
+        .enumerate()
+        .map(|(i, skipped)| {
+            let mut s = state.clone();
+            s["name"] = json!(format!("S={i}"));
+            s["axis_values"][0]["value"] = json!(i.to_string());
+            s["is_skipped"] = skipped.clone();
+            s
+        })
+        .collect();
+    doc["benchmarks"][0]["states"] = json!(states);
+    scratch.write("ref.json", doc.to_string());
+    let output = run_in(&scratch.0, &["--no-color", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let found = statuses(&text(&output.stdout));
+    let expected = [
+        "🔵 SAME",
+        "🔵 SAME",
+        "🟡 ????",
+        "🟡 ????",
+        "🔵 SAME",
+        "🔵 SAME",
+    ];
+    assert_eq!(found, expected, "{}", text(&output.stdout));
+}
+
+/// `NaN` / `Infinity` literals, `-0` ids and duplicate keys (the last
+/// wins) read as Python's `json` reads them; `meta.version.json.string:
+/// null` is a version ("None"), with the reference's warning.
+#[test]
+fn python_json_extensions_are_read_like_the_reference() {
+    let scratch = Scratch::new("pyjson");
+    let plain = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    // A summary value NaN: the reference cannot build an interval (AMBG).
+    let nan = plain.replacen("\"value\":\"9.9e-4\"", "\"value\":NaN", 1);
+    assert_ne!(nan, plain, "no summary value to replace");
+    scratch.write("nan.json", &nan);
+    let output = run_in(&scratch.0, &["--no-color", "nan.json", "nan.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(statuses(&text(&output.stdout)), ["🤷 AMBG"]);
+    assert!(text(&output.stdout).contains("missing_interval: 1"));
+
+    let inf = plain.replacen("\"value\":\"1.5e9\"", "\"value\":Infinity", 1);
+    assert_ne!(inf, plain);
+    scratch.write("inf.json", &inf);
+    scratch.write("plain.json", &plain);
+    // An infinite clock rate: no cycle-space evidence, AMBG in the reference.
+    let output = run_in(&scratch.0, &["--no-color", "inf.json", "plain.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(statuses(&text(&output.stdout)), ["🤷 AMBG"]);
+
+    // `-0` device ids and a duplicate benchmark name: the last one wins.
+    let odd = plain
+        .replace("\"id\":0", "\"id\":-0")
+        .replace("\"device\":0", "\"device\":-0")
+        .replacen(
+            "\"name\":\"bench\"",
+            "\"name\":\"first\",\"name\":\"bench\"",
+            1,
+        );
+    assert!(odd.contains("\"id\":-0") && odd.contains("\"first\""));
+    scratch.write("odd.json", &odd);
+    let output = run_in(&scratch.0, &["--no-color", "odd.json", "plain.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.starts_with("# bench\n\n## [0] GPU\n"), "{stdout}");
+    assert_eq!(statuses(&stdout), ["🔵 SAME"]);
+
+    let null_version = plain.replace("\"string\":\"1.0.0\"", "\"string\":null");
+    assert_ne!(null_version, plain);
+    scratch.write("null.json", &null_version);
+    let output = run_in(&scratch.0, &["--no-color", "null.json", "plain.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).starts_with(
+        "WARNING:\n  null.json was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: None reader version: 1.0.0)\n"
+    ));
+}

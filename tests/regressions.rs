@@ -14,8 +14,8 @@
 //! | --- | --- | --- |
 //! | crash 1 (fixed) | `unread_arrays_do_not_amplify_memory` | `meta` / `devices` were kept as `serde_json::Value`: ~70 bytes per element, a 32 MB array aborted under a 1 GiB limit; now `meta` keeps only its version and devices their JSON text |
 //! | divergence 1 | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 clamped (bulk-debug rows), beyond i128 rejected |
-//! | divergence 2 | `nesting_within_pythons_limit_is_accepted` | JSON nesting limit 128 instead of Python's ~990 (skipped parts are fine now; device sections still fail and print a wrong diff) |
-//! | divergence 3 | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields accepted |
+//! | divergence 2 (fixed) | `nesting_within_pythons_limit_is_accepted` | device sections nested beyond serde_json's limit of 128 read as `null` (compared equal); now parsed up to 1,000 levels, an error deeper |
+//! | divergence 3 (fixed) | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields was accepted; now an error, as in the reference |
 //! | divergence 4 | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields reject the whole file (the reference copes) |
 //! | divergence 5 | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects |
 //! | output 1 (fixed) | `hostile_names_stay_on_one_line_in_the_missing_section` | `--report-missing` prints control characters raw |
@@ -528,7 +528,6 @@ fn deeply_nested_toml_config_is_a_clean_error() {
 /// the deep field, while we fail to parse the device and print a wrong diff
 /// (`{insert: [(0, {...})], delete: [(0, None)]}`).
 #[test]
-#[ignore = "divergence 2: awaiting fix (JSON nesting limit 128 instead of Python's ~990)"]
 fn nesting_within_pythons_limit_is_accepted() {
     // Skipped: `meta` beyond its version.
     let scratch = Scratch::new("nesting-200");
@@ -627,7 +626,6 @@ fn inputs_the_reference_fails_on_fail() {
 /// state key) we never look at them and compare normally (exit 0). Found by
 /// the differential run over the `json_loader` corpus (fuzz/differential.py).
 #[test]
-#[ignore = "divergence 3: awaiting fix (invalid UTF-8 in skipped JSON fields is accepted)"]
 fn invalid_utf8_anywhere_is_a_clean_error() {
     let scratch = Scratch::new("invalid-utf8");
     let text = simple_document().to_string();

@@ -14,7 +14,7 @@ fn scalar_value(value: Option<&Scalar>) -> PyValue {
         Some(Scalar::Float(f)) => PyValue::Float(*f),
         Some(Scalar::Str(s)) => PyValue::Str(s.clone()),
         // Values no NVBench file holds; keep them visible as text.
-        Some(other @ (Scalar::BigInt(_) | Scalar::Array | Scalar::Object)) => {
+        Some(other @ (Scalar::BigInt(_) | Scalar::Array { .. } | Scalar::Object { .. })) => {
             PyValue::Str(other.py_str())
         }
     }
