@@ -28,6 +28,7 @@ pub mod pyjson;
 pub mod render;
 pub mod report;
 pub mod sidecar;
+pub mod sigbus;
 pub mod stdout;
 pub mod tabulate;
 pub mod timing;
