@@ -671,7 +671,8 @@ impl Decider<'_> {
         let sidecars = if self.resolve_sidecars {
             let [rs, rf] = ref_bulk.paths();
             let [cs, cf] = cmp_bulk.paths();
-            [rs, rf, cs, cf].map(|file| file.map(|(path, count)| (path.to_string(), count)))
+            [rs, rf, cs, cf]
+                .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string())))
         } else {
             Default::default()
         };

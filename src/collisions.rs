@@ -114,6 +114,9 @@ impl OutputGuard {
 
     /// An output naming `input` (an input JSON file or a sidecar) is an error.
     pub fn check_input(&self, kind: &str, input: &str) -> Result<(), Failure> {
+        if self.is_empty() {
+            return Ok(());
+        }
         let identity = Identity::of(input);
         match self.outputs.iter().find(|o| o.identity.same(&identity)) {
             Some(output) => Err(conflict(format!(

@@ -184,16 +184,13 @@ pub fn load_pair(
     compare: &str,
     out: &mut dyn Write,
 ) -> Result<(Root, Root), Failure> {
-    let parallel = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let parallel = crate::parallel::cores() > 1;
     let (ref_root, cmp_root) = if parallel {
-        std::thread::scope(|scope| {
-            let compare_worker = scope.spawn(|| parse_root(compare));
-            let ref_root = parse_root(reference);
-            let cmp_root = compare_worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (ref_root, cmp_root)
-        })
+        // The run's helper thread parses the compare file meanwhile.
+        let compare_path = compare.to_string();
+        let compare_worker = crate::parallel::run_on_helper(move || parse_root(&compare_path));
+        let ref_root = parse_root(reference);
+        (ref_root, compare_worker.join())
     } else {
         let ref_root = parse_root(reference);
         (ref_root, parse_root(compare))

@@ -107,6 +107,19 @@ impl Scalar {
         }
     }
 
+    /// Python `int(value)` exactly, as decimal digits (beyond `i128` too).
+    pub fn py_int_decimal(&self) -> Option<String> {
+        match self {
+            Scalar::BigInt(text) => pyfmt::parse_py_int_decimal(text),
+            Scalar::Str(text) => pyfmt::parse_py_int_decimal(text),
+            // Integral floats print exactly with `{:.0}`.
+            Scalar::Float(value) if value.is_finite() => {
+                pyfmt::parse_py_int_decimal(&format!("{:.0}", value.trunc()))
+            }
+            other => other.py_int().map(|value| value.to_string()),
+        }
+    }
+
     /// Python `==` against an integer (JSON ints and integral floats).
     pub fn equals_int(&self, other: i64) -> bool {
         match self {
@@ -141,6 +154,9 @@ impl<'de> Visitor<'de> for ScalarVisitor {
     fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
         if let Some(special) = crate::pyjson::special_float(v) {
             return Ok(Scalar::Float(special));
+        }
+        if let Some(digits) = crate::pyjson::big_integer(v) {
+            return Ok(Scalar::BigInt(digits.to_string()));
         }
         Ok(Scalar::Str(v.to_string()))
     }
@@ -304,7 +320,9 @@ impl<'de> Deserialize<'de> for Device {
             )));
         }
         // A device that is not an object has no id or name.
-        let head = parse_device::<DeviceHead>(raw.get()).unwrap_or(DeviceHead {
+        let text = crate::pyjson::big_integers_as_markers(raw.get());
+        let text = text.as_deref().unwrap_or(raw.get());
+        let head = parse_device::<DeviceHead>(text).unwrap_or(DeviceHead {
             id: None,
             name: None,
         });
@@ -320,8 +338,11 @@ impl Device {
     /// The device as a JSON value (parsed on demand).
     pub fn value(&self) -> serde_json::Value {
         // The text was valid JSON when it was read, and no deeper than
-        // MAX_DEVICE_DEPTH: this parse does not fail.
-        parse_device(self.raw.get()).unwrap_or(serde_json::Value::Null)
+        // MAX_DEVICE_DEPTH: this parse does not fail. Integers beyond 64
+        // bits are kept exact (as markers `device_diff` reads as ints).
+        let text = crate::pyjson::big_integers_as_markers(self.raw.get());
+        let text = text.as_deref().unwrap_or(self.raw.get());
+        parse_device(text).unwrap_or(serde_json::Value::Null)
     }
 
     /// The `id` as an integer, when it is one (Python `==` with an int).

@@ -59,6 +59,52 @@ fn byte_offset(bytes: &[u8], line: usize, column: usize) -> Option<usize> {
     Some(line_start + column.saturating_sub(1))
 }
 
+/// The prefix of the strings that stand for integers beyond 64 bits in a
+/// device section (serde_json would read them as rounded floats, and two
+/// devices differing only there would compare equal).
+const BIG_INTEGER: &str = "\0int:";
+
+/// The digits of a big-integer marker string.
+pub fn big_integer(text: &str) -> Option<&str> {
+    text.strip_prefix(BIG_INTEGER)
+}
+
+/// `text` with every integer literal beyond `i64`/`u64` turned into a
+/// marker string, or `None` when there is none.
+pub fn big_integers_as_markers(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = string_end(bytes, i),
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let literal = &text[start..i];
+                let integral = literal.bytes().skip(1).all(|b| b.is_ascii_digit());
+                if integral && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err() {
+                    out.push_str(&text[copied..start]);
+                    out.push_str(&format!("\"\\u0000int:{literal}\""));
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
 /// `bytes` rewritten as strict JSON with Python's reading, or `None` when
 /// that changes nothing (the strict parser's error then stands).
 pub fn python_compatible(bytes: &[u8]) -> Option<Vec<u8>> {
@@ -179,6 +225,25 @@ mod tests {
         assert_eq!(special_float("\0Infinity"), Some(f64::INFINITY));
         assert!(special_float("\0NaN").unwrap().is_nan());
         assert_eq!(special_float("NaN"), None);
+    }
+
+    #[test]
+    fn big_integers_become_markers() {
+        let text = r#"{"id": 123456789012345678901234567890, "x": [-99999999999999999999, 5, 1.5e300], "s": "123456789012345678901234567890"}"#;
+        let rewritten = big_integers_as_markers(text).unwrap();
+        assert_eq!(
+            rewritten,
+            r#"{"id": "\u0000int:123456789012345678901234567890", "x": ["\u0000int:-99999999999999999999", 5, 1.5e300], "s": "123456789012345678901234567890"}"#
+        );
+        let value: serde_json::Value = serde_json::from_str(&rewritten).unwrap();
+        assert_eq!(
+            big_integer(value["id"].as_str().unwrap()),
+            Some("123456789012345678901234567890")
+        );
+        assert_eq!(
+            big_integers_as_markers(r#"{"id": 18446744073709551615}"#),
+            None
+        );
     }
 
     #[test]

@@ -114,7 +114,8 @@ pub struct AxisEntry {
 }
 
 /// A resolved sidecar path and its advertised value count.
-pub type SidecarFile = Option<(String, u64)>;
+/// A sidecar's resolved path and its advertised count (exact decimal digits).
+pub type SidecarFile = Option<(String, String)>;
 
 /// Everything known about one matched state after its decision.
 #[derive(Debug, Clone)]

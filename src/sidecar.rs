@@ -135,6 +135,7 @@ impl Warnings {
 #[derive(Debug, Clone)]
 struct Sidecar {
     count: u64,
+    count_text: String,
     path: String,
     description: &'static str,
 }
@@ -143,6 +144,7 @@ impl Sidecar {
     fn new(source: &Option<SidecarRef>, json_dir: &str, description: &'static str) -> Option<Self> {
         source.as_ref().map(|s| Sidecar {
             count: s.count,
+            count_text: s.count_text.clone(),
             path: resolve_sidecar_path(json_dir, &s.filename),
             description,
         })
@@ -178,7 +180,7 @@ impl Sidecar {
         if length / 4 != self.count {
             warn(format!(
                 "expected {} values in {path_repr}, found {}",
-                self.count,
+                self.count_text,
                 length / 4
             ));
             return None;
@@ -212,9 +214,10 @@ impl<'w> SidecarEvidence<'w> {
         }
     }
 
-    /// Resolved `(path, count)` of the samples and frequencies sidecars.
-    pub fn paths(&self) -> [Option<(&str, u64)>; 2] {
-        [&self.samples, &self.frequencies].map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count)))
+    /// Resolved `(path, exact count)` of the samples and frequencies sidecars.
+    pub fn paths(&self) -> [Option<(&str, &str)>; 2] {
+        [&self.samples, &self.frequencies]
+            .map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count_text.as_str())))
     }
 
     fn load(&self) -> Option<BulkSamples> {
@@ -277,6 +280,7 @@ mod tests {
         let path = fifo.to_str().unwrap().to_string();
         let sidecar = Some(SidecarRef {
             count: 3,
+            count_text: "3".to_string(),
             filename: path.clone(),
         });
         let timing = Timing {

@@ -12,8 +12,9 @@ use crate::model::{DataEntry, Lookup, Scalar, Summaries, SummaryData, Tag, Word}
 pub enum Extracted {
     /// A float summary: `Ok(None)` is a JSON `null`.
     Float(Result<Option<f64>, Failure>),
-    /// A sidecar summary: its `size` (any integer) and `filename`.
-    Sidecar(Result<(i128, String), Failure>),
+    /// A sidecar summary: its `size` (any integer, as decimal digits) and
+    /// `filename`.
+    Sidecar(Result<(String, String), Failure>),
 }
 
 /// Extracts the value of one summary of a known tag from its data entries.
@@ -37,7 +38,11 @@ use crate::pyfmt::str_repr;
 /// written in the JSON and the number of float32 values it should hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SidecarRef {
+    /// The advertised count, saturated at `u64::MAX` (no file holds more).
     pub count: u64,
+    /// The advertised count exactly, as decimal digits, for messages and
+    /// outputs (Python ints are unbounded).
+    pub count_text: String,
     pub filename: String,
 }
 
@@ -77,12 +82,12 @@ pub fn extract_timing(
         warnings,
     )?;
     if let (Some(s), Some(f)) = (&samples, &frequencies) {
-        if s.count != f.count {
+        if s.count_text != f.count_text {
             warnings.push(bulk_warning(
                 "paired sample time and frequency",
                 &format!(
                     "sample count ({}) does not match frequency count ({})",
-                    s.count, f.count
+                    s.count_text, f.count_text
                 ),
             ));
             samples = None;
@@ -178,9 +183,9 @@ fn float_value(entries: &[DataEntry], tag: Tag) -> Result<Option<f64>, Failure> 
 }
 
 /// The `size` and `filename` entries of a sidecar summary.
-fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(i128, String), Failure> {
+fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(String, String), Failure> {
     let size = data_value(entries, tag, "size", "int64")?;
-    let count = size.py_int().ok_or_else(|| {
+    let count = size.py_int_decimal().ok_or_else(|| {
         Failure::Reported(format!(
             "summary {} field 'size' value {} is not an int64",
             str_repr(tag.name()),
@@ -219,7 +224,7 @@ fn extract_sidecar(
         Some(Extracted::Sidecar(meta)) => meta.clone()?,
         _ => return Ok(None),
     };
-    if count < 0 {
+    if count.starts_with('-') {
         warnings.push(bulk_warning(
             description,
             &format!("negative value count {count}"),
@@ -227,7 +232,8 @@ fn extract_sidecar(
         return Ok(None);
     }
     Ok(Some(SidecarRef {
-        count: u64::try_from(count).unwrap_or(u64::MAX),
+        count: count.parse().unwrap_or(u64::MAX),
+        count_text: count,
         filename,
     }))
 }

@@ -660,3 +660,145 @@ fn python_json_extensions_are_read_like_the_reference() {
         "WARNING:\n  null.json was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: None reader version: 1.0.0)\n"
     ));
 }
+
+// ---------------------------------------------------------------------------
+// What the pipeline fuzz target's oracle relies on
+// ---------------------------------------------------------------------------
+
+/// The last `--json` wins: `--json - --json FILE` writes the file and
+/// prints the tables (the fuzz oracle took any `-` for `--json -`).
+#[test]
+fn a_later_json_file_overrides_json_to_stdout() {
+    let scratch = Scratch::new("json-override");
+    write_pair(&scratch, &[("bench", "v")], "GPU");
+    let output = run_in(
+        &scratch.0,
+        &[
+            "--json",
+            "-",
+            "--json",
+            "report.json",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).starts_with("# bench\n"));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(scratch.path("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["schema_version"], 1);
+    let output = run_in(
+        &scratch.0,
+        &[
+            "--json",
+            "report.json",
+            "--json",
+            "-",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let stdout: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(stdout["summary"]["total"], 1);
+}
+
+// ---------------------------------------------------------------------------
+// Directory mode at scale
+// ---------------------------------------------------------------------------
+
+/// 200 file pairs: threads are started once per run, not per pair, and the
+/// core count is asked once (counted with strace, when it is installed).
+#[test]
+fn directory_mode_sets_its_threads_up_once() {
+    if Command::new("strace").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: strace is not installed");
+        return;
+    }
+    let scratch = Scratch::new("dirmode");
+    let doc = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    for side in ["a", "b"] {
+        std::fs::create_dir_all(scratch.path(side)).unwrap();
+        for i in 0..200 {
+            scratch.write(&format!("{side}/r{i:03}.json"), &doc);
+        }
+    }
+    let output = Command::new("strace")
+        .args([
+            "-f",
+            "-c",
+            "-o",
+            "calls.txt",
+            "-e",
+            "trace=clone,clone3,sched_getaffinity",
+        ])
+        .args([BIN, "a", "b"])
+        .current_dir(&scratch.0)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).matches("# bench\n").count(), 200);
+    let calls = std::fs::read_to_string(scratch.path("calls.txt")).unwrap();
+    let count = |name: &str| -> usize {
+        calls
+            .lines()
+            .filter(|l| l.split_whitespace().last() == Some(name))
+            .map(|l| {
+                l.split_whitespace()
+                    .nth(3)
+                    .unwrap()
+                    .parse::<usize>()
+                    .unwrap()
+            })
+            .sum()
+    };
+    assert!(count("clone") + count("clone3") <= 4, "{calls}");
+    // The old code asked about ten times per pair (2,000 here).
+    assert!(count("sched_getaffinity") <= 8, "{calls}");
+}
+
+/// Sidecar sizes beyond 64 bits are printed exactly in the JSON report
+/// and the bulk-debug rows, and device ids beyond 64 bits compare exactly
+/// (serde_json alone reads both as rounded floats).
+#[test]
+fn numbers_beyond_64_bits_stay_exact() {
+    let scratch = Scratch::new("big-numbers");
+    let huge = "100000000000000000000000000000000000000000000000000";
+    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
+    let summaries = doc["benchmarks"][0]["states"][0]["summaries"]
+        .as_array_mut()
+        .unwrap();
+    summaries.push(json!({"tag": "nv/json/bin:nv/cold/sample_times", "data": [
+        {"name": "filename", "type": "string", "value": "values.bin"},
+        {"name": "size", "type": "int64", "value": huge},
+    ]}));
+    scratch.write("ref.json", doc.to_string());
+    scratch.write("values.bin", [0u8; 12]);
+    let output = run_in(&scratch.0, &["--json", "-", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains(&format!("\"count\": {huge}")),
+        "{}",
+        text(&output.stdout)
+    );
+    assert!(text(&output.stderr).contains(&format!("expected {huge} values")));
+    let output = run_in(
+        &scratch.0,
+        &["--bulk-debug-python", "stdout", "ref.json", "ref.json"],
+    );
+    assert!(text(&output.stdout).contains(&format!("'reference_sample_count': {huge},")));
+
+    let big_id = |id: &str| {
+        let mut d = document(&[("bench", "v")], "GPU", 1.0e-3);
+        d["devices"] = json!([{"id": 0, "name": "GPU"}, {"id": "ID", "name": "other"}]);
+        d.to_string().replace("\"ID\"", id)
+    };
+    scratch.write("a.json", big_id("123456789012345678901234567890"));
+    scratch.write("b.json", big_id("123456789012345678901234567891"));
+    let output = run_in(&scratch.0, &["--no-color", "a.json", "b.json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    assert_eq!(
+        text(&output.stdout),
+        "Device sections do not match: {1: {'id': [123456789012345678901234567890, 123456789012345678901234567891]}}\n"
+    );
+}

@@ -13,7 +13,7 @@
 //! | id | test | problem |
 //! | --- | --- | --- |
 //! | crash 1 (fixed) | `unread_arrays_do_not_amplify_memory` | `meta` / `devices` were kept as `serde_json::Value`: ~70 bytes per element, a 32 MB array aborted under a 1 GiB limit; now `meta` keeps only its version and devices their JSON text |
-//! | divergence 1 | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 clamped (bulk-debug rows), beyond i128 rejected |
+//! | divergence 1 (fixed) | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 was clamped (bulk-debug rows), beyond i128 rejected; now kept exactly |
 //! | divergence 2 (fixed) | `nesting_within_pythons_limit_is_accepted` | device sections nested beyond serde_json's limit of 128 read as `null` (compared equal); now parsed up to 1,000 levels, an error deeper |
 //! | divergence 3 (fixed) | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields was accepted; now an error, as in the reference |
 //! | divergence 4 | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields reject the whole file (the reference copes) |
@@ -385,7 +385,6 @@ fn sidecar_size_claiming_10_to_the_12_values_allocates_nothing() {
 /// "negative value count" and `None`). We clamp them to i64::MAX, or
 /// (beyond i128) fail with "is not an int64" and exit 1.
 #[test]
-#[ignore = "divergence 1: awaiting fix (sidecar sizes beyond i64 are clamped or rejected)"]
 fn huge_sidecar_sizes_match_the_reference() {
     for case in [
         "above_i64",

@@ -39,10 +39,7 @@ fn axis_entry(entry: &AxisEntry) -> PyValue {
 
 fn sidecar_entries(prefix: &str, file: &SidecarFile) -> [(String, PyValue); 2] {
     let (name, count) = match file {
-        Some((path, count)) => (
-            PyValue::Str(path.clone()),
-            PyValue::Int(i64::try_from(*count).unwrap_or(i64::MAX)),
-        ),
+        Some((path, count)) => (PyValue::Str(path.clone()), PyValue::IntText(count.clone())),
         None => (PyValue::None, PyValue::None),
     };
     [
