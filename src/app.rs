@@ -349,6 +349,19 @@ impl<'s> Run<'s> {
         let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench)?;
         let heading = not_a_marker(format!("# {}", printable(&cmp_bench.name)));
         write!(out, "{heading}\n\n").map_err(Failure::write)?;
+        if let Some(bench) = [ref_bench, cmp_bench].iter().find(|b| b.states.is_none()) {
+            return Err(Failure::fatal(format!(
+                "benchmark {} has no 'states'",
+                crate::pyfmt::str_repr(&bench.name)
+            )));
+        }
+        let positional = |b: &&&Benchmark| b.states().iter().any(|state| state.positional);
+        if let Some(bench) = [ref_bench, cmp_bench].iter().find(positional) {
+            return Err(Failure::fatal(format!(
+                "benchmark {} has a state that is an array, not an object",
+                crate::pyfmt::str_repr(&bench.name)
+            )));
+        }
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names = axis_names(cmp_bench);
         let mut prepared = prepared.map(Vec::into_iter);
@@ -533,8 +546,8 @@ fn prepare_pair<'a>(
 ) -> Result<PairWork<'a>, Failure> {
     let state_match = matching::match_device_states(
         &cmp_bench.name,
-        &ref_bench.states,
-        &cmp_bench.states,
+        ref_bench.states(),
+        cmp_bench.states(),
         devices,
         groups,
         s.report_missing,
@@ -609,6 +622,14 @@ impl Decider<'_> {
     ) -> Result<StateRecord, Failure> {
         let (bench, context) = (self.bench, self.context);
         let axes = bench.axes.as_deref().unwrap_or(&[]);
+        if state.compare.axis_values.is_none() {
+            // The reference's KeyError, where it reads the row's axis values.
+            return Err(Failure::fatal(format!(
+                "state {} of benchmark {} has no 'axis_values'",
+                crate::pyfmt::str_repr(&state.compare.name),
+                crate::pyfmt::str_repr(&bench.name)
+            )));
+        }
         let values = state.compare.axis_values();
         // Axis values are formatted before the decision, so their errors win.
         let cells = axis_cells(values, axes)?;

@@ -158,7 +158,7 @@ pub fn sidecar_paths(json_path: &str, root: &Root) -> Vec<String> {
     let benchmarks = root.benchmarks.as_deref().unwrap_or(&[]);
     let summaries = benchmarks
         .iter()
-        .flat_map(|b| &b.states)
+        .flat_map(|b| b.states())
         .filter_map(|s| s.summaries.as_ref());
     for summaries in summaries {
         for tag in [Tag::SampleTimes, Tag::SampleFrequencies] {

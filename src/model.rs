@@ -199,6 +199,14 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Scalar>,
     Scalar::deserialize(deserializer).map(Some)
 }
 
+/// A present `axis_values` key, `null` included.
+#[allow(clippy::type_complexity)]
+fn present_axis_values<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<Vec<AxisValue>>>, D::Error> {
+    Option::<Vec<AxisValue>>::deserialize(deserializer).map(Some)
+}
+
 /// A state's name; its position in the input tells the reader how far
 /// parsing has come (see `mapped::reached`).
 fn state_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
@@ -362,13 +370,63 @@ impl Device {
     }
 }
 
+/// An integer field read as Python compares it: an integral float (`0.0`,
+/// `-0.0`) is that integer, as `0.0 == 0` in the reference.
+fn loose_int<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    let value = Scalar::deserialize(deserializer)?;
+    match value {
+        Scalar::Int(v) => Ok(v),
+        Scalar::Float(v) if v.fract() == 0.0 && v.abs() < 9.2e18 => Ok(v as i64),
+        other => Err(de::Error::custom(format!(
+            "invalid type: {}, expected an integer",
+            other.py_repr()
+        ))),
+    }
+}
+
+fn loose_ints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<i64>, D::Error> {
+    struct LooseInt(i64);
+    impl<'de> Deserialize<'de> for LooseInt {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            loose_int(deserializer).map(LooseInt)
+        }
+    }
+    let values = Vec::<LooseInt>::deserialize(deserializer)?;
+    Ok(values.into_iter().map(|v| v.0).collect())
+}
+
+/// A name the reference prints with `str()`: a number is a name too.
+fn loose_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    match Scalar::deserialize(deserializer)? {
+        Scalar::Str(text) => Ok(text),
+        other @ (Scalar::Int(_) | Scalar::BigInt(_) | Scalar::Float(_) | Scalar::Bool(_)) => {
+            Ok(other.py_str())
+        }
+        other => Err(de::Error::custom(format!(
+            "invalid type: {}, expected a benchmark name",
+            other.py_repr()
+        ))),
+    }
+}
+
 #[derive(Debug, Deserialize)]
 pub struct Benchmark {
+    #[serde(deserialize_with = "loose_name")]
     pub name: String,
+    #[serde(deserialize_with = "loose_ints")]
     pub devices: Vec<i64>,
     #[serde(default)]
     pub axes: Option<Vec<Axis>>,
-    pub states: Vec<State>,
+    /// Missing `states` fail only when the benchmark is compared (after
+    /// its heading), as in the reference.
+    #[serde(default)]
+    pub states: Option<Vec<State>>,
+}
+
+impl Benchmark {
+    pub fn states(&self) -> &[State] {
+        self.states.as_deref().unwrap_or(&[])
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -380,13 +438,24 @@ pub struct Axis {
     pub flags: Option<String>,
 }
 
+/// A state. The derived reader (`remote = "Self"`) reads objects; the
+/// `Deserialize` impl below also takes an array, which serde would read
+/// positionally, as a marked state that fails when its benchmark is
+/// compared (the reference fails there, after the benchmark's heading).
 #[derive(Debug, Deserialize)]
+#[serde(remote = "Self")]
 pub struct State {
+    /// Written as an array instead of an object.
+    #[serde(skip)]
+    pub positional: bool,
     #[serde(deserialize_with = "state_name")]
     pub name: String,
+    #[serde(deserialize_with = "loose_int")]
     pub device: i64,
-    #[serde(default)]
-    pub axis_values: Option<Vec<AxisValue>>,
+    /// `None` when the key is missing (the reference's KeyError where it
+    /// reads the row), `Some(None)` for a JSON `null` (no axis values).
+    #[serde(default, deserialize_with = "present_axis_values")]
+    pub axis_values: Option<Option<Vec<AxisValue>>>,
     #[serde(default)]
     pub summaries: Option<Summaries>,
     #[serde(default)]
@@ -395,9 +464,40 @@ pub struct State {
     pub skip_reason: Option<Scalar>,
 }
 
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StateVisitor;
+        impl<'de> Visitor<'de> for StateVisitor {
+            type Value = State;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("struct State")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<State, A::Error> {
+                State::deserialize(de::value::MapAccessDeserializer::new(map))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<State, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(State {
+                    positional: true,
+                    name: String::new(),
+                    device: i64::MIN,
+                    axis_values: None,
+                    summaries: None,
+                    is_skipped: None,
+                    skip_reason: None,
+                })
+            }
+        }
+        deserializer.deserialize_any(StateVisitor)
+    }
+}
+
 impl State {
     pub fn axis_values(&self) -> &[AxisValue] {
-        self.axis_values.as_deref().unwrap_or(&[])
+        self.axis_values
+            .as_ref()
+            .and_then(Option::as_deref)
+            .unwrap_or(&[])
     }
 
     pub fn is_skipped(&self) -> bool {
@@ -660,10 +760,15 @@ pub struct Summaries {
     /// Position of the first summary without a `tag` key: a linear search
     /// reaching it fails.
     first_untagged: Option<usize>,
+    /// `summaries` is a truthy value that is not a list (a number, a
+    /// string, an object): the reference fails only where it looks inside.
+    not_a_list: bool,
 }
 
 /// What a tag lookup finds.
 pub enum Lookup<'a> {
+    /// `summaries` is not a list.
+    NotAList,
     Found(&'a Extracted),
     Missing,
     /// A summary without a `tag` key precedes any match.
@@ -671,7 +776,20 @@ pub enum Lookup<'a> {
 }
 
 impl Summaries {
+    /// A `summaries` value that is not a list; a falsy one is no summaries
+    /// at all (`bool(state.get("summaries"))`), a truthy one fails when read.
+    fn not_a_list(truthy: bool) -> Summaries {
+        Summaries {
+            count: usize::from(truthy),
+            not_a_list: truthy,
+            ..Summaries::default()
+        }
+    }
+
     pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
+        if self.not_a_list {
+            return Lookup::NotAList;
+        }
         let found = self.first.iter().find(|(t, _, _)| *t == tag);
         match (found, self.first_untagged) {
             (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
@@ -793,6 +911,25 @@ impl<'de> Deserialize<'de> for Summaries {
             }
             fn visit_unit<E: de::Error>(self) -> Result<Summaries, E> {
                 Ok(Summaries::default())
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v != 0))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v != 0))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v != 0.0))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(!v.is_empty()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Summaries, A::Error> {
+                let truthy = ScalarVisitor.visit_map(map)?.truthy();
+                Ok(Summaries::not_a_list(truthy))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Summaries, A::Error> {
                 let mut summaries = Summaries::default();

@@ -122,6 +122,9 @@ pub fn extract_timing(
 fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<&Extracted>, Failure> {
     match summaries.lookup(tag) {
         Lookup::Missing => Ok(None),
+        Lookup::NotAList => Err(Failure::Fatal(
+            "a state's 'summaries' is not a list".to_string(),
+        )),
         Lookup::Untagged => Err(Failure::Fatal("a summary has no 'tag' key".to_string())),
         Lookup::Found(extracted) => Ok(Some(extracted)),
     }

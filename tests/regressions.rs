@@ -8,7 +8,8 @@
 //! a clean exit: no signal, no panic message, the expected exit code.
 //!
 //! Tests of problems not fixed yet are `#[ignore = "...: awaiting fix"]`
-//! (run them with `cargo test --test regressions -- --ignored`):
+//! (run them with `cargo test --test regressions -- --ignored`); none is
+//! left:
 //!
 //! | id | test | problem |
 //! | --- | --- | --- |
@@ -16,8 +17,8 @@
 //! | divergence 1 (fixed) | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 was clamped (bulk-debug rows), beyond i128 rejected; now kept exactly |
 //! | divergence 2 (fixed) | `nesting_within_pythons_limit_is_accepted` | device sections nested beyond serde_json's limit of 128 read as `null` (compared equal); now parsed up to 1,000 levels, an error deeper |
 //! | divergence 3 (fixed) | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields was accepted; now an error, as in the reference |
-//! | divergence 4 | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields reject the whole file (the reference copes) |
-//! | divergence 5 | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects |
+//! | divergence 4 (fixed) | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields rejected the whole file; now numbers as names, integral floats as ids, duplicates (last wins), a non-list `summaries` and missing `states` fail where the reference fails |
+//! | divergence 5 (fixed) | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects; now errors where the reference fails |
 //! | output 1 (fixed) | `hostile_names_stay_on_one_line_in_the_missing_section` | `--report-missing` prints control characters raw |
 //! | output 2 (fixed) | `hostile_names_keep_svg_charts_well_formed` | control characters make SVG charts ill-formed XML |
 //!
@@ -582,10 +583,10 @@ fn assert_loose_types_case(case: &str) {
 /// error first), and duplicate keys (Python keeps the last value; serde's
 /// derived structs fail with "duplicate field"), and a second benchmark
 /// without `states` (the reference prints the first benchmark's report, then
-/// fails with a KeyError). Our typed model rejects the whole file up front. Found by the differential run over the
-/// `json_loader` corpus (fuzz/differential.py).
+/// fails with a KeyError). The model reads them loosely and fails where the
+/// reference fails. Found by the differential run over the `json_loader`
+/// corpus (fuzz/differential.py).
 #[test]
-#[ignore = "divergence 4: awaiting fix (model::Root rejects loosely typed fields up front)"]
 fn loosely_typed_fields_match_the_reference() {
     for case in [
         "benchmark_name_int",
@@ -600,15 +601,13 @@ fn loosely_typed_fields_match_the_reference() {
 }
 
 /// The other way round: inputs the reference fails on (an uncaught
-/// exception: exit 1, and only the output printed before it) that we
-/// accept. A compare state without `axis_values` (KeyError after `# bench`;
-/// we print a row that lacks its axis cell, exit 0); an array where an
-/// object belongs, which serde's derived structs read positionally
-/// (`[meta, devices, benchmarks]` is a whole valid document to us; `[]` a
-/// file without version, whose warning we print); a state written as
-/// `[name, device, axis_values, summaries]`.
+/// exception: exit 1, and only the output printed before it), which we
+/// used to accept. A compare state without an `axis_values` key (KeyError
+/// after `# bench`; `null` is fine); an array where an object belongs,
+/// which serde's derived structs read positionally (`[meta, devices,
+/// benchmarks]`, `[]`); a state written as `[name, device, axis_values,
+/// summaries]`. Each now fails at the point where the reference does.
 #[test]
-#[ignore = "divergence 5: awaiting fix (inputs the reference fails on are accepted)"]
 fn inputs_the_reference_fails_on_fail() {
     for case in [
         "state_without_axis_values",
