@@ -30,6 +30,24 @@ pub struct InputPairs {
     pub only_compare: Vec<String>,
 }
 
+/// A directory entry's name as text. Paths are UTF-8 text throughout this
+/// tool, so a `.json` file whose name is not UTF-8 cannot be compared: it
+/// is named in a warning rather than skipped silently.
+fn utf8_name(name: std::ffi::OsString, directory: &str) -> Option<String> {
+    name.into_string()
+        .map_err(|name| {
+            let lossy = name.to_string_lossy();
+            if lossy.ends_with(".json") {
+                eprintln!(
+                    "nvbench-compare: warning: {}: skipping {}: its name is not UTF-8",
+                    printable(directory),
+                    printable(&lossy)
+                );
+            }
+        })
+        .ok()
+}
+
 /// Names of the `.json` files of a directory, sorted.
 fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
     let entries = std::fs::read_dir(directory).map_err(|e| {
@@ -39,7 +57,7 @@ fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
         ))
     })?;
     let mut names: Vec<String> = entries
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter_map(|entry| utf8_name(entry.ok()?.file_name(), directory))
         .filter(|name| has_json_extension(name))
         .collect();
     names.sort();

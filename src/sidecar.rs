@@ -163,10 +163,13 @@ impl Sidecar {
         };
         let path_repr = crate::pyfmt::str_repr(&self.path);
         let read_failure = |error: io::Error| {
-            format!(
-                "failed to read {path_repr}: {}",
+            // Python refuses such a name before any system call.
+            let reason = if self.path.contains('\0') {
+                "embedded null byte".to_string()
+            } else {
                 os_error_text(&error, &self.path)
-            )
+            };
+            format!("failed to read {path_repr}: {reason}")
         };
         // The length is checked before reading, so a `size` that claims far
         // more values than the file holds allocates nothing.

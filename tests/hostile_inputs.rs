@@ -802,3 +802,47 @@ fn numbers_beyond_64_bits_stay_exact() {
         "Device sections do not match: {1: {'id': [123456789012345678901234567890, 123456789012345678901234567891]}}\n"
     );
 }
+
+/// A `.json` file whose name is not UTF-8 cannot be compared (paths are
+/// text in this tool): directory mode names it in a warning instead of
+/// skipping it silently, and compares the others.
+#[test]
+fn non_utf8_file_names_are_not_skipped_silently() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = Scratch::new("non-utf8");
+    let doc = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    for side in ["a", "b"] {
+        std::fs::create_dir_all(scratch.path(side)).unwrap();
+        scratch.write(&format!("{side}/good.json"), &doc);
+        let name = std::ffi::OsStr::from_bytes(b"bad\xff.json");
+        std::fs::write(scratch.path(side).join(name), &doc).unwrap();
+    }
+    let output = run_in(&scratch.0, &["--no-color", "a", "b"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).matches("# bench\n").count(), 1);
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("skipping bad\u{fffd}.json: its name is not UTF-8"), "{stderr}");
+}
+
+/// A NUL in a sidecar file name: the reference's warning ("embedded null
+/// byte"), the state compared without bulk data.
+#[test]
+fn a_nul_in_a_sidecar_name_is_the_references_warning() {
+    let scratch = Scratch::new("nul-sidecar");
+    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
+    let summaries = doc["benchmarks"][0]["states"][0]["summaries"]
+        .as_array_mut()
+        .unwrap();
+    summaries.push(json!({"tag": "nv/json/bin:nv/cold/sample_times", "data": [
+        {"name": "filename", "type": "string", "value": "a\u{0}b.bin"},
+        {"name": "size", "type": "int64", "value": "2"},
+    ]}));
+    scratch.write("ref.json", doc.to_string());
+    let output = run_in(&scratch.0, &["--no-color", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        "nvbench-compare: warning: Could not use NVBench sample time data: failed to read 'a\\x00b.bin': embedded null byte; treating it as unavailable\n"
+    );
+    assert_eq!(statuses(&text(&output.stdout)), ["🔵 SAME"]);
+}
