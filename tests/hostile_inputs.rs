@@ -821,7 +821,10 @@ fn non_utf8_file_names_are_not_skipped_silently() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(text(&output.stdout).matches("# bench\n").count(), 1);
     let stderr = text(&output.stderr);
-    assert!(stderr.contains("skipping bad\u{fffd}.json: its name is not UTF-8"), "{stderr}");
+    assert!(
+        stderr.contains("skipping bad\u{fffd}.json: its name is not UTF-8"),
+        "{stderr}"
+    );
 }
 
 /// A NUL in a sidecar file name: the reference's warning ("embedded null
