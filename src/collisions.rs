@@ -9,6 +9,8 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
+use crate::app::Settings;
+use crate::cli::Extras;
 use crate::failure::Failure;
 use crate::model::{Root, Tag};
 use crate::sidecar::{py_dirname, resolve_sidecar_path};
@@ -137,6 +139,40 @@ impl OutputGuard {
         }
         Ok(())
     }
+}
+
+/// `(option, path)` of every output written to a file.
+pub fn file_outputs(settings: &Settings, extras: &Extras) -> Vec<(&'static str, String)> {
+    let charts = &settings.charts;
+    let summary_chart = charts.summary.then(|| {
+        let path = charts.summary_output.as_deref();
+        path.unwrap_or(crate::render::plot::DEFAULT_SUMMARY_OUTPUT)
+            .to_string()
+    });
+    // A template with fields names its files only once they are drawn
+    // (checked then, see `Charts::finish_device_pair`).
+    let along_chart = charts.along.as_ref().and_then(|_| {
+        let template = charts.along_template.as_deref();
+        let template = template.unwrap_or(crate::charts::DEFAULT_ALONG_TEMPLATE);
+        (!template.contains('{')).then(|| template.to_string())
+    });
+    let bulk_debug = settings.bulk_debug.clone();
+    [
+        ("--json", extras.json.clone().filter(|p| p != "-")),
+        (
+            "--markdown-summary",
+            extras.markdown.clone().filter(|p| p != "-"),
+        ),
+        (
+            "--bulk-debug-python",
+            bulk_debug.filter(|p| !p.eq_ignore_ascii_case("stdout")),
+        ),
+        ("--plot-output", summary_chart),
+        ("--plot-along-output", along_chart),
+    ]
+    .into_iter()
+    .filter_map(|(option, path)| Some((option, path?)))
+    .collect()
 }
 
 /// Checks a path chosen during the run (a templated chart file name)

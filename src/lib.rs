@@ -55,7 +55,7 @@ pub fn run(cli: cli::Cli, filter_args: &[filters::FilterArg], out: &mut dyn Writ
 /// A comparison run, its extra outputs, and the gate.
 fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) -> u8 {
     let mut run = app::Run::new(settings);
-    match collisions::OutputGuard::new(file_outputs(settings, extras)) {
+    match collisions::OutputGuard::new(collisions::file_outputs(settings, extras)) {
         Ok(guard) => run.outputs = guard,
         Err(failure) => return report_failure(failure, out),
     }
@@ -107,40 +107,6 @@ fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) 
     gate::GATE_FAILED_EXIT
 }
 
-/// `(option, path)` of every output written to a file.
-fn file_outputs(settings: &app::Settings, extras: &cli::Extras) -> Vec<(&'static str, String)> {
-    let charts = &settings.charts;
-    let summary_chart = charts.summary.then(|| {
-        let path = charts.summary_output.as_deref();
-        path.unwrap_or(render::plot::DEFAULT_SUMMARY_OUTPUT)
-            .to_string()
-    });
-    // A template with fields names its files only once they are drawn
-    // (checked then, see `Charts::finish_device_pair`).
-    let along_chart = charts.along.as_ref().and_then(|_| {
-        let template = charts.along_template.as_deref();
-        let template = template.unwrap_or(charts::DEFAULT_ALONG_TEMPLATE);
-        (!template.contains('{')).then(|| template.to_string())
-    });
-    let bulk_debug = settings.bulk_debug.clone();
-    [
-        ("--json", extras.json.clone().filter(|p| p != "-")),
-        (
-            "--markdown-summary",
-            extras.markdown.clone().filter(|p| p != "-"),
-        ),
-        (
-            "--bulk-debug-python",
-            bulk_debug.filter(|p| !p.eq_ignore_ascii_case("stdout")),
-        ),
-        ("--plot-output", summary_chart),
-        ("--plot-along-output", along_chart),
-    ]
-    .into_iter()
-    .filter_map(|(option, path)| Some((option, path?)))
-    .collect()
-}
-
 /// Writes an extra output to a file, or to stdout for `-`.
 fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Result<(), Failure> {
     let result = if destination == "-" {
@@ -154,8 +120,6 @@ fn write_destination(destination: &str, text: &str, out: &mut dyn Write) -> Resu
 fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
     match failure {
         Failure::Reported(message) => {
-            // Such messages may quote a name from an input.
-            let message = render::printable::printable(&message);
             let _ = writeln!(out, "{message}");
         }
         Failure::Fatal(message) => {
