@@ -362,6 +362,17 @@ impl<'s> Run<'s> {
                 crate::pyfmt::str_repr(&bench.name)
             )));
         }
+        let deviceless = |b: &&&Benchmark| {
+            let missing = |state: &State| state.device == crate::model::MISSING_DEVICE;
+            b.states().iter().any(missing)
+        };
+        if let Some(bench) = [ref_bench, cmp_bench].iter().find(deviceless) {
+            // The reference's KeyError where it filters states by device.
+            return Err(Failure::fatal(format!(
+                "benchmark {} has a state without a 'device'",
+                crate::pyfmt::str_repr(&bench.name)
+            )));
+        }
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names = axis_names(cmp_bench);
         let mut prepared = prepared.map(Vec::into_iter);

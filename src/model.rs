@@ -199,6 +199,13 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Scalar>,
     Scalar::deserialize(deserializer).map(Some)
 }
 
+/// The `device` of a state without one (no NVBench device id is negative).
+pub const MISSING_DEVICE: i64 = i64::MIN;
+
+fn missing_device() -> i64 {
+    MISSING_DEVICE
+}
+
 /// A present `axis_values` key, `null` included.
 #[allow(clippy::type_complexity)]
 fn present_axis_values<'de, D: Deserializer<'de>>(
@@ -450,7 +457,9 @@ pub struct State {
     pub positional: bool,
     #[serde(deserialize_with = "state_name")]
     pub name: String,
-    #[serde(deserialize_with = "loose_int")]
+    /// [`MISSING_DEVICE`] when the key is missing: the reference fails
+    /// only when it filters the benchmark's states by device.
+    #[serde(default = "missing_device", deserialize_with = "loose_int")]
     pub device: i64,
     /// `None` when the key is missing (the reference's KeyError where it
     /// reads the row), `Some(None)` for a JSON `null` (no axis values).

@@ -849,3 +849,21 @@ fn a_nul_in_a_sidecar_name_is_the_references_warning() {
     );
     assert_eq!(statuses(&text(&output.stdout)), ["🔵 SAME"]);
 }
+
+/// A state without `device`: the reference prints the benchmark's heading,
+/// then fails (KeyError) where it filters states by device; so do we.
+/// Found by the differential run over the `json_loader` corpus.
+#[test]
+fn a_state_without_a_device_fails_after_the_heading() {
+    let scratch = Scratch::new("no-device");
+    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
+    doc["benchmarks"][0]["states"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("device");
+    scratch.write("ref.json", doc.to_string());
+    let output = run_in(&scratch.0, &["--no-color", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(text(&output.stdout), "# bench\n\n");
+    assert!(text(&output.stderr).contains("has a state without a 'device'"));
+}
