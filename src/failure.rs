@@ -16,7 +16,8 @@ pub enum Failure {
     AlreadyReported,
     /// Wrong number of paths: the help goes to stdout, as the reference prints it.
     Usage,
-    /// Options that contradict each other: the message goes to stderr and
+    /// Options that contradict each other, or an output that would
+    /// overwrite an input or another output: the message goes to stderr and
     /// the exit status is a usage error's (2), as for clap's own errors.
     Conflict(String),
 }

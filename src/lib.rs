@@ -13,7 +13,9 @@ pub mod failure;
 pub mod loading;
 pub mod matching;
 pub mod memory;
+pub mod output;
 pub mod parallel;
+pub mod printable;
 pub mod pycompat;
 pub mod rendering;
 pub mod suggest;
@@ -40,6 +42,10 @@ pub fn run(cli: cli::Cli, filter_args: &[matching::filters::FilterArg], out: &mu
 /// A comparison run, its extra outputs, and the gate.
 fn compare(settings: &app::Settings, extras: &cli::Extras, out: &mut dyn Write) -> u8 {
     let mut run = Runner::new(settings);
+    match output::collisions::OutputGuard::new(output::collisions::file_outputs(settings, extras)) {
+        Ok(guard) => run.set_outputs(guard),
+        Err(failure) => return report_failure(failure, out),
+    }
     // With `--json -` the JSON document is all that goes to stdout; the
     // messages the reference prints on stdout go to stderr instead.
     let json_to_stdout = extras.json_to_stdout();
@@ -135,7 +141,7 @@ fn write_destination(
             .open(destination)
             .and_then(|mut file| file.write_all(text.as_bytes()))
     } else {
-        std::fs::write(destination, text)
+        output::atomic::write_file(destination, text.as_bytes())
     };
     result.map_err(|e| Failure::fatal(format!("cannot write {destination}: {e}")))
 }
@@ -187,6 +193,14 @@ impl<'s> Runner<'s> {
         match self {
             Runner::Pair(run) => run.execute(out),
             Runner::Repeated(run) => run.execute(out),
+        }
+    }
+
+    /// The file outputs, which no input may be.
+    fn set_outputs(&mut self, guard: output::collisions::OutputGuard) {
+        match self {
+            Runner::Pair(run) => run.outputs = guard,
+            Runner::Repeated(run) => run.outputs = guard,
         }
     }
 

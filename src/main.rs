@@ -10,7 +10,8 @@ fn main() -> ExitCode {
     };
     nvbench_compare::parallel::exit_after_run();
     nvbench_compare::memory::keep_freed_memory();
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let stdout = nvbench_compare::output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());
+    let mut out = BufWriter::new(stdout);
     let code = nvbench_compare::run(cli, &filter_args, &mut out);
     let _ = out.flush();
     ExitCode::from(code)

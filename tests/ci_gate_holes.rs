@@ -287,9 +287,9 @@ fn the_markdown_says_what_was_decided() {
         ),
         "{markdown}"
     );
-    // Brackets are escaped: names from the inputs cannot make links.
+    // Items are code spans: names from the inputs cannot make links.
     assert!(
-        markdown.contains("### NEW / DROPPED (2)\n\n- DROPPED state b \\[0 vs 0\\] N=2 (ref.json)\n- NEW state b \\[0 vs 0\\] N=4 (cmp.json)\n"),
+        markdown.contains("### NEW / DROPPED (2)\n\n- `DROPPED state b [0 vs 0] N=2 (ref.json)`\n- `NEW state b [0 vs 0] N=4 (cmp.json)`\n"),
         "{markdown}"
     );
     assert!(markdown.contains(&format!(

@@ -8,16 +8,17 @@
 //! a clean exit: no signal, no panic message, the expected exit code.
 //!
 //! Tests of problems not fixed yet are `#[ignore = "...: awaiting fix"]`
-//! (run them with `cargo test --test regressions -- --ignored`):
+//! (run them with `cargo test --test regressions -- --ignored`); none is
+//! left:
 //!
 //! | id | test | problem |
 //! | --- | --- | --- |
 //! | crash 1 (fixed) | `unread_arrays_do_not_amplify_memory` | `meta` / `devices` were kept as `serde_json::Value`: ~70 bytes per element, a 32 MB array aborted under a 1 GiB limit; now `meta` keeps only its version and devices their JSON text |
-//! | divergence 1 | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 clamped (bulk-debug rows), beyond i128 rejected |
-//! | divergence 2 | `nesting_within_pythons_limit_is_accepted` | JSON nesting limit 128 instead of Python's ~990 (skipped parts are fine now; device sections still fail and print a wrong diff) |
-//! | divergence 3 | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields accepted |
-//! | divergence 4 | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields reject the whole file (the reference copes) |
-//! | divergence 5 | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects |
+//! | divergence 1 (fixed) | `huge_sidecar_sizes_match_the_reference` | sidecar `size` beyond i64 was clamped (bulk-debug rows), beyond i128 rejected; now kept exactly |
+//! | divergence 2 (fixed) | `nesting_within_pythons_limit_is_accepted` | device sections nested beyond serde_json's limit of 128 read as `null` (compared equal); now parsed up to 1,000 levels, an error deeper |
+//! | divergence 3 (fixed) | `invalid_utf8_anywhere_is_a_clean_error` | invalid UTF-8 in skipped fields was accepted; now an error, as in the reference |
+//! | divergence 4 (fixed) | `loosely_typed_fields_match_the_reference` | wrongly typed or duplicate fields rejected the whole file; now numbers as names, integral floats as ids, duplicates (last wins), a non-list `summaries` and missing `states` fail where the reference fails |
+//! | divergence 5 (fixed) | `inputs_the_reference_fails_on_fail` | a state without `axis_values` (broken row, exit 0), arrays read positionally as objects; now errors where the reference fails |
 //! | output 1 (fixed) | `hostile_names_stay_on_one_line_in_the_missing_section` | `--report-missing` prints control characters raw |
 //! | output 2 (fixed) | `hostile_names_keep_svg_charts_well_formed` | control characters make SVG charts ill-formed XML |
 //!
@@ -385,7 +386,6 @@ fn sidecar_size_claiming_10_to_the_12_values_allocates_nothing() {
 /// "negative value count" and `None`). We clamp them to i64::MAX, or
 /// (beyond i128) fail with "is not an int64" and exit 1.
 #[test]
-#[ignore = "divergence 1: awaiting fix (sidecar sizes beyond i64 are clamped or rejected)"]
 fn huge_sidecar_sizes_match_the_reference() {
     for case in [
         "above_i64",
@@ -528,7 +528,6 @@ fn deeply_nested_toml_config_is_a_clean_error() {
 /// the deep field, while we fail to parse the device and print a wrong diff
 /// (`{insert: [(0, {...})], delete: [(0, None)]}`).
 #[test]
-#[ignore = "divergence 2: awaiting fix (JSON nesting limit 128 instead of Python's ~990)"]
 fn nesting_within_pythons_limit_is_accepted() {
     // Skipped: `meta` beyond its version.
     let scratch = Scratch::new("nesting-200");
@@ -584,10 +583,10 @@ fn assert_loose_types_case(case: &str) {
 /// error first), and duplicate keys (Python keeps the last value; serde's
 /// derived structs fail with "duplicate field"), and a second benchmark
 /// without `states` (the reference prints the first benchmark's report, then
-/// fails with a KeyError). Our typed model rejects the whole file up front. Found by the differential run over the
-/// `json_loader` corpus (fuzz/differential.py).
+/// fails with a KeyError). The model reads them loosely and fails where the
+/// reference fails. Found by the differential run over the `json_loader`
+/// corpus (fuzz/differential.py).
 #[test]
-#[ignore = "divergence 4: awaiting fix (model::Root rejects loosely typed fields up front)"]
 fn loosely_typed_fields_match_the_reference() {
     for case in [
         "benchmark_name_int",
@@ -602,15 +601,13 @@ fn loosely_typed_fields_match_the_reference() {
 }
 
 /// The other way round: inputs the reference fails on (an uncaught
-/// exception: exit 1, and only the output printed before it) that we
-/// accept. A compare state without `axis_values` (KeyError after `# bench`;
-/// we print a row that lacks its axis cell, exit 0); an array where an
-/// object belongs, which serde's derived structs read positionally
-/// (`[meta, devices, benchmarks]` is a whole valid document to us; `[]` a
-/// file without version, whose warning we print); a state written as
-/// `[name, device, axis_values, summaries]`.
+/// exception: exit 1, and only the output printed before it), which we
+/// used to accept. A compare state without an `axis_values` key (KeyError
+/// after `# bench`; `null` is fine); an array where an object belongs,
+/// which serde's derived structs read positionally (`[meta, devices,
+/// benchmarks]`, `[]`); a state written as `[name, device, axis_values,
+/// summaries]`. Each now fails at the point where the reference does.
 #[test]
-#[ignore = "divergence 5: awaiting fix (inputs the reference fails on are accepted)"]
 fn inputs_the_reference_fails_on_fail() {
     for case in [
         "state_without_axis_values",
@@ -627,7 +624,6 @@ fn inputs_the_reference_fails_on_fail() {
 /// state key) we never look at them and compare normally (exit 0). Found by
 /// the differential run over the `json_loader` corpus (fuzz/differential.py).
 #[test]
-#[ignore = "divergence 3: awaiting fix (invalid UTF-8 in skipped JSON fields is accepted)"]
 fn invalid_utf8_anywhere_is_a_clean_error() {
     let scratch = Scratch::new("invalid-utf8");
     let text = simple_document().to_string();
@@ -757,10 +753,11 @@ fn unread_arrays_do_not_amplify_memory() {
 
 /// The names in tests/regressions/output_safety/ hold `|`, newlines, ANSI
 /// escapes (SGR, clear screen, an OSC title) and markdown. The reference
-/// prints them raw: its tables get extra lines and misaligned cells, and the
-/// escapes reach the terminal. The default outputs are the reference's byte
-/// for byte anyway (drop-in), escapes included; see the next tests for the
-/// outputs that are ours.
+/// prints them raw: its tables get extra lines and misaligned cells, the
+/// escapes reach the terminal, and a newline can forge a bulk-debug marker
+/// line. We print control characters escaped (`\n`, `\u{1b}`): the output
+/// is the reference's for the same names escaped beforehand, byte for byte
+/// (see make_output_safety.py); the generated Python keeps the names exact.
 #[test]
 fn hostile_names_match_the_reference_byte_for_byte() {
     let dir = regressions_dir().join("output_safety");

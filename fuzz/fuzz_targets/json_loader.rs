@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let mut warnings = Vec::new();
     let mut timings = Vec::new();
     for benchmark in root.benchmarks.iter().flatten() {
-        for state in &benchmark.states {
+        for state in benchmark.states() {
             let _ = (state.is_skipped(), state.has_summaries());
             for value in state.axis_values() {
                 if let Some(v) = &value.value {

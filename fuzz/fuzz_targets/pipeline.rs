@@ -6,8 +6,9 @@
 //! separated by `SEPARATOR`: ref.json, cmp.json, and up to four sidecar
 //! files (`SIDECARS`, in that order).
 //!
-//! Oracles besides "no panic, no hang": `--json -` output parses as JSON,
-//! the markdown summary respects `--max-bytes`, exit codes are 0, 1 or 3.
+//! Oracles besides "no panic, no hang": `--json -` output parses as JSON
+//! (when it is the last `--json`), the markdown summary respects
+//! `--max-bytes`, exit codes are 0, 1, 2 (an output named as a sidecar) or 3.
 
 #![no_main]
 
@@ -89,14 +90,21 @@ fuzz_target!(|data: &[u8]| {
     }
     args.push(format!("{dir_text}/ref.json"));
     args.push(format!("{dir_text}/cmp.json"));
-    let json_to_stdout = args.iter().any(|a| a == "-");
+    // The last `--json` wins (a later `--json FILE` overrides `--json -`).
+    let json_to_stdout = args
+        .windows(2)
+        .filter(|pair| pair[0] == "--json")
+        .last()
+        .is_some_and(|pair| pair[1] == "-");
 
     let Ok((cli, filters)) = nvbench_compare::cli::parse(args.iter().map(Into::into)) else {
         return;
     };
     let mut out = Vec::new();
     let code = nvbench_compare::run(cli, &filters, &mut out);
-    assert!(matches!(code, 0 | 1 | 3), "exit code {code}");
+    // 2: an input names one of the outputs as a sidecar (refused before
+    // it could be overwritten).
+    assert!(matches!(code, 0 | 1 | 2 | 3), "exit code {code}");
     if code != 1 && json_to_stdout {
         if let Err(error) = serde_json::from_slice::<serde_json::Value>(&out) {
             panic!(

@@ -113,6 +113,7 @@ fuzz_target!(|data: &[u8]| {
     let sidecar = |count: u64, path: &str| {
         Some(SidecarRef {
             count,
+            count_text: count.to_string(),
             filename: path.to_string(),
         })
     };

@@ -20,7 +20,9 @@ use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
 use crate::matching::nothing_compared::Offer;
 use crate::matching::{self, MatchedState, StateMatch};
+use crate::output::collisions::OutputGuard;
 use crate::parallel::{drop_in_background, map_in_parallel};
+use crate::printable::{not_a_marker, printable};
 use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::axes::axis_cells;
@@ -68,7 +70,7 @@ pub struct Settings {
 
 /// Where warnings printed among the tables go: with the tables, or to
 /// stderr when the tables are not printed (see `notes_to_stderr`).
-fn notes<'o>(
+pub(crate) fn notes<'o>(
     settings: &Settings,
     out: &'o mut dyn Write,
     stderr: &'o mut std::io::Stderr,
@@ -110,6 +112,8 @@ pub struct Run<'s> {
     charts: Charts<'s>,
     /// What the inputs offered, when a pair (or the run) compared nothing.
     pub offer: Offer,
+    /// The file outputs, which must not name an input.
+    pub outputs: OutputGuard,
 }
 
 impl<'s> Run<'s> {
@@ -121,6 +125,7 @@ impl<'s> Run<'s> {
             bulk_rows: settings.bulk_debug.as_ref().map(|_| Vec::new()),
             charts: Charts::new(&settings.charts),
             offer: Offer::default(),
+            outputs: OutputGuard::default(),
         }
     }
 
@@ -133,6 +138,10 @@ impl<'s> Run<'s> {
         } = input_pairs(&self.settings.reference, &self.settings.compare)?;
         if pairs.is_empty() {
             self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
+        }
+        for (reference, compare) in &pairs {
+            self.outputs.check_input("input file", reference)?;
+            self.outputs.check_input("input file", compare)?;
         }
         if self.settings.report_missing {
             self.report.add_missing_files(only_reference, only_compare);
@@ -166,6 +175,10 @@ impl<'s> Run<'s> {
         let mut stderr = std::io::stderr();
         let notes = notes(self.settings, out, &mut stderr);
         let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, notes)?;
+        self.outputs.check_sidecars(ref_path, &ref_root)?;
+        self.outputs.check_sidecars(cmp_path, &cmp_root)?;
+        self.charts
+            .set_inputs(&[(ref_path, &ref_root), (cmp_path, &cmp_root)]);
         let result = self.compare_roots((ref_path, &ref_root), (cmp_path, &cmp_root), out);
         // Freeing every parsed state takes a noticeable time, and nothing
         // needs to wait for it; the process that is about to exit need not
@@ -333,7 +346,32 @@ impl<'s> Run<'s> {
     ) -> Result<(), Failure> {
         let s = self.settings;
         let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench)?;
-        write!(out, "# {}\n\n", cmp_bench.name).map_err(Failure::write)?;
+        let heading = not_a_marker(format!("# {}", printable(&cmp_bench.name)));
+        write!(out, "{heading}\n\n").map_err(Failure::write)?;
+        if let Some(bench) = [ref_bench, cmp_bench].iter().find(|b| b.states.is_none()) {
+            return Err(Failure::fatal(format!(
+                "benchmark {} has no 'states'",
+                crate::pycompat::pyfmt::str_repr(&bench.name)
+            )));
+        }
+        let positional = |b: &&&Benchmark| b.states().iter().any(|state| state.positional);
+        if let Some(bench) = [ref_bench, cmp_bench].iter().find(positional) {
+            return Err(Failure::fatal(format!(
+                "benchmark {} has a state that is an array, not an object",
+                crate::pycompat::pyfmt::str_repr(&bench.name)
+            )));
+        }
+        let deviceless = |b: &&&Benchmark| {
+            let missing = |state: &State| state.device == crate::loading::model::MISSING_DEVICE;
+            b.states().iter().any(missing)
+        };
+        if let Some(bench) = [ref_bench, cmp_bench].iter().find(deviceless) {
+            // The reference's KeyError where it filters states by device.
+            return Err(Failure::fatal(format!(
+                "benchmark {} has a state without a 'device'",
+                crate::pycompat::pyfmt::str_repr(&bench.name)
+            )));
+        }
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names = axis_names(cmp_bench);
         let mut prepared = prepared.map(Vec::into_iter);
@@ -448,7 +486,7 @@ pub(crate) fn write_bulk_debug(
     if destination.eq_ignore_ascii_case("stdout") {
         return out.write_all(script.as_bytes()).map_err(Failure::write);
     }
-    std::fs::write(destination, script).map_err(|e| {
+    crate::output::atomic::write_file(destination, script.as_bytes()).map_err(|e| {
         Failure::reported(format!(
             "failed to write bulk debug Python output: {}",
             os_error_text(&e, destination)
@@ -537,8 +575,8 @@ fn prepare_pair<'a>(
 ) -> Result<PairWork<'a>, Failure> {
     let state_match = matching::match_device_states(
         &cmp_bench.name,
-        &ref_bench.states,
-        &cmp_bench.states,
+        ref_bench.states(),
+        cmp_bench.states(),
         devices,
         groups,
         s.report_missing,
@@ -643,6 +681,14 @@ impl Decider<'_> {
     ) -> Result<StateRecord, Failure> {
         let (bench, context) = (self.bench, self.context);
         let axes = bench.axes.as_deref().unwrap_or(&[]);
+        if state.compare.axis_values.is_none() {
+            // The reference's KeyError, where it reads the row's axis values.
+            return Err(Failure::fatal(format!(
+                "state {} of benchmark {} has no 'axis_values'",
+                crate::pycompat::pyfmt::str_repr(&state.compare.name),
+                crate::pycompat::pyfmt::str_repr(&bench.name)
+            )));
+        }
         let values = state.compare.axis_values();
         // Axis values are formatted before the decision, so their errors win.
         let cells = axis_cells(values, axes)?;
@@ -705,7 +751,8 @@ impl Decider<'_> {
         let sidecars = if self.resolve_sidecars {
             let [rs, rf] = ref_bulk.paths();
             let [cs, cf] = cmp_bulk.paths();
-            [rs, rf, cs, cf].map(|file| file.map(|(path, count)| (path.to_string(), count)))
+            [rs, rf, cs, cf]
+                .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string())))
         } else {
             Default::default()
         };
@@ -813,7 +860,10 @@ pub(crate) fn device_heading(
             crate::pycompat::pyfmt::str_repr(bench)
         )));
     };
-    let label = |d: &Device| format!("[{}] {}", field_text(&d.id), field_text(&d.name));
+    let label = |d: &Device| {
+        let (id, name) = (field_text(&d.id), field_text(&d.name));
+        format!("[{}] {}", printable(&id), printable(&name))
+    };
     Ok(if ref_device.python_eq(cmp_device) {
         format!("## {}", label(cmp_device))
     } else {

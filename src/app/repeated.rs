@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::app::sort_decided_by_change;
 use crate::app::{
     FileContext, Settings, axis_names, benchmark_device_pairs, device_heading, device_names,
-    is_displayed, presence, selected_devices, summary_text, write_bulk_debug,
+    is_displayed, notes, presence, selected_devices, summary_text, write_bulk_debug,
 };
 use crate::deciding::repetitions::evidence::{RunFiles, RunState, SideRuns, decide_repeated};
 use crate::deciding::report::{AxisEntry, Presence, Report, SidecarFile, StateRecord};
@@ -23,6 +23,7 @@ use crate::loading::runs::{Run, RunGroup, RunGroups, Sides, run_groups};
 use crate::loading::sidecar::{Warnings, py_dirname};
 use crate::matching::filters::{AxisFilter, matches_any_group};
 use crate::matching::state_match_key;
+use crate::output::collisions::OutputGuard;
 use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::pycompat::pprint::PyValue;
@@ -44,6 +45,8 @@ pub struct RepeatRun<'s> {
     displayed_rows: usize,
     /// States only one side has, not compared (listed with `--report-missing`).
     one_sided_states: usize,
+    /// The file outputs, which must not name an input.
+    pub outputs: OutputGuard,
 }
 
 /// One loaded run.
@@ -89,6 +92,7 @@ impl<'s> RepeatRun<'s> {
             incomplete_states: 0,
             displayed_rows: 0,
             one_sided_states: 0,
+            outputs: OutputGuard::default(),
         }
     }
 
@@ -99,6 +103,12 @@ impl<'s> RepeatRun<'s> {
             only_reference,
             only_compare,
         } = run_groups(self.sides)?;
+        for run in groups
+            .iter()
+            .flat_map(|g| g.reference.iter().chain(&g.compare))
+        {
+            self.outputs.check_input("input file", &run.path)?;
+        }
         if self.settings.report_missing {
             self.report.add_missing_files(only_reference, only_compare);
         }
@@ -129,7 +139,11 @@ impl<'s> RepeatRun<'s> {
         last: bool,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
-        let (reference, compare) = load_group(group, out)?;
+        let mut stderr = std::io::stderr();
+        let (reference, compare) = load_group(group, notes(self.settings, out, &mut stderr))?;
+        for run in reference.iter().chain(&compare) {
+            self.outputs.check_sidecars(&run.run.path, &run.root)?;
+        }
         let result = self.compare_loaded(&reference, &compare, out);
         // As for one pair: nothing waits for the parsed runs to be freed.
         if last && crate::parallel::exiting_after_run() {
@@ -156,10 +170,14 @@ impl<'s> RepeatRun<'s> {
                 cmp_devices[0].len()
             )));
         }
-        self.check_devices("reference runs", &ref_devices, out)?;
-        self.check_devices("compare runs", &cmp_devices, out)?;
+        // Like the pair's device-section differences: with the tables, or
+        // on stderr when stdout carries another document.
+        let mut stderr = std::io::stderr();
+        let notes = notes(s, out, &mut stderr);
+        self.check_devices("reference runs", &ref_devices, notes)?;
+        self.check_devices("compare runs", &cmp_devices, notes)?;
         let firsts = [ref_devices[0].clone(), cmp_devices[0].clone()];
-        self.check_devices("reference and compare", &firsts, out)?;
+        self.check_devices("reference and compare", &firsts, notes)?;
         let ref_benches = bench_runs(reference)?;
         let cmp_benches = bench_runs(compare)?;
         let context = FileContext {
@@ -517,7 +535,7 @@ impl<'a> SideStates<'a> {
         };
         for bench in benches {
             let mut seen: HashMap<&str, usize> = HashMap::new();
-            let states = bench.bench.states.iter();
+            let states = bench.bench.states().iter();
             for state in states.filter(|s| s.device == device && matches_any_group(s, groups)) {
                 let key = state_match_key(state);
                 let occurrence = seen.entry(key).or_insert(0);

@@ -4,6 +4,7 @@
 
 use crate::deciding::decision::{Comparison, Reason, ReasonCode, Status};
 use crate::loading::scalar::Scalar;
+use crate::printable::printable;
 
 /// Occurrences of one reason, keeping the message of its most severe instance.
 #[derive(Debug, Clone)]
@@ -114,7 +115,8 @@ pub struct AxisEntry {
 }
 
 /// A resolved sidecar path and its advertised value count.
-pub type SidecarFile = Option<(String, u64)>;
+/// A sidecar's resolved path and its advertised count (exact decimal digits).
+pub type SidecarFile = Option<(String, String)>;
 
 /// Everything known about one matched state after its decision.
 #[derive(Debug, Clone)]
@@ -211,25 +213,10 @@ pub struct MissingItem {
     pub kind: MissingKind,
 }
 
-/// `text` with control characters escaped (`\n`, `\u{1b}`), so that a
-/// name from an input file stays on one line and sends no terminal escapes.
-pub fn printable(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
-}
-
 impl MissingItem {
     /// One line of text: `NEW state bench [0 vs 0] Elements{io}=2^20 (cmp.json)`.
     pub fn describe(&self) -> String {
-        printable(&self.describe_raw())
+        printable(&self.describe_raw()).into_owned()
     }
 
     fn describe_raw(&self) -> String {

@@ -218,6 +218,17 @@ impl<'de> Parser<'de> {
         }
     }
 
+    /// Skips a string nobody reads, which must still be UTF-8 (Python
+    /// decodes the whole file): non-ASCII bodies, rare, are checked.
+    fn skip_checked_string_body(&mut self) -> Result<(), Bail> {
+        let start = self.pos;
+        let body = self.skip_string_body()?;
+        if !body.ascii {
+            std::str::from_utf8(&self.input[start..self.pos - 1]).map_err(|_| Bail)?;
+        }
+        Ok(())
+    }
+
     fn skip_escape(&mut self) -> Result<(), Bail> {
         match self.input.get(self.pos + 1).ok_or(Bail)? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.pos += 2,
@@ -350,7 +361,7 @@ impl<'de> Parser<'de> {
     fn skip_key_and_colon(&mut self) -> Result<(), Bail> {
         self.skip_whitespace();
         self.expect(b'"')?;
-        self.skip_string_body()?;
+        self.skip_checked_string_body()?;
         self.skip_whitespace();
         self.expect(b':')
     }
@@ -385,7 +396,7 @@ impl<'de> Parser<'de> {
                 }
                 b'"' => {
                     self.pos += 1;
-                    self.skip_string_body()?;
+                    self.skip_checked_string_body()?;
                 }
                 b'-' | b'0'..=b'9' => {
                     self.skip_number()?;

@@ -8,6 +8,7 @@ use crate::failure::Failure;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
 use crate::loading::model::Root;
 use crate::loading::sidecar::{os_error_text, py_join};
+use crate::printable::printable;
 
 /// `name` has the extension `.json` in Python's `os.path.splitext` sense
 /// (a name made only of dots before `.json` has no extension).
@@ -29,6 +30,24 @@ pub struct InputPairs {
     pub only_compare: Vec<String>,
 }
 
+/// A directory entry's name as text. Paths are UTF-8 text throughout this
+/// tool, so a `.json` file whose name is not UTF-8 cannot be compared: it
+/// is named in a warning rather than skipped silently.
+fn utf8_name(name: std::ffi::OsString, directory: &str) -> Option<String> {
+    name.into_string()
+        .map_err(|name| {
+            let lossy = name.to_string_lossy();
+            if lossy.ends_with(".json") {
+                eprintln!(
+                    "nvbench-compare: warning: {}: skipping {}: its name is not UTF-8",
+                    printable(directory),
+                    printable(&lossy)
+                );
+            }
+        })
+        .ok()
+}
+
 /// Names of the `.json` files of a directory, sorted.
 pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
     let entries = std::fs::read_dir(directory).map_err(|e| {
@@ -38,7 +57,7 @@ pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
         ))
     })?;
     let mut names: Vec<String> = entries
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter_map(|entry| utf8_name(entry.ok()?.file_name(), directory))
         .filter(|name| has_json_extension(name))
         .collect();
     names.sort();
@@ -86,6 +105,8 @@ pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Resul
         .and_then(|meta| meta.version.as_ref())
         .and_then(|version| version.json.as_ref());
     let io = Failure::write;
+    // A file name (directory mode lists them) may hold a newline.
+    let path = printable(path);
     let Some(json_version) = json_version else {
         write!(
             out,
@@ -100,6 +121,7 @@ pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Resul
         )));
     };
     let version = version.py_str();
+    let version = printable(&version);
     if version != READER_VERSION {
         write!(
             out,
@@ -108,6 +130,38 @@ pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Resul
         .map_err(io)?;
     }
     Ok(())
+}
+
+/// Where `bytes` stop being UTF-8, checked in steps so that the pages
+/// behind are released as during parsing.
+fn first_invalid_utf8(bytes: &[u8]) -> Option<usize> {
+    const STEP: usize = 16 << 20;
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + STEP).min(bytes.len());
+        match std::str::from_utf8(&bytes[start..end]) {
+            Ok(_) => start = end,
+            // A character split by the step's end continues in the next step.
+            Err(e) if e.error_len().is_none() && end < bytes.len() && e.valid_up_to() > 0 => {
+                start += e.valid_up_to();
+            }
+            Err(e) => return Some(start + e.valid_up_to()),
+        }
+        crate::loading::mapped::reached(bytes.as_ptr().wrapping_add(start));
+    }
+    None
+}
+
+/// What Python's `json` accepts and serde_json refuses (`NaN`, duplicate
+/// keys, `-0`) is read as Python reads it; otherwise `error` stands.
+fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Result<Root> {
+    if !crate::loading::pyjson::worth_retrying(&error, bytes) {
+        return Err(error);
+    }
+    match crate::loading::pyjson::python_compatible(bytes) {
+        Some(rewritten) => serde_json::from_slice::<Root>(&rewritten).map_err(|_| error),
+        None => Err(error),
+    }
 }
 
 /// Reads and parses one NVBench JSON file.
@@ -127,7 +181,15 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
             // serde_json decides everything the fast path gave up on,
             // including the error message.
             rewind_release();
-            serde_json::from_slice::<Root>(bytes)
+            // serde_json does not check the strings it skips; Python
+            // decodes the whole file first.
+            if let Some(offset) = first_invalid_utf8(bytes) {
+                return Err(serde::de::Error::custom(format!(
+                    "invalid UTF-8 at byte offset {offset}"
+                )));
+            }
+            rewind_release();
+            serde_json::from_slice::<Root>(bytes).or_else(|error| read_like_python(bytes, error))
         })
     })
     .map_err(|e| invalid(e.to_string()))
@@ -140,16 +202,13 @@ pub fn load_pair(
     compare: &str,
     out: &mut dyn Write,
 ) -> Result<(Root, Root), Failure> {
-    let parallel = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let parallel = crate::parallel::cores() > 1;
     let (ref_root, cmp_root) = if parallel {
-        std::thread::scope(|scope| {
-            let compare_worker = scope.spawn(|| parse_root(compare));
-            let ref_root = parse_root(reference);
-            let cmp_root = compare_worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (ref_root, cmp_root)
-        })
+        // The run's helper thread parses the compare file meanwhile.
+        let compare_path = compare.to_string();
+        let compare_worker = crate::parallel::run_on_helper(move || parse_root(&compare_path));
+        let ref_root = parse_root(reference);
+        (ref_root, compare_worker.join())
     } else {
         let ref_root = parse_root(reference);
         (ref_root, parse_root(compare))

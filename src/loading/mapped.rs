@@ -15,14 +15,19 @@ const RELEASE_MARGIN: usize = 1 << 20;
 
 /// The bytes of an input file.
 pub enum InputBytes {
-    Mapped(Mmap),
+    /// The registration (dropped first) turns a SIGBUS from a truncated
+    /// file into an error message.
+    Mapped {
+        registration: crate::loading::sigbus::Registration,
+        map: Mmap,
+    },
     Read(Vec<u8>),
 }
 
 impl AsRef<[u8]> for InputBytes {
     fn as_ref(&self) -> &[u8] {
         match self {
-            InputBytes::Mapped(map) => map,
+            InputBytes::Mapped { map, .. } => map,
             InputBytes::Read(bytes) => bytes,
         }
     }
@@ -38,12 +43,14 @@ pub fn open_input(path: &str) -> io::Result<InputBytes> {
         return Ok(InputBytes::Read(bytes));
     }
     // SAFETY: the map is read-only and dropped as soon as the file is parsed.
-    // A concurrent truncation of the input could raise SIGBUS, the accepted
-    // trade-off of memory-mapped input (ripgrep makes the same one).
+    // A concurrent truncation of the input raises SIGBUS on the next access
+    // past the new end, which the registration turns into an error naming
+    // the file (exit 1) instead of a silent death.
     let map = unsafe { Mmap::map(&file)? };
     // Only a hint: read ahead aggressively.
     let _ = map.advise(Advice::Sequential);
-    Ok(InputBytes::Mapped(map))
+    let registration = crate::loading::sigbus::register(&map, path);
+    Ok(InputBytes::Mapped { registration, map })
 }
 
 /// The mapping being parsed on this thread and how much of it was released.
@@ -60,7 +67,7 @@ thread_local! {
 
 /// Runs `parse` on the bytes; while it runs, [`reached`] may release pages.
 pub fn parse_with_release<T>(bytes: &InputBytes, parse: impl FnOnce(&[u8]) -> T) -> T {
-    let InputBytes::Mapped(map) = bytes else {
+    let InputBytes::Mapped { map, .. } = bytes else {
         return parse(bytes.as_ref());
     };
     WINDOW.with(|w| {

@@ -5,10 +5,25 @@
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{Deserializer, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::loading::scalar::{Scalar, present};
 use crate::loading::summaries::Summaries;
+
+/// The `device` of a state without one (no NVBench device id is negative).
+pub const MISSING_DEVICE: i64 = i64::MIN;
+
+fn missing_device() -> i64 {
+    MISSING_DEVICE
+}
+
+/// A present `axis_values` key, `null` included.
+#[allow(clippy::type_complexity)]
+fn present_axis_values<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<Vec<AxisValue>>>, D::Error> {
+    Option::<Vec<AxisValue>>::deserialize(deserializer).map(Some)
+}
 
 /// A state's name; its position in the input tells the reader how far
 /// parsing has come (see `mapped::reached`).
@@ -58,7 +73,8 @@ pub struct MetaVersion {
 
 #[derive(Debug, Default, Deserialize)]
 pub struct JsonVersion {
-    #[serde(default)]
+    /// `null` is a version too (the reference warns "file version: None").
+    #[serde(default, deserialize_with = "present")]
     pub string: Option<Scalar>,
 }
 
@@ -79,11 +95,60 @@ struct DeviceHead {
     name: Option<Scalar>,
 }
 
+/// How deep a device section may nest. Python's `json` reads about 1,000
+/// levels before a RecursionError; serde_json's default limit of 128 made
+/// a deeper device read as `null` and compare equal to any other. Up to
+/// this depth devices are parsed without that limit (well within the
+/// stack); deeper ones are an error, as they are for the reference.
+pub const MAX_DEVICE_DEPTH: usize = 1000;
+
+/// The deepest nesting of arrays and objects in a JSON text (strings skipped).
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Parses a device's JSON text without serde_json's depth limit (the
+/// depth was checked when the device was read).
+fn parse_device<'a, T: Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    T::deserialize(&mut deserializer)
+}
+
 impl<'de> Deserialize<'de> for Device {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
+        if nesting_depth(raw.get()) > MAX_DEVICE_DEPTH {
+            return Err(de::Error::custom(format!(
+                "a device section is nested deeper than {MAX_DEVICE_DEPTH} levels"
+            )));
+        }
         // A device that is not an object has no id or name.
-        let head = serde_json::from_str::<DeviceHead>(raw.get()).unwrap_or(DeviceHead {
+        let text = crate::loading::pyjson::big_integers_as_markers(raw.get());
+        let text = text.as_deref().unwrap_or(raw.get());
+        let head = parse_device::<DeviceHead>(text).unwrap_or(DeviceHead {
             id: None,
             name: None,
         });
@@ -98,7 +163,12 @@ impl<'de> Deserialize<'de> for Device {
 impl Device {
     /// The device as a JSON value (parsed on demand).
     pub fn value(&self) -> serde_json::Value {
-        serde_json::from_str(self.raw.get()).unwrap_or(serde_json::Value::Null)
+        // The text was valid JSON when it was read, and no deeper than
+        // MAX_DEVICE_DEPTH: this parse does not fail. Integers beyond 64
+        // bits are kept exact (as markers `device_diff` reads as ints).
+        let text = crate::loading::pyjson::big_integers_as_markers(self.raw.get());
+        let text = text.as_deref().unwrap_or(self.raw.get());
+        parse_device(text).unwrap_or(serde_json::Value::Null)
     }
 
     /// The `id` as an integer, when it is one (Python `==` with an int).
@@ -118,13 +188,63 @@ impl Device {
     }
 }
 
+/// An integer field read as Python compares it: an integral float (`0.0`,
+/// `-0.0`) is that integer, as `0.0 == 0` in the reference.
+fn loose_int<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    let value = Scalar::deserialize(deserializer)?;
+    match value {
+        Scalar::Int(v) => Ok(v),
+        Scalar::Float(v) if v.fract() == 0.0 && v.abs() < 9.2e18 => Ok(v as i64),
+        other => Err(de::Error::custom(format!(
+            "invalid type: {}, expected an integer",
+            other.py_repr()
+        ))),
+    }
+}
+
+fn loose_ints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<i64>, D::Error> {
+    struct LooseInt(i64);
+    impl<'de> Deserialize<'de> for LooseInt {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            loose_int(deserializer).map(LooseInt)
+        }
+    }
+    let values = Vec::<LooseInt>::deserialize(deserializer)?;
+    Ok(values.into_iter().map(|v| v.0).collect())
+}
+
+/// A name the reference prints with `str()`: a number is a name too.
+fn loose_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    match Scalar::deserialize(deserializer)? {
+        Scalar::Str(text) => Ok(text),
+        other @ (Scalar::Int(_) | Scalar::BigInt(_) | Scalar::Float(_) | Scalar::Bool(_)) => {
+            Ok(other.py_str())
+        }
+        other => Err(de::Error::custom(format!(
+            "invalid type: {}, expected a benchmark name",
+            other.py_repr()
+        ))),
+    }
+}
+
 #[derive(Debug, Deserialize)]
 pub struct Benchmark {
+    #[serde(deserialize_with = "loose_name")]
     pub name: String,
+    #[serde(deserialize_with = "loose_ints")]
     pub devices: Vec<i64>,
     #[serde(default)]
     pub axes: Option<Vec<Axis>>,
-    pub states: Vec<State>,
+    /// Missing `states` fail only when the benchmark is compared (after
+    /// its heading), as in the reference.
+    #[serde(default)]
+    pub states: Option<Vec<State>>,
+}
+
+impl Benchmark {
+    pub fn states(&self) -> &[State] {
+        self.states.as_deref().unwrap_or(&[])
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,13 +256,26 @@ pub struct Axis {
     pub flags: Option<String>,
 }
 
+/// A state. The derived reader (`remote = "Self"`) reads objects; the
+/// `Deserialize` impl below also takes an array, which serde would read
+/// positionally, as a marked state that fails when its benchmark is
+/// compared (the reference fails there, after the benchmark's heading).
 #[derive(Debug, Deserialize)]
+#[serde(remote = "Self")]
 pub struct State {
+    /// Written as an array instead of an object.
+    #[serde(skip)]
+    pub positional: bool,
     #[serde(deserialize_with = "state_name")]
     pub name: String,
+    /// [`MISSING_DEVICE`] when the key is missing: the reference fails
+    /// only when it filters the benchmark's states by device.
+    #[serde(default = "missing_device", deserialize_with = "loose_int")]
     pub device: i64,
-    #[serde(default)]
-    pub axis_values: Option<Vec<AxisValue>>,
+    /// `None` when the key is missing (the reference's KeyError where it
+    /// reads the row), `Some(None)` for a JSON `null` (no axis values).
+    #[serde(default, deserialize_with = "present_axis_values")]
+    pub axis_values: Option<Option<Vec<AxisValue>>>,
     #[serde(default)]
     pub summaries: Option<Summaries>,
     #[serde(default)]
@@ -151,9 +284,40 @@ pub struct State {
     pub skip_reason: Option<Scalar>,
 }
 
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StateVisitor;
+        impl<'de> Visitor<'de> for StateVisitor {
+            type Value = State;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("struct State")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<State, A::Error> {
+                State::deserialize(de::value::MapAccessDeserializer::new(map))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<State, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(State {
+                    positional: true,
+                    name: String::new(),
+                    device: i64::MIN,
+                    axis_values: None,
+                    summaries: None,
+                    is_skipped: None,
+                    skip_reason: None,
+                })
+            }
+        }
+        deserializer.deserialize_any(StateVisitor)
+    }
+}
+
 impl State {
     pub fn axis_values(&self) -> &[AxisValue] {
-        self.axis_values.as_deref().unwrap_or(&[])
+        self.axis_values
+            .as_ref()
+            .and_then(Option::as_deref)
+            .unwrap_or(&[])
     }
 
     pub fn is_skipped(&self) -> bool {

@@ -20,8 +20,13 @@ pub enum Scalar {
     BigInt(String),
     Float(f64),
     Str(String),
-    Array,
-    Object,
+    /// Arrays and objects: only whether they are empty (Python truthiness).
+    Array {
+        empty: bool,
+    },
+    Object {
+        empty: bool,
+    },
 }
 
 impl Scalar {
@@ -35,8 +40,10 @@ impl Scalar {
             Scalar::BigInt(text) => text.clone(),
             Scalar::Float(value) => pyfmt::float_repr(*value),
             Scalar::Str(text) => text.clone(),
-            Scalar::Array => "[...]".to_string(),
-            Scalar::Object => "{...}".to_string(),
+            Scalar::Array { empty: true } => "[]".to_string(),
+            Scalar::Object { empty: true } => "{}".to_string(),
+            Scalar::Array { .. } => "[...]".to_string(),
+            Scalar::Object { .. } => "{...}".to_string(),
         }
     }
 
@@ -57,9 +64,8 @@ impl Scalar {
             Scalar::BigInt(_) => true,
             Scalar::Float(value) => *value != 0.0,
             Scalar::Str(text) => !text.is_empty(),
-            // Empty containers are falsy in Python, but NVBench never writes
-            // them for the fields whose truthiness is tested.
-            Scalar::Array | Scalar::Object => true,
+            // Empty containers are falsy in Python (`"is_skipped": {}`).
+            Scalar::Array { empty } | Scalar::Object { empty } => !empty,
         }
     }
 
@@ -84,7 +90,7 @@ impl Scalar {
                     pyfmt::str_repr(text)
                 )
             }),
-            Scalar::Null | Scalar::Array | Scalar::Object => Ok(None),
+            Scalar::Null | Scalar::Array { .. } | Scalar::Object { .. } => Ok(None),
         }
     }
 
@@ -97,6 +103,19 @@ impl Scalar {
             Scalar::Float(value) if value.is_finite() => Some(value.trunc() as i128),
             Scalar::Str(text) => pyfmt::parse_py_int(text),
             _ => None,
+        }
+    }
+
+    /// Python `int(value)` exactly, as decimal digits (beyond `i128` too).
+    pub fn py_int_decimal(&self) -> Option<String> {
+        match self {
+            Scalar::BigInt(text) => pyfmt::parse_py_int_decimal(text),
+            Scalar::Str(text) => pyfmt::parse_py_int_decimal(text),
+            // Integral floats print exactly with `{:.0}`.
+            Scalar::Float(value) if value.is_finite() => {
+                pyfmt::parse_py_int_decimal(&format!("{:.0}", value.trunc()))
+            }
+            other => other.py_int().map(|value| value.to_string()),
         }
     }
 
@@ -132,9 +151,18 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Float(v))
     }
     fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+        if let Some(special) = crate::loading::pyjson::special_float(v) {
+            return Ok(Scalar::Float(special));
+        }
+        if let Some(digits) = crate::loading::pyjson::big_integer(v) {
+            return Ok(Scalar::BigInt(digits.to_string()));
+        }
         Ok(Scalar::Str(v.to_string()))
     }
     fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+        if let Some(special) = crate::loading::pyjson::special_float(&v) {
+            return Ok(Scalar::Float(special));
+        }
         Ok(Scalar::Str(v))
     }
     fn visit_unit<E>(self) -> Result<Scalar, E> {
@@ -144,12 +172,18 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Null)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Array)
+        let mut empty = true;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(Scalar::Array { empty })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Object)
+        let mut empty = true;
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(Scalar::Object { empty })
     }
 }
 

@@ -1,5 +1,5 @@
 //! `--jsonbin` sidecars: float32 sample times and SM clock frequencies next
-//! to the JSON file, memory-mapped and read only when a decision needs them.
+//! to the JSON file, read only when a decision needs them.
 
 use std::cell::{OnceCell, RefCell};
 use std::fs::File;
@@ -94,41 +94,26 @@ pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
     read_float32(&file, length)
 }
 
-/// Sidecars smaller than this are read, larger ones mapped.
-const SMALL_FILE: u64 = 1 << 20;
-
 /// The float32 values of an open regular file of `length` bytes.
+///
+/// Read straight into the value buffer, never mapped: memory stays at the
+/// file's size (a map plus a converted copy took twice that), and a file
+/// truncated while it is read is a read error (a warning), not a SIGBUS.
 fn read_float32(file: &File, length: u64) -> io::Result<Vec<f32>> {
-    if length == 0 {
-        return Ok(Vec::new());
-    }
-    if length < SMALL_FILE {
-        // A plain read: mapping and unmapping a small file costs more (the
-        // unmap flushes the TLBs of every thread).
-        let mut values = vec![0f32; (length / 4) as usize];
-        io::Read::read_exact(&mut &*file, bytemuck::cast_slice_mut(&mut values))?;
+    let count = usize::try_from(length / 4)
+        .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "file too large"))?;
+    let mut values: Vec<f32> = Vec::new();
+    values
+        .try_reserve_exact(count)
+        .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
+    values.resize(count, 0.0);
+    io::Read::read_exact(&mut &*file, bytemuck::cast_slice_mut(&mut values))?;
+    if cfg!(target_endian = "big") {
         for value in &mut values {
             *value = f32::from_bits(u32::from_le(value.to_bits()));
         }
-        return Ok(values);
     }
-    // SAFETY: the map is read-only and lives only inside this function; the
-    // sidecar files are written once by NVBench and not modified while we
-    // compare. A concurrent truncation could raise SIGBUS, the accepted
-    // trade-off of memory-mapped input (ripgrep makes the same one).
-    let map = unsafe { memmap2::Mmap::map(file)? };
-    let whole = &map[..map.len() - map.len() % 4];
-    Ok(match bytemuck::try_cast_slice::<u8, u32>(whole) {
-        Ok(words) => words
-            .iter()
-            .map(|w| f32::from_bits(u32::from_le(*w)))
-            .collect(),
-        // Misaligned data (never for a fresh map, but cheap to handle) is copied.
-        Err(_) => whole
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect(),
-    })
+    Ok(values)
 }
 
 /// De-duplicated warnings on stderr, like Python's default warning filter.
@@ -150,6 +135,7 @@ impl Warnings {
 #[derive(Debug, Clone)]
 struct Sidecar {
     count: u64,
+    count_text: String,
     path: String,
     description: &'static str,
 }
@@ -158,6 +144,7 @@ impl Sidecar {
     fn new(source: &Option<SidecarRef>, json_dir: &str, description: &'static str) -> Option<Self> {
         source.as_ref().map(|s| Sidecar {
             count: s.count,
+            count_text: s.count_text.clone(),
             path: resolve_sidecar_path(json_dir, &s.filename),
             description,
         })
@@ -176,10 +163,13 @@ impl Sidecar {
         };
         let path_repr = crate::pycompat::pyfmt::str_repr(&self.path);
         let read_failure = |error: io::Error| {
-            format!(
-                "failed to read {path_repr}: {}",
+            // Python refuses such a name before any system call.
+            let reason = if self.path.contains('\0') {
+                "embedded null byte".to_string()
+            } else {
                 os_error_text(&error, &self.path)
-            )
+            };
+            format!("failed to read {path_repr}: {reason}")
         };
         // The length is checked before reading, so a `size` that claims far
         // more values than the file holds allocates nothing.
@@ -193,7 +183,7 @@ impl Sidecar {
         if length / 4 != self.count {
             warn(format!(
                 "expected {} values in {path_repr}, found {}",
-                self.count,
+                self.count_text,
                 length / 4
             ));
             return None;
@@ -227,9 +217,10 @@ impl<'w> SidecarEvidence<'w> {
         }
     }
 
-    /// Resolved `(path, count)` of the samples and frequencies sidecars.
-    pub fn paths(&self) -> [Option<(&str, u64)>; 2] {
-        [&self.samples, &self.frequencies].map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count)))
+    /// Resolved `(path, exact count)` of the samples and frequencies sidecars.
+    pub fn paths(&self) -> [Option<(&str, &str)>; 2] {
+        [&self.samples, &self.frequencies]
+            .map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count_text.as_str())))
     }
 
     fn load(&self) -> Option<BulkSamples> {
@@ -292,6 +283,7 @@ mod tests {
         let path = fifo.to_str().unwrap().to_string();
         let sidecar = Some(SidecarRef {
             count: 3,
+            count_text: "3".to_string(),
             filename: path.clone(),
         });
         let timing = Timing {
@@ -314,6 +306,7 @@ mod tests {
 
     #[test]
     fn small_and_large_files_read_alike() {
+        const SMALL_FILE: u64 = 1 << 20;
         let dir = std::env::temp_dir().join(format!("nvbc-sizes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         for count in [

@@ -17,8 +17,9 @@ use crate::pycompat::pyfmt::{self, str_repr};
 pub enum Extracted {
     /// A float summary: `Ok(None)` is a JSON `null`.
     Float(Result<Option<f64>, Failure>),
-    /// A sidecar summary: its `size` (any integer) and `filename`.
-    Sidecar(Result<(i128, String), Failure>),
+    /// A sidecar summary: its `size` (any integer, as decimal digits) and
+    /// `filename`.
+    Sidecar(Result<(String, String), Failure>),
 }
 
 /// Extracts the value of one summary of a known tag from its data entries.
@@ -92,9 +93,9 @@ fn float_value(entries: &[DataEntry], tag: Tag) -> Result<Option<f64>, Failure> 
 }
 
 /// The `size` and `filename` entries of a sidecar summary.
-fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(i128, String), Failure> {
+fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(String, String), Failure> {
     let size = data_value(entries, tag, "size", "int64")?;
-    let count = size.py_int().ok_or_else(|| {
+    let count = size.py_int_decimal().ok_or_else(|| {
         Failure::Reported(format!(
             "summary {} field 'size' value {} is not an int64",
             str_repr(tag.name()),
@@ -352,10 +353,15 @@ pub struct Summaries {
     /// Position of the first summary without a `tag` key: a linear search
     /// reaching it fails.
     first_untagged: Option<usize>,
+    /// `summaries` is a truthy value that is not a list (a number, a
+    /// string, an object): the reference fails only where it looks inside.
+    not_a_list: bool,
 }
 
 /// What a tag lookup finds.
 pub enum Lookup<'a> {
+    /// `summaries` is not a list.
+    NotAList,
     Found(&'a Extracted),
     Missing,
     /// A summary without a `tag` key precedes any match.
@@ -363,7 +369,20 @@ pub enum Lookup<'a> {
 }
 
 impl Summaries {
+    /// A `summaries` value that is not a list; a falsy one is no summaries
+    /// at all (`bool(state.get("summaries"))`), a truthy one fails when read.
+    fn not_a_list(truthy: bool) -> Summaries {
+        Summaries {
+            count: usize::from(truthy),
+            not_a_list: truthy,
+            ..Summaries::default()
+        }
+    }
+
     pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
+        if self.not_a_list {
+            return Lookup::NotAList;
+        }
         let found = self.first.iter().find(|(t, _, _)| *t == tag);
         match (found, self.first_untagged) {
             (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
@@ -485,6 +504,25 @@ impl<'de> Deserialize<'de> for Summaries {
             }
             fn visit_unit<E: de::Error>(self) -> Result<Summaries, E> {
                 Ok(Summaries::default())
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v != 0))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v != 0))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(v != 0.0))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Summaries, E> {
+                Ok(Summaries::not_a_list(!v.is_empty()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Summaries, A::Error> {
+                let truthy = ScalarVisitor.visit_map(map)?.truthy();
+                Ok(Summaries::not_a_list(truthy))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Summaries, A::Error> {
                 let mut summaries = Summaries::default();

@@ -9,7 +9,11 @@ use crate::loading::summaries::{Extracted, Lookup, Summaries, Tag};
 /// written in the JSON and the number of float32 values it should hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SidecarRef {
+    /// The advertised count, saturated at `u64::MAX` (no file holds more).
     pub count: u64,
+    /// The advertised count exactly, as decimal digits, for messages and
+    /// outputs (Python ints are unbounded).
+    pub count_text: String,
     pub filename: String,
 }
 
@@ -49,12 +53,12 @@ pub fn extract_timing(
         warnings,
     )?;
     if let (Some(s), Some(f)) = (&samples, &frequencies) {
-        if s.count != f.count {
+        if s.count_text != f.count_text {
             warnings.push(bulk_warning(
                 "paired sample time and frequency",
                 &format!(
                     "sample count ({}) does not match frequency count ({})",
-                    s.count, f.count
+                    s.count_text, f.count_text
                 ),
             ));
             samples = None;
@@ -89,6 +93,9 @@ pub fn extract_timing(
 fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<&Extracted>, Failure> {
     match summaries.lookup(tag) {
         Lookup::Missing => Ok(None),
+        Lookup::NotAList => Err(Failure::Fatal(
+            "a state's 'summaries' is not a list".to_string(),
+        )),
         Lookup::Untagged => Err(Failure::Fatal("a summary has no 'tag' key".to_string())),
         Lookup::Found(extracted) => Ok(Some(extracted)),
     }
@@ -116,7 +123,7 @@ fn extract_sidecar(
         Some(Extracted::Sidecar(meta)) => meta.clone()?,
         _ => return Ok(None),
     };
-    if count < 0 {
+    if count.starts_with('-') {
         warnings.push(bulk_warning(
             description,
             &format!("negative value count {count}"),
@@ -124,7 +131,8 @@ fn extract_sidecar(
         return Ok(None);
     }
     Ok(Some(SidecarRef {
-        count: u64::try_from(count).unwrap_or(u64::MAX),
+        count: count.parse().unwrap_or(u64::MAX),
+        count_text: count,
         filename,
     }))
 }

@@ -6,10 +6,10 @@
 
 use std::collections::HashSet;
 
-use crate::deciding::report::printable;
 use crate::loading::model::{Benchmark, Root};
 use crate::loading::scalar::Scalar;
 use crate::matching::filters::{AxisFilter, FilterPlan, matches_any_group};
+use crate::printable::printable;
 use crate::suggest::{close_names, did_you_mean};
 
 /// Names listed when no close name exists: enough to see what is there.
@@ -94,7 +94,7 @@ fn benchmark_names(root: &Root) -> Vec<String> {
 
 fn add_states(offer: &mut PairOffer, bench: &Benchmark, filters: &FilterPlan) {
     let groups = filters.axis_filter_groups(&bench.name);
-    for state in &bench.states {
+    for state in bench.states() {
         offer.states += 1;
         offer.filtered_states += usize::from(matches_any_group(state, &groups));
         for axis_value in state.axis_values() {

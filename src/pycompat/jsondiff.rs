@@ -390,6 +390,14 @@ impl PyNumber {
         PyNumber::Float(text.parse().unwrap_or(f64::NAN))
     }
 
+    /// An integer literal beyond 64 bits (see `pyjson::big_integers_as_markers`).
+    fn big(digits: &str) -> PyNumber {
+        match digits.parse::<i128>() {
+            Ok(value) => PyNumber::Int(value),
+            Err(_) => PyNumber::BigInt(digits.to_string()),
+        }
+    }
+
     fn repr(&self) -> String {
         match self {
             PyNumber::Int(value) => value.to_string(),
@@ -436,7 +444,12 @@ fn int_equals_float(int: &PyNumber, float: f64) -> bool {
 fn scalars_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
-        (Value::String(x), Value::String(y)) => x == y,
+        (Value::String(x), Value::String(y))
+            if crate::loading::pyjson::big_integer(x).is_none()
+                && crate::loading::pyjson::big_integer(y).is_none() =>
+        {
+            x == y
+        }
         _ => match (as_py_number(a), as_py_number(b)) {
             (Some(x), Some(y)) => numbers_equal(&x, &y),
             _ => false,
@@ -449,6 +462,7 @@ fn as_py_number(value: &Value) -> Option<PyNumber> {
     match value {
         Value::Bool(flag) => Some(PyNumber::Int(i128::from(*flag))),
         Value::Number(number) => Some(PyNumber::from_json(number)),
+        Value::String(text) => crate::loading::pyjson::big_integer(text).map(PyNumber::big),
         _ => None,
     }
 }
@@ -659,7 +673,10 @@ fn write_scalar(out: &mut String, value: &Value) {
         Value::Bool(true) => out.push_str("True"),
         Value::Bool(false) => out.push_str("False"),
         Value::Number(number) => out.push_str(&PyNumber::from_json(number).repr()),
-        Value::String(text) => out.push_str(&str_repr(text)),
+        Value::String(text) => match crate::loading::pyjson::big_integer(text) {
+            Some(digits) => out.push_str(&PyNumber::big(digits).repr()),
+            None => out.push_str(&str_repr(text)),
+        },
         // Containers are expanded by `write_pending` before reaching here.
         Value::Array(_) | Value::Object(_) => {}
     }

@@ -24,6 +24,8 @@ pub enum PyValue {
     None,
     Bool(bool),
     Int(i64),
+    /// An integer of any size, as decimal digits.
+    IntText(String),
     Float(f64),
     Str(String),
     List(Vec<PyValue>),
@@ -329,6 +331,7 @@ impl BoundedWriter {
             PyValue::Bool(true) => self.push("True"),
             PyValue::Bool(false) => self.push("False"),
             PyValue::Int(number) => self.push(&number.to_string()),
+            PyValue::IntText(digits) => self.push(digits),
             PyValue::Float(number) => self.push(&float_repr(*number)),
             PyValue::Str(text) => self.push(&str_repr(text)),
             PyValue::List(items) => self.write_list(items),

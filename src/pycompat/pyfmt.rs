@@ -181,6 +181,24 @@ pub fn parse_py_int(text: &str) -> Option<i128> {
     cleaned.parse::<i128>().ok()
 }
 
+/// Python `int(text)` exactly, as decimal digits (Python ints are
+/// unbounded): `" +0_12 "` is `"12"`, `"-0"` is `"0"`.
+pub fn parse_py_int_decimal(text: &str) -> Option<String> {
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace());
+    let cleaned = remove_digit_underscores(trimmed)?;
+    let negative = cleaned.starts_with('-');
+    let digits = cleaned.strip_prefix(['+', '-']).unwrap_or(&cleaned);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    Some(match (digits.is_empty(), negative) {
+        (true, _) => "0".to_string(),
+        (false, true) => format!("-{digits}"),
+        (false, false) => digits.to_string(),
+    })
+}
+
 /// Python numeric literals allow single underscores between digits only.
 fn remove_digit_underscores(text: &str) -> Option<String> {
     if !text.contains('_') {

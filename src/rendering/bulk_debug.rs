@@ -15,7 +15,7 @@ fn scalar_value(value: Option<&Scalar>) -> PyValue {
         Some(Scalar::Float(f)) => PyValue::Float(*f),
         Some(Scalar::Str(s)) => PyValue::Str(s.clone()),
         // Values no NVBench file holds; keep them visible as text.
-        Some(other @ (Scalar::BigInt(_) | Scalar::Array | Scalar::Object)) => {
+        Some(other @ (Scalar::BigInt(_) | Scalar::Array { .. } | Scalar::Object { .. })) => {
             PyValue::Str(other.py_str())
         }
     }
@@ -40,10 +40,7 @@ fn axis_entry(entry: &AxisEntry) -> PyValue {
 
 fn sidecar_entries(prefix: &str, file: &SidecarFile) -> [(String, PyValue); 2] {
     let (name, count) = match file {
-        Some((path, count)) => (
-            PyValue::Str(path.clone()),
-            PyValue::Int(i64::try_from(*count).unwrap_or(i64::MAX)),
-        ),
+        Some((path, count)) => (PyValue::Str(path.clone()), PyValue::IntText(count.clone())),
         None => (PyValue::None, PyValue::None),
     };
     [

@@ -100,13 +100,17 @@ struct SideJson {
 #[derive(Serialize)]
 struct SidecarJson {
     path: String,
-    count: u64,
+    /// A JSON number of any size (the count as written).
+    count: Box<serde_json::value::RawValue>,
 }
 
 fn sidecar(file: &SidecarFile) -> Option<SidecarJson> {
-    file.as_ref().map(|(path, count)| SidecarJson {
+    let (path, count) = file.as_ref()?;
+    // The count is decimal digits, a valid JSON number.
+    let count = serde_json::value::RawValue::from_string(count.clone()).ok()?;
+    Some(SidecarJson {
         path: path.clone(),
-        count: *count,
+        count,
     })
 }
 

@@ -10,7 +10,8 @@ use std::fmt::Write;
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::Status;
 use crate::deciding::gate::{GateOutcome, Verdict};
-use crate::deciding::report::{Presence, Report, StateRecord, geomeans, printable};
+use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
+use crate::printable::printable;
 use crate::pycompat::pyfmt::float_repr;
 use crate::rendering::advice::next_step;
 use crate::rendering::markdown_budget::{Document, RowSection};
@@ -68,7 +69,7 @@ fn prose(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in printable(text).chars() {
         // Mid-line, only these can start markup (line-start ones cannot occur).
-        if "\\`*_[]<>|~&".contains(c) {
+        if "\\`*_[]<>|~&@#".contains(c) {
             out.push('\\');
         }
         out.push(c);
@@ -76,18 +77,28 @@ fn prose(text: &str) -> String {
     out
 }
 
-/// Text from an input as an inline code span: fenced by more backticks
-/// than it contains in a row, control characters escaped.
+/// Text from an input as an inline code span, inside which nothing renders
+/// (links, images, emphasis, HTML, entities) and GitHub notifies no
+/// `@mention`: fenced by one backtick more than its longest run of them,
+/// control characters escaped.
 fn code_span(text: &str) -> String {
     let text = printable(text);
     let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest_run + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') || text.is_empty() {
-        " "
-    } else {
-        ""
-    };
+    // A leading or trailing backtick would join the fence, and a space at
+    // both ends would be stripped: pad with one space (stripped again).
+    let pad = text.is_empty()
+        || text.starts_with('`')
+        || text.ends_with('`')
+        || (text.starts_with(' ') && text.ends_with(' '));
+    let pad = if pad { " " } else { "" };
     format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// A name from an input in a table cell: a code span whose `|` is escaped
+/// (GFM undoes that inside code spans).
+fn name_cell(text: &str) -> String {
+    code_span(&text.replace('|', "\\|"))
 }
 
 /// `**Gate: failed** (`--fail-on slow`): 2 slow`, or passed, or not gated.
@@ -183,7 +194,12 @@ fn counts(report: &Report) -> String {
     if per_benchmark.len() > 1 {
         out.push_str("| Benchmark | Geomean ratio |\n|---|---:|\n");
         for (name, ratio) in per_benchmark {
-            let _ = writeln!(out, "| {} | {} |", cell(&name), ratio_text(Some(ratio)));
+            let _ = writeln!(
+                out,
+                "| {} | {} |",
+                name_cell(&name),
+                ratio_text(Some(ratio))
+            );
         }
         out.push('\n');
     }
@@ -224,10 +240,10 @@ fn row(record: &StateRecord) -> String {
     };
     format!(
         "| {} | {} vs {} | {} | {} | {} | {} | {} |\n",
-        cell(&record.benchmark),
+        name_cell(&record.benchmark),
         record.devices.0,
         record.devices.1,
-        cell(&axes.join(" ")),
+        name_cell(&axes.join(" ")),
         positive_duration(c.ref_time),
         positive_duration(c.cmp_time),
         cell(&change_text),
@@ -285,7 +301,7 @@ fn missing_section(report: &Report) -> Option<RowSection> {
         rows: report
             .missing
             .iter()
-            .map(|item| format!("- {}\n", prose(&item.describe())))
+            .map(|item| format!("- {}\n", code_span(&item.describe())))
             .collect(),
         close: "\n".to_string(),
         collapsed: format!("### NEW / DROPPED ({count})\n{}\n", omitted_items(count)),
@@ -332,6 +348,21 @@ pub fn render_markdown(summary: &Summary, max_bytes: usize) -> Result<String, St
 mod tests {
     use super::*;
     use crate::deciding::gate::GateCategory;
+
+    #[test]
+    fn names_are_code_spans() {
+        assert_eq!(name_cell("bench"), "`bench`");
+        assert_eq!(name_cell("a`b"), "``a`b``");
+        assert_eq!(name_cell("``x"), "``` ``x ```");
+        assert_eq!(name_cell(" x "), "`  x  `");
+        assert_eq!(name_cell("a|b\nc"), "`a\\|b\\nc`");
+        assert_eq!(code_span("a|b"), "`a|b`");
+        assert_eq!(
+            name_cell("![x](http://t/p.png) @octocat"),
+            "`![x](http://t/p.png) @octocat`"
+        );
+        assert_eq!(prose("@team #12"), "\\@team \\#12");
+    }
 
     #[test]
     fn cells_cannot_break_the_table() {

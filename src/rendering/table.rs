@@ -2,6 +2,7 @@
 
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
+use crate::printable::printable;
 use crate::pycompat::tabulate::{Align, github_table};
 use crate::rendering::status_cell;
 use crate::rendering::units::{
@@ -152,7 +153,11 @@ pub fn render_table(
     no_color: bool,
 ) -> String {
     let columns = mode_columns(mode);
-    let mut headers: Vec<String> = axis_names.to_vec();
+    // Names and values from the input, on stdout: no control characters.
+    let mut headers: Vec<String> = axis_names
+        .iter()
+        .map(|name| printable(name).into_owned())
+        .collect();
     let mut aligns = vec![Align::Center; axis_names.len()];
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
@@ -169,7 +174,10 @@ pub fn render_table(
     let cells: Vec<Vec<String>> = rows
         .iter()
         .zip(value_cells)
-        .map(|(row, values)| row.axis_cells.iter().cloned().chain(values).collect())
+        .map(|(row, values)| {
+            let axis_cells = row.axis_cells.iter().map(|c| printable(c).into_owned());
+            axis_cells.chain(values).collect()
+        })
         .collect();
     github_table(&headers, &aligns, &cells)
 }

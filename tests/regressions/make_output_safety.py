@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""Writes tests/regressions/output_safety/{ref,cmp}.json: benchmark, axis,
+r"""Writes tests/regressions/output_safety/{ref,cmp}.json: benchmark, axis,
 axis value and device names with table separators, newlines, ANSI escape
 sequences (SGR, clear screen, OSC title) and markdown, and records the
-reference's output for them (see tests/regressions.rs, `hostile_names_*`).
+expected output for them (see tests/regressions.rs, `hostile_names_*`).
+
+nvbench-compare prints control characters in names escaped (`\n`,
+`\u{1b}`); the reference prints them raw. So the expected tables are the
+reference's output for the same files with the names escaped beforehand,
+and the bulk-debug Python block (where names are Python string literals)
+is the reference's output for the raw names.
 
 Run from the repository root:
   python3 tests/regressions/make_output_safety.py [path/to/nvbench_compare.py]
@@ -12,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "output_safety")
 REFERENCE = sys.argv[1] if len(sys.argv) > 1 else "/work/refimpl/python/scripts/nvbench_compare.py"
@@ -56,12 +63,26 @@ def summaries(t):
     return out
 
 
-def document(side):
+def escaped(text):
+    """Control characters as Rust's char::escape_default writes them."""
+    special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+    def one(c):
+        if c in special:
+            return special[c]
+        if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F:
+            return "\\u{%x}" % ord(c)
+        return c
+
+    return "".join(one(c) for c in text)
+
+
+def document(side, name=lambda text: text):
     states = [
         {
-            "name": f"Device=0 {AXIS}={value}",
+            "name": f"Device=0 {name(AXIS)}={name(value)}",
             "device": 0,
-            "axis_values": [{"name": AXIS, "type": "string", "value": value}],
+            "axis_values": [{"name": name(AXIS), "type": "string", "value": name(value)}],
             "summaries": summaries(t),
             "is_skipped": False,
         }
@@ -69,12 +90,12 @@ def document(side):
     ]
     return {
         "meta": {"version": {"json": {"string": "1.0.0"}}},
-        "devices": [{"id": 0, "name": DEVICE}],
+        "devices": [{"id": 0, "name": name(DEVICE)}],
         "benchmarks": [
             {
-                "name": BENCH,
+                "name": name(BENCH),
                 "devices": [0],
-                "axes": [{"name": AXIS, "type": "string", "flags": ""}],
+                "axes": [{"name": name(AXIS), "type": "string", "flags": ""}],
                 "states": states,
             }
         ],
@@ -90,24 +111,50 @@ VARIANTS = {
 }
 
 
-def main():
-    os.makedirs(HERE, exist_ok=True)
+def write_inputs(directory, name=lambda text: text):
     for side in ("ref", "cmp"):
-        with open(os.path.join(HERE, f"{side}.json"), "w") as f:
-            json.dump(document(side), f, indent=2)
+        with open(os.path.join(directory, f"{side}.json"), "w") as f:
+            json.dump(document(side, name), f, indent=2)
             f.write("\n")
+
+
+# The conformance corpus was recorded with tabulate lacking `wcwidth` (an
+# emoji counts as one column), as nvbench-compare reproduces it.
+WITHOUT_WCWIDTH = (
+    "import os, runpy, sys; sys.modules['wcwidth'] = None; sys.argv = sys.argv[1:]; "
+    "sys.path.insert(0, os.path.dirname(sys.argv[0])); "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
+def reference_stdout(directory, args):
     env = dict(os.environ, COLUMNS="80", LC_ALL="C.UTF-8")
     env.pop("NO_COLOR", None)
-    for name, args in VARIANTS.items():
-        run = subprocess.run(
-            [sys.executable, REFERENCE, *args, "ref.json", "cmp.json"],
-            cwd=HERE,
-            env=env,
-            capture_output=True,
-        )
-        with open(os.path.join(HERE, f"expected_{name}.stdout"), "wb") as f:
-            f.write(run.stdout)
-        print(name, "exit", run.returncode, run.stderr.decode()[-300:])
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_WCWIDTH, REFERENCE, *args, "ref.json", "cmp.json"],
+        cwd=directory,
+        env=env,
+        capture_output=True,
+    )
+    print(" ".join(args) or "(default)", "exit", run.returncode, run.stderr.decode()[-300:])
+    return run.stdout
+
+
+MARKER = b"# NVB-BULK-BEGIN\n"
+
+
+def main():
+    os.makedirs(HERE, exist_ok=True)
+    write_inputs(HERE)
+    with tempfile.TemporaryDirectory() as pre_escaped:
+        write_inputs(pre_escaped, escaped)
+        for name, args in VARIANTS.items():
+            expected = reference_stdout(pre_escaped, args)
+            if MARKER in expected:
+                raw = reference_stdout(HERE, args)
+                expected = expected[: expected.index(MARKER)] + raw[raw.index(MARKER) :]
+            with open(os.path.join(HERE, f"expected_{name}.stdout"), "wb") as f:
+                f.write(expected)
 
 
 if __name__ == "__main__":

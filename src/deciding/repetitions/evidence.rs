@@ -149,7 +149,7 @@ impl<'w> MergedSide<'w> {
                 json: json.clone(),
                 sidecars: bulk
                     .paths()
-                    .map(|file| file.map(|(path, count)| (path.to_string(), count))),
+                    .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string()))),
             })
             .collect()
     }

@@ -147,7 +147,7 @@ pub(super) fn save_chart<C: Chart>(
         ImageFormat::Svg => svg_bytes(chart, size),
     }
     .map_err(fail)?;
-    fs::write(path, bytes).map_err(|e| fail(python_os_error(&e, path)))?;
+    crate::output::atomic::write_file(path, &bytes).map_err(|e| fail(python_os_error(&e, path)))?;
     Ok(format!("Saved {} to {shown}", kind.saved_name()))
 }
 

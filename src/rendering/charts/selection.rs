@@ -6,9 +6,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::deciding::report::{AxisEntry, StateRecord, printable};
+use crate::deciding::report::{AxisEntry, StateRecord};
 use crate::failure::Failure;
 use crate::matching::filters::AxisFilter;
+use crate::printable::printable;
 use crate::rendering::charts::along::{
     AlongAxis, AlongPoint, AlongSeries, along_axis_value, missing_along_axis, render_along_chart,
 };
@@ -50,6 +51,9 @@ pub struct Charts<'s> {
     /// Compare device id and name of each bar, to tell the devices of a
     /// multi-GPU file apart in the row labels.
     entry_devices: Vec<(i64, String)>,
+    /// Input files and sidecars of the current input pair, which no
+    /// templated chart file name may overwrite.
+    inputs: Vec<String>,
 }
 
 /// `name=display` of the axes not pinned by a single-valued filter.
@@ -74,7 +78,29 @@ impl<'s> Charts<'s> {
             entries: Vec::new(),
             device_names: Vec::new(),
             entry_devices: Vec::new(),
+            inputs: Vec::new(),
         }
+    }
+
+    /// The input pair whose charts come next (only templated along chart
+    /// names need it: the other outputs are checked before the run).
+    pub fn set_inputs(&mut self, pair: &[(&str, &crate::loading::model::Root)]) {
+        let templated = self.settings.along.is_some()
+            && self
+                .settings
+                .along_template
+                .as_deref()
+                .is_none_or(|t| t.contains('{'));
+        if !templated {
+            return;
+        }
+        self.inputs = pair
+            .iter()
+            .flat_map(|(path, root)| {
+                std::iter::once(path.to_string())
+                    .chain(crate::output::collisions::sidecar_paths(path, root))
+            })
+            .collect();
     }
 
     /// A displayed row becomes a bar when its change is finite.
@@ -94,7 +120,7 @@ impl<'s> Charts<'s> {
             axes if axes.is_empty() => record.benchmark.clone(),
             axes => format!("{} | {axes}", record.benchmark),
         };
-        let device_name = device_name.map(|n| printable(&n));
+        let device_name = device_name.map(|n| printable(&n).into_owned());
         if let Some(name) = &device_name {
             if !self.device_names.contains(name) {
                 self.device_names.push(name.clone());
@@ -104,7 +130,7 @@ impl<'s> Charts<'s> {
             .push((record.devices.1, device_name.unwrap_or_default()));
         self.entries.push(SummaryEntry {
             // Control characters are not allowed in SVG text.
-            label: printable(&label),
+            label: printable(&label).into_owned(),
             fraction,
             status: record.comparison.status.label(),
             benchmark: record.benchmark.clone(),
@@ -131,7 +157,7 @@ impl<'s> Charts<'s> {
             .filter(|f| f.values.len() == 1)
             .map(|f| f.display.clone())
             .collect();
-        let title = printable(&summary_title(&device_names, &displays));
+        let title = printable(&summary_title(&device_names, &displays)).into_owned();
         let requested = self
             .settings
             .summary_output
@@ -210,7 +236,7 @@ impl<'s> Charts<'s> {
                     )
                 })
                 .collect();
-            let key = printable(&key.join(", "));
+            let key = printable(&key.join(", ")).into_owned();
             let index = match series.iter().position(|s| !s.reference && s.label == key) {
                 Some(index) => index,
                 None => {
@@ -268,14 +294,15 @@ impl<'s> Charts<'s> {
         let requested = along_output_path(template, benchmark, device.0, axis, device.1)
             .map_err(Failure::Fatal)?;
         let (path, warning) = self.paths.claim(&requested, PlotKind::Along);
+        crate::output::collisions::check_chart_path(&path, &self.inputs)?;
         if let Some(warning) = warning {
             eprintln!("{warning}");
         }
         let title = match device_name {
-            "" => printable(&format!("{benchmark} (device {})", device.0)),
-            name => printable(&format!("{benchmark} - {name} (device {})", device.0)),
+            "" => printable(&format!("{benchmark} (device {})", device.0)).into_owned(),
+            name => printable(&format!("{benchmark} - {name} (device {})", device.0)).into_owned(),
         };
-        let axis_name = printable(axis);
+        let axis_name = printable(axis).into_owned();
         let along_axis = AlongAxis {
             name: &axis_name,
             pow2: is_pow2_axis(axis, records),

@@ -1,0 +1,268 @@
+//! JSON as Python's `json` module reads it, for the files a strict parser
+//! refuses: `NaN`, `Infinity` and `-Infinity` literals, `-0` as the integer
+//! 0, and duplicate keys (the last value wins, at the first key's place).
+//!
+//! Only used after the strict parse failed: the text is rewritten into
+//! strict JSON (the literals become marker strings that [`special_float`]
+//! turns back into floats) and duplicates are merged through a
+//! `serde_json::Value`, whose ordered map behaves as a Python dict.
+
+/// The strings the non-standard literals are rewritten into. A NUL byte
+/// starts them: no name NVBench writes holds one.
+const MARKERS: [(&str, &str, f64); 3] = [
+    ("-Infinity", "\\u0000-Infinity", f64::NEG_INFINITY),
+    ("Infinity", "\\u0000Infinity", f64::INFINITY),
+    ("NaN", "\\u0000NaN", f64::NAN),
+];
+
+/// The float a rewritten literal stood for.
+pub fn special_float(text: &str) -> Option<f64> {
+    let rest = text.strip_prefix('\0')?;
+    MARKERS
+        .iter()
+        .find(|(literal, _, _)| *literal == rest)
+        .map(|(_, _, value)| *value)
+}
+
+/// Whether the strict parser's `error` on `bytes` is one that Python's
+/// reading would not raise (so that a huge file that is simply invalid is
+/// not copied for nothing).
+pub fn worth_retrying(error: &serde_json::Error, bytes: &[u8]) -> bool {
+    let message = error.to_string();
+    if message.contains("duplicate field") || message.contains("floating point `-0.0`") {
+        return true;
+    }
+    let Some(at) = byte_offset(bytes, error.line(), error.column()) else {
+        return false;
+    };
+    // serde_json reports the column of the offending byte or the one after.
+    [at.saturating_sub(1), at].iter().any(|&at| {
+        let rest = &bytes[at.min(bytes.len())..];
+        MARKERS
+            .iter()
+            .any(|(literal, _, _)| rest.starts_with(literal.as_bytes()))
+    })
+}
+
+/// The byte offset of a 1-based line and column.
+fn byte_offset(bytes: &[u8], line: usize, column: usize) -> Option<usize> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    Some(line_start + column.saturating_sub(1))
+}
+
+/// The prefix of the strings that stand for integers beyond 64 bits in a
+/// device section (serde_json would read them as rounded floats, and two
+/// devices differing only there would compare equal).
+const BIG_INTEGER: &str = "\0int:";
+
+/// The digits of a big-integer marker string.
+pub fn big_integer(text: &str) -> Option<&str> {
+    text.strip_prefix(BIG_INTEGER)
+}
+
+/// `text` with every integer literal beyond `i64`/`u64` turned into a
+/// marker string, or `None` when there is none.
+pub fn big_integers_as_markers(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = string_end(bytes, i),
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let literal = &text[start..i];
+                let integral = literal.bytes().skip(1).all(|b| b.is_ascii_digit());
+                if integral && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err() {
+                    out.push_str(&text[copied..start]);
+                    out.push_str(&format!("\"\\u0000int:{literal}\""));
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
+/// `bytes` rewritten as strict JSON with Python's reading, or `None` when
+/// that changes nothing (the strict parser's error then stands).
+pub fn python_compatible(bytes: &[u8]) -> Option<Vec<u8>> {
+    let literals = rewrite_literals(bytes);
+    let text = literals.as_deref().unwrap_or(bytes);
+    let merged = merge_duplicate_keys(text);
+    match (merged, literals) {
+        (Some(merged), _) => Some(merged),
+        (None, literals) => literals,
+    }
+}
+
+/// `NaN`, `Infinity`, `-Infinity` and `-0` outside strings rewritten.
+fn rewrite_literals(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        if byte == b'"' {
+            let end = string_end(bytes, i);
+            out.extend_from_slice(&bytes[i..end]);
+            i = end;
+            continue;
+        }
+        let rest = &bytes[i..];
+        if let Some((literal, marker, _)) = MARKERS
+            .iter()
+            .find(|(literal, _, _)| rest.starts_with(literal.as_bytes()))
+        {
+            out.push(b'"');
+            out.extend_from_slice(marker.as_bytes());
+            out.push(b'"');
+            i += literal.len();
+            changed = true;
+            continue;
+        }
+        // `-0` not followed by a fraction or exponent: Python's int 0.
+        let after_value =
+            |at: usize| !matches!(bytes.get(at), Some(b'.' | b'e' | b'E' | b'0'..=b'9'));
+        if rest.starts_with(b"-0") && after_value(i + 2) && !is_number_byte(out.last()) {
+            out.push(b'0');
+            i += 2;
+            changed = true;
+            continue;
+        }
+        out.push(byte);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+fn is_number_byte(byte: Option<&u8>) -> bool {
+    matches!(byte, Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+}
+
+/// Index just past the string starting at `start` (or the end of input).
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The document with duplicate keys merged, when it has any.
+fn merge_duplicate_keys(text: &[u8]) -> Option<Vec<u8>> {
+    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    let value: serde_json::Value = serde::Deserialize::deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    let merged = serde_json::to_vec(&value).ok()?;
+    // Without duplicates the strict parser's error stands.
+    (count_keys(&value) < count_key_tokens(text)).then_some(merged)
+}
+
+fn count_keys(value: &serde_json::Value) -> usize {
+    match value {
+        serde_json::Value::Object(map) => map.len() + map.values().map(count_keys).sum::<usize>(),
+        serde_json::Value::Array(items) => items.iter().map(count_keys).sum(),
+        _ => 0,
+    }
+}
+
+/// Strings followed by a `:` in the text: its keys, duplicates included.
+fn count_key_tokens(text: &[u8]) -> usize {
+    let mut count = 0;
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'"' {
+            i = string_end(text, i);
+            let next = text[i..].iter().find(|b| !b.is_ascii_whitespace());
+            count += usize::from(next == Some(&b':'));
+        } else {
+            i += 1;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(text: &str) -> Option<String> {
+        python_compatible(text.as_bytes()).map(|b| String::from_utf8(b).unwrap())
+    }
+
+    #[test]
+    fn special_literals_become_markers() {
+        assert_eq!(
+            rewritten(r#"{"a": NaN, "b": [Infinity, -Infinity], "c": "NaN -0"}"#).unwrap(),
+            r#"{"a": "\u0000NaN", "b": ["\u0000Infinity", "\u0000-Infinity"], "c": "NaN -0"}"#
+        );
+        assert_eq!(special_float("\0Infinity"), Some(f64::INFINITY));
+        assert!(special_float("\0NaN").unwrap().is_nan());
+        assert_eq!(special_float("NaN"), None);
+    }
+
+    #[test]
+    fn big_integers_become_markers() {
+        let text = r#"{"id": 123456789012345678901234567890, "x": [-99999999999999999999, 5, 1.5e300], "s": "123456789012345678901234567890"}"#;
+        let rewritten = big_integers_as_markers(text).unwrap();
+        assert_eq!(
+            rewritten,
+            r#"{"id": "\u0000int:123456789012345678901234567890", "x": ["\u0000int:-99999999999999999999", 5, 1.5e300], "s": "123456789012345678901234567890"}"#
+        );
+        let value: serde_json::Value = serde_json::from_str(&rewritten).unwrap();
+        assert_eq!(
+            big_integer(value["id"].as_str().unwrap()),
+            Some("123456789012345678901234567890")
+        );
+        assert_eq!(
+            big_integers_as_markers(r#"{"id": 18446744073709551615}"#),
+            None
+        );
+    }
+
+    #[test]
+    fn minus_zero_integers_become_zero() {
+        assert_eq!(
+            rewritten(r#"{"a": -0, "b": [-0]}"#).unwrap(),
+            r#"{"a": 0, "b": [0]}"#
+        );
+        // Floats and other numbers stay.
+        assert_eq!(rewritten(r#"{"a": -0.0, "b": -0e1, "c": -01}"#), None);
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value_at_the_first_place() {
+        assert_eq!(
+            rewritten(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap(),
+            r#"{"a":3,"b":2}"#
+        );
+        assert_eq!(rewritten(r#"{"a": {"x": 1}, "b": ["a", "a"]}"#), None);
+        assert_eq!(rewritten("not json"), None);
+    }
+}

@@ -1,0 +1,167 @@
+//! A memory-mapped input truncated while it is read raises SIGBUS on the
+//! next access to a page past its new end; without a handler the process
+//! dies silently (exit 135). Mapped inputs are registered here with the
+//! message to print, and a SIGBUS handler turns a fault inside one of them
+//! into that message and exit status 1. Faults elsewhere keep the default
+//! action.
+
+use std::sync::Once;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+/// How many mappings can be registered at once (two inputs are parsed at a
+/// time; a few more leave room).
+const SLOTS: usize = 8;
+
+struct Slot {
+    start: AtomicUsize,
+    end: AtomicUsize,
+    message: AtomicPtr<u8>,
+    message_len: AtomicUsize,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY: Slot = Slot {
+    start: AtomicUsize::new(0),
+    end: AtomicUsize::new(0),
+    message: AtomicPtr::new(std::ptr::null_mut()),
+    message_len: AtomicUsize::new(0),
+};
+
+static REGIONS: [Slot; SLOTS] = [EMPTY; SLOTS];
+static INSTALL: Once = Once::new();
+
+/// Keeps a mapping registered until it is dropped (drop it before the map).
+pub struct Registration {
+    slot: Option<usize>,
+    _message: Box<[u8]>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot {
+            let region = &REGIONS[slot];
+            region.end.store(0, Ordering::SeqCst);
+            region.message.store(std::ptr::null_mut(), Ordering::SeqCst);
+            region.start.store(0, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Registers the mapped `bytes` of the file `path`. When every slot is in
+/// use the mapping is simply not covered (the default action remains).
+pub fn register(bytes: &[u8], path: &str) -> Registration {
+    INSTALL.call_once(install_handler);
+    let mut message = format!(
+        "nvbench-compare: error: cannot read {}: the file was truncated while it was being read\n",
+        crate::printable::printable(path)
+    )
+    .into_bytes()
+    .into_boxed_slice();
+    let start = bytes.as_ptr() as usize;
+    let slot = REGIONS.iter().position(|region| {
+        region
+            .start
+            .compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    });
+    if let Some(slot) = slot {
+        let region = &REGIONS[slot];
+        region.message_len.store(message.len(), Ordering::SeqCst);
+        region.message.store(message.as_mut_ptr(), Ordering::SeqCst);
+        region.end.store(start + bytes.len(), Ordering::SeqCst);
+    }
+    Registration {
+        slot,
+        _message: message,
+    }
+}
+
+fn install_handler() {
+    // SAFETY: a zeroed sigaction is a valid starting point; the handler
+    // only reads atomics and calls the async-signal-safe write and _exit.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigbus as *const () as usize;
+        action.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+    }
+}
+
+extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers.
+    let address = unsafe { (*info).si_addr() } as usize;
+    for region in &REGIONS {
+        let start = region.start.load(Ordering::SeqCst);
+        let end = region.end.load(Ordering::SeqCst);
+        let message = region.message.load(Ordering::SeqCst);
+        if start != 0 && !message.is_null() && (start..end).contains(&address) {
+            let len = region.message_len.load(Ordering::SeqCst);
+            // SAFETY: the message outlives the registration that published it.
+            unsafe {
+                libc::write(2, message.cast(), len);
+                libc::_exit(1);
+            }
+        }
+    }
+    // Not an input mapping: the default action, when the fault repeats.
+    // SAFETY: resetting a signal's disposition is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGBUS, libc::SIG_DFL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::Command;
+
+    const CHILD: &str = "NVBC_SIGBUS_CHILD";
+
+    /// In a child process (this test binary run again): map an input,
+    /// truncate it, touch a page past the new end.
+    fn truncate_while_mapped(path: &str) {
+        std::fs::write(path, vec![b' '; 3 * 4096]).unwrap();
+        let bytes = crate::loading::mapped::open_input(path).unwrap();
+        assert!(matches!(
+            bytes,
+            crate::loading::mapped::InputBytes::Mapped { .. }
+        ));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        let byte = std::hint::black_box(bytes.as_ref())[8192];
+        println!("read {byte} without a fault");
+    }
+
+    #[test]
+    fn a_truncated_mapped_input_is_an_error_naming_the_file() {
+        if let Ok(path) = std::env::var(CHILD) {
+            truncate_while_mapped(&path);
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("nvbc-sigbus-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shrinking.json");
+        // This test's name as libtest knows it (without the crate's name).
+        let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+        let name = format!("{module}::a_truncated_mapped_input_is_an_error_naming_the_file");
+        let output = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", &name, "--nocapture", "--test-threads=1"])
+            .env(CHILD, &path)
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "nvbench-compare: error: cannot read {}: the file was truncated while it was being read",
+                path.display()
+            )),
+            "stderr: {stderr}"
+        );
+    }
+}
