@@ -177,15 +177,17 @@ fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
 
 /// The usual run of a pair, or a repetition-mode run (`--vs`).
 enum Runner<'s> {
-    Pair(app::Run<'s>),
-    Repeated(app::repeated::RepeatRun<'s>),
+    Pair(Box<app::Run<'s>>),
+    Repeated(Box<app::repeated::RepeatRun<'s>>),
 }
 
 impl<'s> Runner<'s> {
     fn new(settings: &'s app::Settings) -> Self {
         match &settings.repetitions {
-            Some(sides) => Runner::Repeated(app::repeated::RepeatRun::new(settings, sides)),
-            None => Runner::Pair(app::Run::new(settings)),
+            Some(sides) => {
+                Runner::Repeated(Box::new(app::repeated::RepeatRun::new(settings, sides)))
+            }
+            None => Runner::Pair(Box::new(app::Run::new(settings))),
         }
     }
 
