@@ -11,4 +11,6 @@ pub mod config;
 pub mod coverage;
 pub mod decision;
 pub mod gate;
+mod radix;
 pub mod report;
+mod value_stats;
