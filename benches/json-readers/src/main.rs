@@ -12,12 +12,18 @@ fn time<T>(label: &str, bytes: usize, f: impl Fn() -> T) -> T {
         best = best.min(t.elapsed().as_secs_f64());
         out = Some(r);
     }
-    println!("{label:40} {:.3} s  {:.2} GB/s", best, bytes as f64 / best / 1e9);
+    println!(
+        "{label:40} {:.3} s  {:.2} GB/s",
+        best,
+        bytes as f64 / best / 1e9
+    );
     out.unwrap()
 }
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: json-readers FILE.json");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: json-readers FILE.json");
     let data = std::fs::read(&path).unwrap();
     let n = data.len();
     time("serde_json IgnoredAny (validate all)", n, || {
@@ -46,8 +52,12 @@ fn main() {
         }
         (states, name_bytes)
     };
-    let a = time("sonic-rs get + lazy iterators (checked)", n, || count_states(false));
-    let b = time("sonic-rs get_unchecked + lazy iterators", n, || count_states(true));
+    let a = time("sonic-rs get + lazy iterators (checked)", n, || {
+        count_states(false)
+    });
+    let b = time("sonic-rs get_unchecked + lazy iterators", n, || {
+        count_states(true)
+    });
     println!("states {:?} {:?}", a, b);
     time("sonic-rs Value (full DOM)", n, || {
         sonic_rs::from_slice::<sonic_rs::Value>(&data).unwrap();
