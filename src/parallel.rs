@@ -2,7 +2,16 @@
 //! the work after parsing (decisions, table cells) is independent per item.
 
 use std::cell::Cell;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The number of cores this process may use, asked once: on Linux each
+/// `available_parallelism` call reads three cgroup files, and a run asks
+/// once per table and per input pair.
+pub fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 thread_local! {
     static IN_WORKER: Cell<bool> = const { Cell::new(false) };
@@ -15,10 +24,7 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     min_per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len() / min_per_thread.max(1))
-        .min(16);
+    let threads = cores().min(items.len() / min_per_thread.max(1)).min(16);
     // Inside a worker all cores are busy already.
     if threads < 2 || IN_WORKER.with(Cell::get) {
         return items.iter().map(f).collect();
@@ -87,6 +93,14 @@ pub fn exiting_after_run() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cores_is_asked_once_and_agrees_with_the_standard_library() {
+        let expected = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(cores(), expected);
+        assert_eq!(cores(), expected);
+        assert!(cores() >= 1);
+    }
 
     #[test]
     fn results_keep_the_input_order() {

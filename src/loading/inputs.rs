@@ -140,7 +140,7 @@ pub fn load_pair(
     compare: &str,
     out: &mut dyn Write,
 ) -> Result<(Root, Root), Failure> {
-    let parallel = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let parallel = crate::parallel::cores() > 1;
     let (ref_root, cmp_root) = if parallel {
         std::thread::scope(|scope| {
             let compare_worker = scope.spawn(|| parse_root(compare));
