@@ -599,7 +599,7 @@ def state_axis_values(axes, combo):
     return " ".join(name_parts), avs, type_index, elements, elem_bytes or 4
 
 
-def generate(out_dir, n_states, n_samples, seed, indent):
+def generate(out_dir, n_states, n_samples, seed, indent, rerun=0):
     lay = Layout(indent)
     os.makedirs(out_dir, exist_ok=True)
     for side in ("ref", "cmp"):
@@ -673,7 +673,8 @@ def generate(out_dir, n_states, n_samples, seed, indent):
                                  + lay.nl(4) + "}")
                     w.write(side, "".join(parts))
                     continue
-                sim_rng = random.Random(st_rng.getrandbits(64))
+                # A rerun keeps every state's kernel and change, and draws new noise.
+                sim_rng = random.Random(st_rng.getrandbits(64) ^ (rerun * 0x9E3779B97F4A7C15))
                 sim = simulate(kp, n, sim_rng, pools)
                 bins = w.write_bins(side, sim[0], sim[2]) if n_samples > 0 else None
                 gpu_stats = stats(sim[1])
@@ -702,12 +703,17 @@ def main():
     ap.add_argument("--seed", type=int, default=20240611)
     ap.add_argument("--compact", action="store_true",
                     help="write compact JSON (no whitespace) instead of NVBench's 2-space indent")
+    ap.add_argument("--rerun", type=int, default=0,
+                    help="repetition number: the same states and changes with other sample noise, "
+                         "as when a benchmark is run again (0 = the first run)")
     ap.add_argument("--version", action="store_true", help="print the generator schema version")
     args = ap.parse_args()
     if args.states <= 0:
         ap.error("--states must be positive")
+    if args.rerun < 0:
+        ap.error("--rerun must not be negative")
     n, changed = generate(args.out, args.states, args.samples, args.seed,
-                          None if args.compact else 2)
+                          None if args.compact else 2, args.rerun)
     sizes = [os.path.getsize(os.path.join(args.out, f"{s}.json")) for s in ("ref", "cmp")]
     print(f"wrote {n} states ({changed} changed in cmp) to {args.out}: "
           f"ref.json {sizes[0] / 1e6:.1f} MB, cmp.json {sizes[1] / 1e6:.1f} MB"

@@ -10,9 +10,12 @@
 #                        numpy, tabulate, colorama and jsondiff
 #   BENCH_ROUNDS_OURS    timed runs of our binary per pair (default 5)
 #   BENCH_ROUNDS_REF     timed runs of the reference per pair (default 3)
-#   BENCH_PAIRS          subset of pairs by name, space separated (default: all four), or
-#                        explicit name:states:samples specs, e.g. for a quick smoke test:
-#                        "summary-10k:500:0 summary-20k:1000:0 bulk-1k:50:1000 bulk-2k:100:1000"
+#   BENCH_ROUNDS_SMALL   timed runs of our binary for pairs of at most 500 states (default 30)
+#   BENCH_PAIRS          subset of pairs by name, space separated (default: all), or explicit
+#                        name:states:samples[:runs] specs, e.g. for a quick smoke test:
+#                        "small-60:60:0 summary-10k:500:0 summary-20k:1000:0 bulk-1k:50:1000 bulk-2k:100:1000"
+#                        runs > 1 makes a repetition pair: runs generated reruns a side, compared
+#                        as `R1 .. Rk --vs C1 .. Ck` (skipped when the binary has no --vs)
 #   BENCH_DATA_DIR       where inputs, outputs and raw results go (default target/bench-data)
 #   BENCH_GEN_ARGS       extra gen_inputs.py arguments, e.g. "--compact" (part of the cache key)
 #   BENCH_ARGS           extra arguments passed to both tools (default: none)
@@ -28,13 +31,14 @@ PY=${PYTHON:-python3}
 DATA=${BENCH_DATA_DIR:-$ROOT/target/bench-data}
 ROUNDS_OURS=${BENCH_ROUNDS_OURS:-5}
 ROUNDS_REF=${BENCH_ROUNDS_REF:-3}
+ROUNDS_SMALL=${BENCH_ROUNDS_SMALL:-30}
 REF=${NVBENCH_COMPARE_REF:-}
 GEN=$HERE/gen_inputs.py
 GEN_ARGS=${BENCH_GEN_ARGS:-}
 read -r -a TOOL_ARGS <<<"${BENCH_ARGS:-}"
 
-# name:states:samples   (samples 0 = summary-only)
-ALL_PAIRS="summary-10k:10000:0 summary-20k:20000:0 bulk-1k:1000:10000 bulk-2k:2000:10000"
+# name:states:samples[:runs]   (samples 0 = summary-only; runs > 1 = repetition pair)
+ALL_PAIRS="small-60:60:0 summary-10k:10000:0 summary-20k:20000:0 bulk-1k:1000:10000 bulk-2k:2000:10000 bulk-1k-x3:1000:10000:3"
 PAIRS=()
 if [[ "${BENCH_PAIRS:-}" == *:* ]]; then
   read -r -a PAIRS <<<"$BENCH_PAIRS" # explicit name:states:samples specs (smoke tests)
@@ -107,6 +111,11 @@ log "data:     $DATA   raw results: $RESULTS"
 rss_floor=$("$PY" -c "$MEASURE_PY" "$DATA/out/rss-floor.txt" . true | cut -d' ' -f2)
 rm -f "$DATA/out/rss-floor.txt" "$DATA/out/rss-floor.txt.stderr"
 log "rss floor: $(awk "BEGIN{printf \"%.1f\", $rss_floor/1024}") MB (peak RSS of \`true\` through the timing wrapper)"
+# The wrapper's own fork/exec/wait cost is in every wall time; small pairs are near it.
+spawn_floor=$(for _ in $(seq 20); do "$PY" -c "$MEASURE_PY" "$DATA/out/spawn-floor.txt" . true | cut -d' ' -f1; done |
+  sort -n | sed -n 10p)
+rm -f "$DATA/out/spawn-floor.txt" "$DATA/out/spawn-floor.txt.stderr"
+log "spawn floor: $(awk "BEGIN{printf \"%.2f\", $spawn_floor*1000}") ms (median wall time of \`true\` through the timing wrapper)"
 
 # ---------------------------------------------------------------- build
 BIN=${NVBENCH_COMPARE_BIN:-$ROOT/target/release/nvbench-compare}
@@ -128,6 +137,8 @@ cp "$BIN" "$DATA/bin/nvbench-compare"
 bin_sum=$( (sha256sum "$DATA/bin/nvbench-compare" 2>/dev/null || shasum -a 256 "$DATA/bin/nvbench-compare") | cut -c1-12)
 log "binary:   $BIN ($(stat -c '%y' "$BIN" 2>/dev/null | cut -d. -f1 || echo '?'), sha256 $bin_sum), timed as $DATA/bin/nvbench-compare"
 BIN=$DATA/bin/nvbench-compare
+HAS_VS=0 # repetition pairs need the --vs option
+if "$BIN" --help 2>/dev/null | grep -q -- '--vs'; then HAS_VS=1; fi
 
 # ---------------------------------------------------------------- reference
 HAVE_REF=0
@@ -152,9 +163,14 @@ gen_key() {
 }
 
 for spec in "${PAIRS[@]}"; do
-  IFS=: read -r name states samples <<<"$spec"
+  IFS=: read -r name states samples runs <<<"$spec"
+  runs=${runs:-1}
   dir=$DATA/$name
-  key=$(gen_key "$states" "$samples")
+  key="$(gen_key "$states" "$samples") runs=$runs"
+  if ((runs > 1 && !HAS_VS)); then
+    log "inputs:   $name not generated (a repetition pair; the binary has no --vs option)"
+    continue
+  fi
   if [[ -f "$dir/.stamp" && "$(cat "$dir/.stamp")" == "$key" ]]; then
     log "inputs:   $name cached"
     continue
@@ -162,8 +178,16 @@ for spec in "${PAIRS[@]}"; do
   rm -f "$dir/.stamp"
   mkdir -p "$dir"
   t0=$(date +%s)
-  # shellcheck disable=SC2086
-  "$PY" "$GEN" --states "$states" --samples "$samples" --out "$dir" $GEN_ARGS 2>&1 | tee -a "$LOG"
+  if ((runs == 1)); then
+    # shellcheck disable=SC2086
+    "$PY" "$GEN" --states "$states" --samples "$samples" --out "$dir" $GEN_ARGS 2>&1 | tee -a "$LOG"
+  else
+    for ((r = 1; r <= runs; r++)); do # the same states and changes, new noise per rerun
+      # shellcheck disable=SC2086
+      "$PY" "$GEN" --states "$states" --samples "$samples" --out "$dir/run-$r" --rerun $((r - 1)) \
+        $GEN_ARGS 2>&1 | tee -a "$LOG"
+    done
+  fi
   printf '%s\n' "$key" >"$dir/.stamp"
   log "inputs:   $name generated in $(($(date +%s) - t0)) s"
 done
@@ -188,43 +212,74 @@ run_one() { # pair states samples tool round dir out -- cmd...
   fi
 }
 
-maxr=$ROUNDS_OURS
-if ((HAVE_REF && ROUNDS_REF > maxr)); then maxr=$ROUNDS_REF; fi
-
 for spec in "${PAIRS[@]}"; do
-  IFS=: read -r name states samples <<<"$spec"
+  IFS=: read -r name states samples runs <<<"$spec"
+  runs=${runs:-1}
   dir=$DATA/$name
-  log "== $name: $states states, $( ((samples > 0)) && echo "$samples samples/state in sidecars" || echo summary-only)"
+  if ((runs > 1 && !HAS_VS)); then
+    log "== $name: skipped (a repetition pair, and $BIN has no --vs option)"
+    printf '%s\tours\tskipped(no --vs)\n' "$name" >>"$STATUS"
+    log ""
+    continue
+  fi
+  log "== $name: $states states, $( ((samples > 0)) && echo "$samples samples/state in sidecars" || echo summary-only)$( ((runs > 1)) && echo ", $runs runs a side (--vs)")"
   # Warm the page cache so neither tool pays for the first read from disk.
   find "$dir" -type f -exec cat {} + >/dev/null
+  rounds_ours=$ROUNDS_OURS
+  ((states <= 500)) && rounds_ours=$ROUNDS_SMALL
+  maxr=$rounds_ours
+  if ((HAVE_REF && ROUNDS_REF > maxr)); then maxr=$ROUNDS_REF; fi
+  # What each tool is given. A repetition pair is timed three ways: ours pooled over every
+  # run ("ours"), ours on the first run pair alone ("ours1", its per-run yardstick) and the
+  # reference on that first pair (it cannot pool runs); outputs are checked on the first pair.
+  ours_args=(ref.json cmp.json)
+  one_args=()
+  if ((runs > 1)); then
+    ours_args=()
+    for ((r = 1; r <= runs; r++)); do ours_args+=("run-$r/ref.json"); done
+    ours_args+=(--vs)
+    for ((r = 1; r <= runs; r++)); do ours_args+=("run-$r/cmp.json"); done
+    one_args=(run-1/ref.json run-1/cmp.json)
+  fi
+  ref_args=("${ours_args[@]}")
+  ((runs > 1)) && ref_args=("${one_args[@]}")
   ours_first=$DATA/out/$name.ours.txt
+  one_first=$DATA/out/$name.ours1.txt
   ref_first=$DATA/out/$name.ref.txt
   for ((i = 1; i <= maxr; i++)); do
-    if ((i <= ROUNDS_OURS)); then
+    if ((i <= rounds_ours)); then
       out=$DATA/out/$name.ours.run.txt
       ((i == 1)) && out=$ours_first
       run_one "$name" "$states" "$samples" ours "$i" "$dir" "$out" -- \
-        "$BIN" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} ref.json cmp.json
+        "$BIN" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} "${ours_args[@]}"
       if ((i > 1)) && ! cmp -s "$out" "$ours_first"; then
         log "  !! ours: output of run $i differs from run 1 (non-deterministic)"
         printf '%s\tours\tNONDETERMINISTIC\n' "$name" >>"$STATUS"
+      fi
+      if ((runs > 1)); then
+        out=$DATA/out/$name.ours1.run.txt
+        ((i == 1)) && out=$one_first
+        run_one "$name" "$states" "$samples" ours1 "$i" "$dir" "$out" -- \
+          "$BIN" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} "${one_args[@]}"
       fi
     fi
     if ((HAVE_REF && i <= ROUNDS_REF)); then
       out=$DATA/out/$name.ref.run.txt
       ((i == 1)) && out=$ref_first
       run_one "$name" "$states" "$samples" ref "$i" "$dir" "$out" -- \
-        "$PY" "$REF" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} ref.json cmp.json
+        "$PY" "$REF" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} "${ref_args[@]}"
     fi
   done
   rm -f "$DATA/out/$name".*.run.txt "$DATA/out/$name".*.run.txt.stderr
+  checked=$ours_first
+  ((runs > 1)) && checked=$one_first
   if ((HAVE_REF)); then
-    if cmp -s "$ours_first" "$ref_first"; then
-      log "  output: identical to the reference ($(wc -l <"$ours_first") lines, $(wc -c <"$ours_first") bytes)"
+    if cmp -s "$checked" "$ref_first"; then
+      log "  output: identical to the reference ($(wc -l <"$checked") lines, $(wc -c <"$checked") bytes)"
       printf '%s\tdiff\tidentical\n' "$name" >>"$STATUS"
     else
-      log "  !!!!!!!! OUTPUT DIFFERENT from the reference: $ref_first vs $ours_first"
-      diff "$ref_first" "$ours_first" | head -n 20 | tee -a "$LOG" || true
+      log "  !!!!!!!! OUTPUT DIFFERENT from the reference: $ref_first vs $checked"
+      diff "$ref_first" "$checked" | head -n 20 | tee -a "$LOG" || true
       printf '%s\tdiff\tDIFFERENT\n' "$name" >>"$STATUS"
     fi
   fi
@@ -238,7 +293,7 @@ log ""
 import csv, os, statistics, sys
 
 results, status_file, data = sys.argv[1:4]
-pairs = [s.split(":") for s in sys.argv[4:]]
+pairs = [(s.split(":") + ["1"])[:4] for s in sys.argv[4:]]
 runs = {}
 with open(results, newline="") as f:
     for r in csv.DictReader(f, delimiter="\t"):
@@ -265,9 +320,13 @@ def mb(n):
     return n / 1e6
 
 
-rows, info = [], {}
-for name, states, samples in pairs:
-    d = os.path.join(data, name)
+rows, info, reps = [], {}, []
+for name, states, samples, n_runs in pairs:
+    n_runs = int(n_runs)
+    d = os.path.join(data, name) if n_runs == 1 else os.path.join(data, name, "run-1")
+    if not os.path.exists(os.path.join(d, "ref.json")):
+        rows.append([name, states, "-", "skipped"] + ["-"] * 8 + [",".join(status.get(name, []))])
+        continue
     json_bytes = max(os.path.getsize(os.path.join(d, f"{s}.json")) for s in ("ref", "cmp"))
     side_bytes = 0
     for sub in ("ref.json-bin", "ref.json-freqs-bin", "cmp.json-bin", "cmp.json-freqs-bin"):
@@ -275,8 +334,13 @@ for name, states, samples in pairs:
         if os.path.isdir(p):
             side_bytes += sum(e.stat().st_size for e in os.scandir(p))
     o, r = summary(name, "ours"), summary(name, "ref")
+    # The reference cannot pool runs: it is timed on one run pair, and k runs cost it k times that.
+    ref_scale = n_runs
     info[name] = (int(states), o, r, json_bytes)
+    if n_runs > 1:
+        reps.append((name, n_runs, o, summary(name, "ours1"), r))
     size = f"{mb(json_bytes):.1f}" + (f" (+{mb(side_bytes):.0f} bin)" if side_bytes else "")
+    size += f" x{n_runs} runs" if n_runs > 1 else ""
     rows.append([
         name, states, size,
         f"{o[0]:.3f} [{o[1]:.3f}-{o[2]:.3f}] n={o[4]}" if o else "n/a",
@@ -285,8 +349,8 @@ for name, states, samples in pairs:
         f"{r[0]:.2f} [{r[1]:.2f}-{r[2]:.2f}] n={r[4]}" if r else "-",
         f"{r[5]:.2f}" if r else "-",
         f"{r[3]:.0f}" if r else "-",
-        f"{r[0] / o[0]:.1f}x" if (o and r) else "-",
-        f"{r[5] / o[5]:.1f}x" if (o and r and o[5] > 0) else "-",
+        f"{ref_scale * r[0] / o[0]:.1f}x" if (o and r) else "-",
+        f"{ref_scale * r[5] / o[5]:.1f}x" if (o and r and o[5] > 0) else "-",
         f"{o[3] * 1024 * 1024 / json_bytes:.2f}" if o else "n/a",
         ",".join(status.get(name, [])) or ("-" if not r else "?"),
     ])
@@ -303,8 +367,18 @@ print()
 print("JSON MB = larger of ref.json/cmp.json (+ total sidecar MB).  wall = elapsed time;")
 print("CPU = median user+sys time; RSS = max peak RSS over runs; speedup = reference median /")
 print("ours median (wall, CPU); RSS/JSON = ours peak RSS / larger input JSON.  On a loaded")
-print("machine CPU time is the steadier number; wall time is what users see.")
+print("machine CPU time is the steadier number; wall time is what users see.  For a pair of")
+print("k runs a side (xk), the reference is timed on the first run pair and counted k times.")
 print()
+if reps:
+    print("Repetition mode (ours pooled over k runs a side vs ours on one run pair):")
+    for name, k, pooled, one, r in reps:
+        if pooled and one:
+            ratio = pooled[5] / (k * one[5]) if one[5] > 0 else float("nan")
+            print(f"  {name}: pooled {pooled[0]:.3f} s wall, {pooled[5]:.2f} s CPU; one run pair "
+                  f"{one[0]:.3f} s wall, {one[5]:.2f} s CPU; pooled CPU / (k x one) = {ratio:.2f} "
+                  f"(target about 1, at most 1.1): " + ("met" if ratio <= 1.1 else "NOT met"))
+    print()
 lin = []
 for small, large in (("summary-10k", "summary-20k"), ("bulk-1k", "bulk-2k")):
     if small not in info or large not in info:
@@ -331,6 +405,11 @@ if "summary-20k" in info and info["summary-20k"][1]:
     ratio = o[3] * 1024 * 1024 / jb
     targets.append(f"summary-20k peak RSS {ratio:.2f}x the larger input JSON (target <= 1.5x): "
                    + ("met" if ratio <= 1.5 else "NOT met"))
+if "small-60" in info and info["small-60"][1]:
+    o = info["small-60"][1]
+    targets.append(f"small-60 whole process {o[0] * 1000:.2f} ms wall median, including the "
+                   "timing wrapper's spawn floor (target < 3 ms): "
+                   + ("met" if o[0] < 0.003 else "NOT met"))
 if "bulk-2k" in info and info["bulk-2k"][1] and info["bulk-2k"][2]:
     _, o, r, _ = info["bulk-2k"]
     targets.append(f"bulk-2k speedup {r[0] / o[0]:.1f}x wall, {r[5] / o[5]:.1f}x CPU "
@@ -340,7 +419,8 @@ if targets:
     for t in targets:
         print("  " + t)
     print()
-bad = [f"{p}: {v}" for p, vs in status.items() for v in vs if v != "identical"]
+bad = [f"{p}: {v}" for p, vs in status.items() for v in vs
+       if v != "identical" and not v.startswith("skipped")]
 if bad:
     print("PROBLEMS: " + "; ".join(bad))
 PYEOF

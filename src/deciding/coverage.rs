@@ -22,8 +22,10 @@
 //! arrays of positive finite values. Other inputs (empty, NaN, zero) never
 //! panic and give NaN or `None` where NumPy would warn or raise.
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
+
+use super::radix::{POOL_USIZE, RadixKey, give_back, lsd_sort, take_buffer, take_scratch};
+use super::value_stats::{ValueStats, value_stats};
 
 /// The thresholds this module reads (spec "Configuration Keys").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,21 +182,16 @@ impl SortedBits {
         // The extreme keys are the keys of the extreme values (positive
         // finite values order like their bit patterns), and float minimum
         // and maximum vectorize where 64-bit integer ones do not.
-        let mut usable = !values.is_empty();
-        let mut float32 = true;
-        let (mut low, mut high) = (f64::INFINITY, 0.0f64);
-        let (mut all32, mut any32, mut all64, mut any64) = (u32::MAX, 0u32, u64::MAX, 0u64);
-        for &v in values {
-            usable &= v.is_finite() & (v > 0.0);
-            let bits32 = (v as f32).to_bits();
-            float32 &= f64::from(f32::from_bits(bits32)) == v;
-            low = if v < low { v } else { low };
-            high = if v > high { v } else { high };
-            all32 &= bits32;
-            any32 |= bits32;
-            all64 &= v.to_bits();
-            any64 |= v.to_bits();
-        }
+        let ValueStats {
+            usable,
+            float32,
+            low,
+            high,
+            all32,
+            any32,
+            all64,
+            any64,
+        } = value_stats(values);
         let narrow = KeyStats {
             min: u64::from((low as f32).to_bits()),
             max: u64::from((high as f32).to_bits()),
@@ -281,22 +278,25 @@ fn sort_bits(
 }
 
 /// Runs of equal keys in ascending `keys`, without a data-dependent branch.
+/// Only the last key of each run is turned into its value.
 fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
     let n = keys.len();
-    let mut values = take_buffer(&POOL_F64);
-    values.resize(n + 1, 0.0);
-    // `ends[u]` is one past the last index of run `u`.
-    let mut ends = take_buffer(&POOL_USIZE);
-    ends.resize(n + 1, 0);
+    // `ends[u]` is one past the last index of run `u`; every slot up to the
+    // last run is written before it is read, so the buffer is not cleared.
+    let mut buffer = take_scratch(&POOL_USIZE, n);
     let mut runs = 0;
-    for (i, &key) in keys.iter().enumerate() {
-        values[runs] = value(key);
-        ends[runs] = i + 1;
-        let next_differs = keys.get(i + 1).is_none_or(|&next| next != key);
-        runs += usize::from(next_differs);
+    for (i, pair) in keys.windows(2).enumerate() {
+        buffer[runs] = i + 1;
+        runs += usize::from(pair[0] != pair[1]);
     }
+    if n > 0 {
+        buffer[runs] = n;
+        runs += 1;
+    }
+    let ends = &buffer[..runs];
+    let values = ends.iter().map(|&end| value(keys[end - 1])).collect();
     let mut start = 0;
-    let counts = ends[..runs]
+    let counts = ends
         .iter()
         .map(|&end| {
             let count = (end - start) as u64;
@@ -304,66 +304,8 @@ fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> Sor
             count
         })
         .collect();
-    let unique = SortedUnique {
-        values: values[..runs].to_vec(),
-        counts,
-    };
-    give_back(&POOL_F64, values);
-    give_back(&POOL_USIZE, ends);
-    unique
-}
-
-/// Unsigned keys a radix sort can take apart.
-trait RadixKey: Copy + Default + Ord + 'static {
-    fn to_u64(self) -> u64;
-    /// Buffers of this thread kept for reuse: the samples of every state
-    /// are sorted into buffers of the same size, and fresh ones would have
-    /// their pages faulted in again each time.
-    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>>;
-}
-
-thread_local! {
-    static POOL32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
-    static POOL64: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
-    static POOL_USIZE: RefCell<Vec<Vec<usize>>> = const { RefCell::new(Vec::new()) };
-    static POOL_F64: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
-}
-
-impl RadixKey for u32 {
-    fn to_u64(self) -> u64 {
-        u64::from(self)
-    }
-    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>> {
-        &POOL32
-    }
-}
-
-impl RadixKey for u64 {
-    fn to_u64(self) -> u64 {
-        self
-    }
-    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>> {
-        &POOL64
-    }
-}
-
-/// An empty buffer from `pool` (or a new one).
-fn take_buffer<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>) -> Vec<T> {
-    pool.with(|p| p.borrow_mut().pop()).unwrap_or_default()
-}
-
-/// Returns a buffer to `pool` for reuse (a few are kept).
-fn give_back<T: 'static>(
-    pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>,
-    mut buffer: Vec<T>,
-) {
-    buffer.clear();
-    pool.with(|p| {
-        let mut p = p.borrow_mut();
-        if p.len() < 4 {
-            p.push(buffer);
-        }
-    });
+    give_back(&POOL_USIZE, buffer);
+    SortedUnique { values, counts }
 }
 
 /// Sorts `keys` ascending, on the bits that vary only (tests use this).
@@ -394,82 +336,6 @@ fn radix_sort<K: RadixKey>(keys: &mut Vec<K>) {
             .all(|(r, k)| (r << shift) + stats.min == k.to_u64())
     );
     *keys = sorted;
-}
-
-const MAX_DIGIT_BITS: u32 = 12;
-/// Keys of more bits are radix sorted on their top `PREFIX_BITS` only and
-/// finished by insertion sort: sample values are spread out enough that
-/// few share a prefix (cycles have ~45 varying bits, 2 passes instead of 4).
-const PREFIX_BITS: u32 = 24;
-
-/// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
-/// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
-fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
-    if bits == 0 {
-        return;
-    }
-    let ignored = bits.saturating_sub(PREFIX_BITS);
-    radix_passes(keys, ignored, bits - ignored);
-    if ignored > 0 {
-        finish_insertion_sort(keys);
-    }
-}
-
-/// Sorts nearly sorted keys by insertion, or (when that takes too many
-/// moves) by `sort_unstable`, so the worst case stays `O(n log n)`.
-fn finish_insertion_sort<K: RadixKey>(keys: &mut [K]) {
-    let mut budget = 4 * keys.len() + 64;
-    for i in 1..keys.len() {
-        let key = keys[i];
-        let mut j = i;
-        while j > 0 && keys[j - 1] > key {
-            keys[j] = keys[j - 1];
-            j -= 1;
-        }
-        keys[j] = key;
-        budget = budget.saturating_sub(i - j);
-        if budget == 0 {
-            keys.sort_unstable();
-            return;
-        }
-    }
-}
-
-/// LSD radix sort on bits `[low, low + bits)` of the keys (stable, so keys
-/// equal there keep their order), in equal digits of at most
-/// `MAX_DIGIT_BITS`.
-fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
-    let passes = bits.div_ceil(MAX_DIGIT_BITS);
-    let digit_bits = bits.div_ceil(passes);
-    let buckets = 1usize << digit_bits;
-    let mask = (buckets - 1) as u64;
-    let mut counts = take_buffer(u32::pool());
-    counts.resize(passes as usize * buckets, 0);
-    for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
-        let shift = low + pass as u32 * digit_bits;
-        for key in keys.iter() {
-            histogram[((key.to_u64() >> shift) & mask) as usize] += 1;
-        }
-    }
-    let mut scratch = take_buffer(K::pool());
-    scratch.resize(keys.len(), K::default());
-    for (pass, histogram) in counts.chunks_exact_mut(buckets).enumerate() {
-        let shift = low + pass as u32 * digit_bits;
-        let mut total = 0;
-        for slot in histogram.iter_mut() {
-            let n = *slot;
-            *slot = total;
-            total += n;
-        }
-        for &key in keys.iter() {
-            let slot = &mut histogram[((key.to_u64() >> shift) & mask) as usize];
-            scratch[*slot as usize] = key;
-            *slot += 1;
-        }
-        std::mem::swap(keys, &mut scratch);
-    }
-    give_back(K::pool(), scratch);
-    give_back(u32::pool(), counts);
 }
 
 /// A total order for sorting: numeric order, all NaNs equal and greatest.
@@ -769,40 +635,35 @@ fn nan_min(a: f64, b: f64) -> f64 {
 /// coverage, but only when that removes some values, keeps some, and removes
 /// at most `max_removed_sample_fraction` of the samples.
 fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
-    let keep_all = vec![true; counts.len()];
+    let keep_all = || vec![true; counts.len()];
     let total = saturating_sum(counts.iter().copied());
     if counts.is_empty()
         || total == 0
         || t.rare_sample_fraction <= 0.0
         || t.rare_max_removed_sample_fraction <= 0.0
     {
-        return (keep_all, SupportFilter::Disabled);
+        return (keep_all(), SupportFilter::Disabled);
     }
     if counts.iter().all(|&c| c == 1) {
-        return (keep_all, SupportFilter::AllValuesUnique);
+        return (keep_all(), SupportFilter::AllValuesUnique);
     }
     // Compared as f64: exact for any realistic count (< 2^53).
     let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
-    let mask: Vec<bool> = counts.iter().map(|&c| c as f64 >= min_count).collect();
-    if mask.iter().all(|&keep| keep) {
-        return (keep_all, SupportFilter::NoRareValues);
+    let keep = |c: u64| c as f64 >= min_count;
+    let kept = counts.iter().fold(0usize, |n, &c| n + usize::from(keep(c)));
+    if kept == counts.len() {
+        return (keep_all(), SupportFilter::NoRareValues);
     }
-    if !mask.iter().any(|&keep| keep) {
-        return (keep_all, SupportFilter::WouldRemoveAllSupport);
+    if kept == 0 {
+        return (keep_all(), SupportFilter::WouldRemoveAllSupport);
     }
-    let removed = saturating_sum(
-        counts
-            .iter()
-            .zip(&mask)
-            .filter(|(_, keep)| !**keep)
-            .map(|(c, _)| *c),
-    );
+    let removed = saturating_sum(counts.iter().copied().filter(|&c| !keep(c)));
     let removed_sample_fraction = removed as f64 / total as f64;
     if removed_sample_fraction > t.rare_max_removed_sample_fraction {
-        return (keep_all, SupportFilter::WouldRemoveTooMuchMass);
+        return (keep_all(), SupportFilter::WouldRemoveTooMuchMass);
     }
     (
-        mask,
+        counts.iter().map(|&c| keep(c)).collect(),
         SupportFilter::Filtered {
             removed_sample_fraction,
         },
@@ -872,8 +733,9 @@ pub fn format_percent(v: f64) -> String {
 /// or holds any non-finite or non-positive value (spec "Timing Data Used":
 /// such bulk data are unusable).
 pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
-    // Widening is exact, so the float32 values are checked first: unusable
-    // data never costs a widened copy (twice the sidecar's bytes).
+    // Widening is exact, so the float32 values are checked first (in a fold
+    // without early exit, so both loops vectorize): unusable data never
+    // costs a widened copy (twice the sidecar's bytes).
     let usable = !values.is_empty()
         && values
             .iter()
@@ -1001,12 +863,57 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
 #[cfg(test)]
 #[allow(dead_code)]
 pub(crate) mod oracle {
+    pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
+        let widened: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        all_positive_finite(&widened).then_some(widened)
+    }
+
     // Functions this change left as they were are shared, not copied.
-    pub use super::positive_finite;
     use super::{
-        CoverageThresholds, Coverages, SampleInterval, SortedUnique, all_positive_finite, lerp,
-        nan_last, nan_min, same_value, saturating_sum, support_filter,
+        CoverageThresholds, Coverages, SampleInterval, SortedUnique, SupportFilter,
+        all_positive_finite, lerp, nan_last, nan_min, same_value, saturating_sum,
     };
+
+    fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
+        let keep_all = vec![true; counts.len()];
+        let total = saturating_sum(counts.iter().copied());
+        if counts.is_empty()
+            || total == 0
+            || t.rare_sample_fraction <= 0.0
+            || t.rare_max_removed_sample_fraction <= 0.0
+        {
+            return (keep_all, SupportFilter::Disabled);
+        }
+        if counts.iter().all(|&c| c == 1) {
+            return (keep_all, SupportFilter::AllValuesUnique);
+        }
+        // Compared as f64: exact for any realistic count (< 2^53).
+        let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+        let mask: Vec<bool> = counts.iter().map(|&c| c as f64 >= min_count).collect();
+        if mask.iter().all(|&keep| keep) {
+            return (keep_all, SupportFilter::NoRareValues);
+        }
+        if !mask.iter().any(|&keep| keep) {
+            return (keep_all, SupportFilter::WouldRemoveAllSupport);
+        }
+        let removed = saturating_sum(
+            counts
+                .iter()
+                .zip(&mask)
+                .filter(|(_, keep)| !**keep)
+                .map(|(c, _)| *c),
+        );
+        let removed_sample_fraction = removed as f64 / total as f64;
+        if removed_sample_fraction > t.rare_max_removed_sample_fraction {
+            return (keep_all, SupportFilter::WouldRemoveTooMuchMass);
+        }
+        (
+            mask,
+            SupportFilter::Filtered {
+                removed_sample_fraction,
+            },
+        )
+    }
 
     pub fn sorted_unique(values: &[f64]) -> SortedUnique {
         let sorted = sorted_copy(values);

@@ -11,5 +11,7 @@ pub mod config;
 pub mod coverage;
 pub mod decision;
 pub mod gate;
+mod radix;
 pub mod repetitions;
 pub mod report;
+mod value_stats;

@@ -429,16 +429,16 @@ impl<'de> Deserialize<'de> for RawSummary {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawSummary, A::Error> {
                 let mut tag = RawTag::Missing;
                 let mut data = SummaryData::Entries(Vec::new());
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "tag" => tag = map.next_value::<TagField>()?.0,
+                while let Some(key) = map.next_key::<SummaryKey>()? {
+                    match key {
+                        SummaryKey::Tag => tag = map.next_value::<TagField>()?.0,
                         // NVBench writes the tag first: the data of summaries
                         // the comparison never reads is skipped unparsed.
-                        "data" if matches!(tag, RawTag::Other) => {
+                        SummaryKey::Data if matches!(tag, RawTag::Other) => {
                             map.next_value::<IgnoredAny>()?;
                         }
-                        "data" => data = map.next_value::<DataField>()?.0,
-                        _ => {
+                        SummaryKey::Data => data = map.next_value::<DataField>()?.0,
+                        SummaryKey::Other => {
                             map.next_value::<IgnoredAny>()?;
                         }
                     }
@@ -447,6 +447,34 @@ impl<'de> Deserialize<'de> for RawSummary {
             }
         }
         deserializer.deserialize_map(SummaryVisitor)
+    }
+}
+
+/// A key of a summary object, recognised without allocating (serde's
+/// `Cow<str>` always allocates an owned `String`: five per summary).
+enum SummaryKey {
+    Tag,
+    Data,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for SummaryKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = SummaryKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a summary key")
+            }
+            fn visit_str<E>(self, key: &str) -> Result<SummaryKey, E> {
+                Ok(match key {
+                    "tag" => SummaryKey::Tag,
+                    "data" => SummaryKey::Data,
+                    _ => SummaryKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
     }
 }
 
@@ -534,5 +562,37 @@ impl<'de> Deserialize<'de> for Summaries {
             }
         }
         deserializer.deserialize_any(SummariesVisitor)
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    fn median(json: &str) -> Option<f64> {
+        let summaries: Summaries = serde_json::from_str(json).expect(json);
+        match summaries.lookup(Tag::Median) {
+            Lookup::Found(Extracted::Float(Ok(value))) => *value,
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn summary_keys_are_recognised_in_any_order_and_spelling() {
+        let data = r#"[{"name": "value", "type": "float64", "value": "2.5"}]"#;
+        let tag = r#""nv/cold/time/gpu/median""#;
+        // The usual order, data before tag (not skipped then), an escaped
+        // key, and keys that only look alike.
+        let cases = [
+            format!(r#"[{{"tag": {tag}, "name": "x", "data": {data}}}]"#),
+            format!(r#"[{{"data": {data}, "hint": "h", "tag": {tag}}}]"#),
+            format!(r#"[{{"t\u0061g": {tag}, "d\u0061ta": {data}}}]"#),
+        ];
+        for json in &cases {
+            assert_eq!(median(json), Some(2.5), "{json}");
+        }
+        let lookalikes = format!(r#"[{{"Tag": {tag}, "tags": {tag}, "data": {data}}}]"#);
+        let summaries: Summaries = serde_json::from_str(&lookalikes).unwrap();
+        assert!(matches!(summaries.lookup(Tag::Median), Lookup::Untagged));
     }
 }

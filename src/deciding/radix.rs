@@ -1,0 +1,240 @@
+//! The radix sort behind [`super::coverage::sorted_unique`]: bulk samples
+//! (10^4 and more per run, four arrays per state) are sorted as reduced
+//! integer keys, and this sort is most of the bulk path's cost.
+//!
+//! What keeps it cheap:
+//! - at most two LSD passes of at most 12 bits over the top 24 varying
+//!   bits, finished by an insertion sort (the keys are then nearly sorted);
+//! - one read of the keys builds the histograms of both passes, and fixed
+//!   size histograms let the compiler drop the bounds checks on buckets;
+//! - a pass whose digit is the same in every key is skipped;
+//! - buffers are kept per thread and handed out again without being
+//!   cleared: every state's samples are sorted in buffers of the same size,
+//!   and neither fresh pages nor zero-filling them is needed where every
+//!   slot is written before it is read.
+
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
+/// A per-thread pool of reusable buffers.
+pub(crate) type Pool<T> = LocalKey<RefCell<Vec<Vec<T>>>>;
+
+/// Unsigned keys a radix sort can take apart.
+pub(crate) trait RadixKey: Copy + Default + Ord + 'static {
+    fn to_u64(self) -> u64;
+    /// Buffers of this thread kept for reuse: the samples of every state
+    /// are sorted into buffers of the same size, and fresh ones would have
+    /// their pages faulted in again each time.
+    fn pool() -> &'static Pool<Self>;
+}
+
+thread_local! {
+    static POOL32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    static POOL64: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+    pub(crate) static POOL_USIZE: RefCell<Vec<Vec<usize>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl RadixKey for u32 {
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn pool() -> &'static Pool<Self> {
+        &POOL32
+    }
+}
+
+impl RadixKey for u64 {
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn pool() -> &'static Pool<Self> {
+        &POOL64
+    }
+}
+
+/// An empty buffer from `pool` (or a new one), for `extend` or `push`.
+pub(crate) fn take_buffer<T: 'static>(pool: &'static Pool<T>) -> Vec<T> {
+    let mut buffer = pool.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    buffer.clear();
+    buffer
+}
+
+/// A buffer of `len` elements whose contents are unspecified (left over
+/// from an earlier use, or `T::default()`): only for callers that write
+/// every element they read. Saves zero-filling it each time.
+pub(crate) fn take_scratch<T: Copy + Default + 'static>(
+    pool: &'static Pool<T>,
+    len: usize,
+) -> Vec<T> {
+    let mut buffer = pool.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    if buffer.len() >= len {
+        buffer.truncate(len);
+    } else {
+        buffer.resize(len, T::default());
+    }
+    buffer
+}
+
+/// Returns a buffer to `pool` for reuse (a few are kept), contents and all.
+pub(crate) fn give_back<T: 'static>(pool: &'static Pool<T>, buffer: Vec<T>) {
+    pool.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < 4 {
+            p.push(buffer);
+        }
+    });
+}
+
+const MAX_DIGIT_BITS: u32 = 12;
+const BUCKETS: usize = 1 << MAX_DIGIT_BITS;
+/// Keys of more bits are radix sorted on their top `PREFIX_BITS` only and
+/// finished by insertion sort: sample values are spread out enough that
+/// few share a prefix (cycles have ~45 varying bits, 2 passes instead of 4).
+const PREFIX_BITS: u32 = 24;
+const MAX_PASSES: usize = PREFIX_BITS.div_ceil(MAX_DIGIT_BITS) as usize;
+const _: () = assert!(MAX_PASSES == 2, "radix_passes builds two histograms");
+
+/// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
+/// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
+pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+    if bits == 0 {
+        return;
+    }
+    let ignored = bits.saturating_sub(PREFIX_BITS);
+    radix_passes(keys, ignored, bits - ignored);
+    if ignored > 0 {
+        finish_insertion_sort(keys);
+    }
+}
+
+/// Sorts nearly sorted keys by insertion, or (when that takes too many
+/// moves) by `sort_unstable`, so the worst case stays `O(n log n)`.
+fn finish_insertion_sort<K: RadixKey>(keys: &mut [K]) {
+    let mut budget = 4 * keys.len() + 64;
+    for i in 1..keys.len() {
+        let key = keys[i];
+        if keys[i - 1] <= key {
+            continue; // the common case: already in place
+        }
+        let mut j = i;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        budget = budget.saturating_sub(i - j);
+        if budget == 0 {
+            keys.sort_unstable();
+            return;
+        }
+    }
+}
+
+/// One digit of every key: bits `[shift, shift + digit_bits)`.
+#[derive(Clone, Copy)]
+struct Digit {
+    shift: u32,
+    mask: u64,
+}
+
+impl Digit {
+    fn of<K: RadixKey>(self, key: K) -> usize {
+        // The mask is below `BUCKETS`; the second one says so to the compiler.
+        ((key.to_u64() >> self.shift) & self.mask) as usize & (BUCKETS - 1)
+    }
+}
+
+/// LSD radix sort on bits `[low, low + bits)` of the keys, `bits <=
+/// PREFIX_BITS` (stable, so keys equal there keep their order), in equal
+/// digits of at most `MAX_DIGIT_BITS`.
+fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
+    debug_assert!(bits <= PREFIX_BITS);
+    let passes = bits.div_ceil(MAX_DIGIT_BITS) as usize;
+    let digit_bits = bits.div_ceil(passes as u32);
+    let mask = (1u64 << digit_bits) - 1;
+    let digits = [0, 1].map(|pass| Digit {
+        shift: low + pass * digit_bits,
+        mask,
+    });
+    let mut histograms = [[0u32; BUCKETS]; MAX_PASSES];
+    let [first, second] = &mut histograms;
+    if passes == 2 {
+        for &key in keys.iter() {
+            first[digits[0].of(key)] += 1;
+            second[digits[1].of(key)] += 1;
+        }
+    } else {
+        for &key in keys.iter() {
+            first[digits[0].of(key)] += 1;
+        }
+    }
+    let mut scratch = take_scratch(K::pool(), keys.len());
+    for (histogram, digit) in histograms.iter_mut().zip(digits).take(passes) {
+        if histogram.iter().any(|&n| n as usize == keys.len()) {
+            continue; // every key has the same digit: the pass keeps the order
+        }
+        let mut total = 0;
+        for slot in histogram.iter_mut() {
+            let n = *slot;
+            *slot = total;
+            total += n;
+        }
+        for &key in keys.iter() {
+            let slot = &mut histogram[digit.of(key)];
+            scratch[*slot as usize] = key;
+            *slot += 1;
+        }
+        std::mem::swap(keys, &mut scratch);
+    }
+    give_back(K::pool(), scratch);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn lsd_sort_sorts_every_width_including_skipped_passes() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        for bits in 1..=64u32 {
+            for n in [1usize, 2, 5, 100, 5000] {
+                let mask = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1 << bits) - 1
+                };
+                // Some arrays share their low digit, so that pass is skipped.
+                let shared_low = n % 2 == 0;
+                let mut keys: Vec<u64> = (0..n)
+                    .map(|_| {
+                        let k = xorshift(&mut state) & mask;
+                        if shared_low { k & !0xfff } else { k }
+                    })
+                    .collect();
+                let mut expected = keys.clone();
+                expected.sort_unstable();
+                lsd_sort(&mut keys, bits);
+                assert_eq!(keys, expected, "bits {bits} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn scratch_buffers_are_reused_at_the_asked_length() {
+        let mut buffer = take_scratch(u64::pool(), 10);
+        assert_eq!(buffer.len(), 10);
+        buffer.iter_mut().for_each(|v| *v = 7);
+        give_back(u64::pool(), buffer);
+        let shorter = take_scratch(u64::pool(), 4);
+        assert_eq!(shorter, vec![7; 4]);
+        give_back(u64::pool(), shorter);
+        assert!(take_buffer(u64::pool()).is_empty());
+    }
+}
