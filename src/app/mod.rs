@@ -1,36 +1,48 @@
 //! One comparison run: load -> match -> decide -> render, in the order the
 //! reference prints (per input pair, per benchmark, per device pair).
+//!
+//! [`Run::execute`] is the pipeline: the input pairs (`input_pairs`), each
+//! pair loaded (`compare_files`), its devices and benchmarks matched
+//! (`compare_roots`), every compared benchmark matched and decided ahead on
+//! all cores (module `prepare`), the results applied and printed in order
+//! (`apply_pair`), then the summary (`finish`). Module `sections` knows the
+//! device sections, `output` where text goes; [`repeated`] is the same
+//! pipeline for repetition mode.
 
+mod output;
+mod prepare;
 pub mod repeated;
+mod sections;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Write;
 
-use serde_json::Value;
-
 use crate::deciding::config::Thresholds;
-use crate::deciding::decision::{self, Comparison, Side, Status};
-use crate::deciding::report::{AxisEntry, MissingKind, Presence, Report, SidecarFile, StateRecord};
+use crate::deciding::decision::Status;
+use crate::deciding::report::{MissingKind, Presence, Report};
 use crate::failure::Failure;
 use crate::loading::inputs::{InputPairs, input_pairs, load_pair};
 use crate::loading::model::{Benchmark, Device, Root, State};
-use crate::loading::sidecar::{SidecarEvidence, Warnings, os_error_text, py_dirname};
-use crate::loading::timing::{Timing, extract_timing};
+use crate::loading::sidecar::{Warnings, py_dirname};
+use crate::matching::StateMatch;
 use crate::matching::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_group};
 use crate::matching::nothing_compared::Offer;
-use crate::matching::{self, MatchedState, StateMatch};
 use crate::output::collisions::OutputGuard;
 use crate::parallel::{drop_in_background, map_in_parallel};
 use crate::printable::{not_a_marker, printable};
-use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::pycompat::pprint::PyValue;
-use crate::rendering::axes::axis_cells;
-use crate::rendering::bulk_debug::{bulk_debug_row, bulk_debug_script};
+use crate::rendering::bulk_debug::bulk_debug_row;
 use crate::rendering::charts::selection::{ChartSettings, Charts};
-use crate::rendering::summary::{render_missing, render_summary};
-use crate::rendering::table::{DisplayMode, Row, render_table};
-use crate::rendering::{Color, colorize};
+use crate::rendering::table::DisplayMode;
+
+pub(crate) use output::{notes, summary_text, write_bulk_debug};
+use prepare::{BENCHMARKS_PER_THREAD, PairWork, prepare_benchmark, prepare_pair, table_text};
+pub(crate) use prepare::{
+    axis_names, benchmark_device_pairs, is_displayed, presence, sort_decided_by_change,
+};
+pub(crate) use sections::{FileContext, device_heading, device_names, selected_devices};
+use sections::{device_name, find_device, report_device_mismatch};
 
 /// Everything a comparison run needs, validated.
 #[derive(Debug, Clone)]
@@ -68,40 +80,6 @@ pub struct Settings {
     pub charts: ChartSettings,
 }
 
-/// Where warnings printed among the tables go: with the tables, or to
-/// stderr when the tables are not printed (see `notes_to_stderr`).
-pub(crate) fn notes<'o>(
-    settings: &Settings,
-    out: &'o mut dyn Write,
-    stderr: &'o mut std::io::Stderr,
-) -> &'o mut dyn Write {
-    if settings.notes_to_stderr {
-        stderr
-    } else {
-        out
-    }
-}
-
-/// A decision and the sidecar files both sides advertise.
-struct Decided {
-    comparison: Comparison,
-    sidecars: [SidecarFile; 4],
-}
-
-/// The selected devices of one input, or the reference's error.
-pub(crate) fn selected_devices<'a>(
-    root: &'a Root,
-    path: &str,
-    filter: &DeviceFilter,
-    option: &str,
-) -> Result<Vec<&'a Device>, Failure> {
-    let devices = root
-        .devices
-        .as_deref()
-        .ok_or_else(|| Failure::fatal(format!("{path}: the file has no 'devices' section")))?;
-    matching::select_devices(devices, filter, option)
-}
-
 /// State of one whole run: findings and warnings shared by all input pairs.
 pub struct Run<'s> {
     settings: &'s Settings,
@@ -129,8 +107,20 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// Compares every input pair and prints the summary.
+    /// Compares every input pair (load, match, decide, render each in
+    /// turn), then prints the summary.
     pub fn execute(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        let pairs = self.input_pairs()?;
+        for (index, (reference, compare)) in pairs.iter().enumerate() {
+            let last = index + 1 == pairs.len();
+            self.compare_files(reference, compare, last, out)?;
+        }
+        self.finish(out)
+    }
+
+    /// Loading: the file pairs to compare; files of one directory only are
+    /// recorded (`--report-missing`) and explain a run without pairs.
+    fn input_pairs(&mut self) -> Result<Vec<(String, String)>, Failure> {
         let InputPairs {
             pairs,
             only_reference,
@@ -146,10 +136,12 @@ impl<'s> Run<'s> {
         if self.settings.report_missing {
             self.report.add_missing_files(only_reference, only_compare);
         }
-        for (index, (reference, compare)) in pairs.iter().enumerate() {
-            let last = index + 1 == pairs.len();
-            self.compare_files(reference, compare, last, out)?;
-        }
+        Ok(pairs)
+    }
+
+    /// Rendering after the tables: NEW/DROPPED, the summary, the next steps
+    /// and the bulk-debug script.
+    fn finish(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
         self.offer.one_sided_states = self
             .report
             .missing
@@ -158,13 +150,10 @@ impl<'s> Run<'s> {
             .count();
         let text = summary_text(self.settings, &self.report);
         out.write_all(text.as_bytes()).map_err(Failure::write)?;
-        self.write_bulk_debug(out)
-    }
-
-    fn write_bulk_debug(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
         write_bulk_debug(self.settings, self.bulk_rows.take(), out)
     }
 
+    /// One input pair: load both files, then compare what they hold.
     fn compare_files(
         &mut self,
         ref_path: &str,
@@ -173,8 +162,8 @@ impl<'s> Run<'s> {
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         let mut stderr = std::io::stderr();
-        let notes = notes(self.settings, out, &mut stderr);
-        let (ref_root, cmp_root) = load_pair(ref_path, cmp_path, notes)?;
+        let (ref_root, cmp_root) =
+            load_pair(ref_path, cmp_path, notes(self.settings, out, &mut stderr))?;
         self.outputs.check_sidecars(ref_path, &ref_root)?;
         self.outputs.check_sidecars(cmp_path, &cmp_root)?;
         self.charts
@@ -191,6 +180,8 @@ impl<'s> Run<'s> {
         result
     }
 
+    /// Matching the pair's devices and benchmarks, deciding every compared
+    /// benchmark ahead on all cores, then applying the results in order.
     fn compare_roots(
         &mut self,
         (ref_path, ref_root): (&str, &Root),
@@ -199,44 +190,10 @@ impl<'s> Run<'s> {
     ) -> Result<(), Failure> {
         let s = self.settings;
         let compared_before = self.report.tally.total;
-        let ref_devices = selected_devices(
-            ref_root,
-            ref_path,
-            &s.reference_devices,
-            "--reference-devices",
-        )?;
-        let cmp_devices =
-            selected_devices(cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
-        if ref_devices.len() != cmp_devices.len() {
-            return Err(Failure::reported(format!(
-                "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
-                ref_devices.len(),
-                cmp_devices.len()
-            )));
-        }
-        // Python list equality: element by element, key order ignored, 1 == 1.0.
-        let equal = ref_devices
-            .iter()
-            .zip(&cmp_devices)
-            .all(|(r, c)| r.python_eq(c));
-        if !equal {
-            let as_list =
-                |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
-            let mut stderr = std::io::stderr();
-            let notes = notes(s, out, &mut stderr);
-            self.report_device_mismatch(&as_list(&ref_devices), &as_list(&cmp_devices), notes)?;
-        }
-        let (Some(ref_benches), Some(cmp_benches)) = (&ref_root.benchmarks, &cmp_root.benchmarks)
-        else {
-            let path = if ref_root.benchmarks.is_none() {
-                ref_path
-            } else {
-                cmp_path
-            };
-            return Err(Failure::fatal(format!(
-                "{path}: the file has no 'benchmarks' section"
-            )));
-        };
+        let (ref_devices, cmp_devices) =
+            self.match_devices((ref_path, ref_root), (cmp_path, cmp_root), out)?;
+        let (ref_benches, cmp_benches) =
+            benchmark_lists((ref_path, ref_root), (cmp_path, cmp_root))?;
         let context = FileContext {
             ref_path,
             cmp_path,
@@ -245,19 +202,7 @@ impl<'s> Run<'s> {
             ref_dir: py_dirname(ref_path),
             cmp_dir: py_dirname(cmp_path),
         };
-        let mut ref_by_name: HashMap<&str, &Benchmark> = HashMap::new();
-        for bench in ref_benches.iter().rev() {
-            ref_by_name.insert(&bench.name, bench);
-        }
-        // Selected compare benchmarks with their reference namesakes.
-        let selected: Vec<(&Benchmark, Option<&Benchmark>)> = cmp_benches
-            .iter()
-            .filter(|c| s.filters.selects_benchmark(&c.name))
-            .map(|c| (c, ref_by_name.get(c.name.as_str()).copied()))
-            .collect();
-        // The side-effect-free work of every compared benchmark runs ahead,
-        // on all cores; its output, warnings and errors are applied below,
-        // in order.
+        let selected = selected_benchmarks(&s.filters, ref_benches, cmp_benches);
         let compared: Vec<(&Benchmark, &Benchmark)> = selected
             .iter()
             .filter_map(|(c, r)| r.map(|r| (r, *c)))
@@ -281,16 +226,7 @@ impl<'s> Run<'s> {
             }
         }
         if s.report_missing {
-            let cmp_names: std::collections::HashSet<&str> =
-                cmp_benches.iter().map(|b| b.name.as_str()).collect();
-            for ref_bench in ref_benches {
-                if !cmp_names.contains(ref_bench.name.as_str())
-                    && s.filters.selects_benchmark(&ref_bench.name)
-                {
-                    self.report
-                        .add_missing_benchmark(Presence::Dropped, ref_path, &ref_bench.name);
-                }
-            }
+            self.record_dropped_benchmarks(ref_path, ref_benches, cmp_benches);
         }
         // What the inputs offer explains a run that compared nothing, and
         // any -b/-a filter that matched nothing.
@@ -300,9 +236,63 @@ impl<'s> Run<'s> {
             self.offer.pairs.push(offer);
         }
         let mut stderr = std::io::stderr();
-        let notes = notes(s, out, &mut stderr);
         self.charts
-            .finish_input_pair(&s.filters.global_axis_filters, notes)
+            .finish_input_pair(&s.filters.global_axis_filters, notes(s, out, &mut stderr))
+    }
+
+    /// The selected devices of both inputs; device sections that differ are
+    /// printed (and stop the run unless `--ignore-devices` or a device filter).
+    fn match_devices<'r>(
+        &self,
+        (ref_path, ref_root): (&str, &'r Root),
+        (cmp_path, cmp_root): (&str, &'r Root),
+        out: &mut dyn Write,
+    ) -> Result<(Vec<&'r Device>, Vec<&'r Device>), Failure> {
+        let s = self.settings;
+        let ref_devices = selected_devices(
+            ref_root,
+            ref_path,
+            &s.reference_devices,
+            "--reference-devices",
+        )?;
+        let cmp_devices =
+            selected_devices(cmp_root, cmp_path, &s.compare_devices, "--compare-devices")?;
+        if ref_devices.len() != cmp_devices.len() {
+            return Err(Failure::reported(format!(
+                "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
+                ref_devices.len(),
+                cmp_devices.len()
+            )));
+        }
+        // Python list equality: element by element, key order ignored, 1 == 1.0.
+        let equal = ref_devices
+            .iter()
+            .zip(&cmp_devices)
+            .all(|(r, c)| r.python_eq(c));
+        if !equal {
+            let mut stderr = std::io::stderr();
+            report_device_mismatch(s, (&ref_devices, &cmp_devices), notes(s, out, &mut stderr))?;
+        }
+        Ok((ref_devices, cmp_devices))
+    }
+
+    /// Reference benchmarks the compare input lacks, as DROPPED.
+    fn record_dropped_benchmarks(
+        &mut self,
+        ref_path: &str,
+        ref_benches: &[Benchmark],
+        cmp_benches: &[Benchmark],
+    ) {
+        let cmp_names: std::collections::HashSet<&str> =
+            cmp_benches.iter().map(|b| b.name.as_str()).collect();
+        for ref_bench in ref_benches {
+            if !cmp_names.contains(ref_bench.name.as_str())
+                && self.settings.filters.selects_benchmark(&ref_bench.name)
+            {
+                self.report
+                    .add_missing_benchmark(Presence::Dropped, ref_path, &ref_bench.name);
+            }
+        }
     }
 
     /// Records name their sidecar files (bulk-debug and JSON output).
@@ -310,32 +300,9 @@ impl<'s> Run<'s> {
         self.bulk_rows.is_some() || self.settings.keep_records
     }
 
-    fn report_device_mismatch(
-        &self,
-        reference: &Value,
-        compare: &Value,
-        out: &mut dyn Write,
-    ) -> Result<(), Failure> {
-        let s = self.settings;
-        let color = if s.ignore_devices {
-            Color::Yellow
-        } else {
-            Color::Red
-        };
-        writeln!(
-            out,
-            "{}: {}",
-            colorize("Device sections do not match", color, None, s.no_color),
-            symmetric_diff_repr(reference, compare)
-        )
-        .map_err(Failure::write)?;
-        let filtered = s.reference_devices.is_some() || s.compare_devices.is_some();
-        if !s.ignore_devices && !filtered {
-            return Err(Failure::AlreadyReported);
-        }
-        Ok(())
-    }
-
+    /// One benchmark: its heading, then each device pair's prepared work
+    /// (or, when preparing ahead failed, the same work done here, so that
+    /// its error is reported in order) applied in turn.
     fn compare_benchmark(
         &mut self,
         ref_bench: &Benchmark,
@@ -348,525 +315,178 @@ impl<'s> Run<'s> {
         let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench)?;
         let heading = not_a_marker(format!("# {}", printable(&cmp_bench.name)));
         write!(out, "{heading}\n\n").map_err(Failure::write)?;
-        if let Some(bench) = [ref_bench, cmp_bench].iter().find(|b| b.states.is_none()) {
-            return Err(Failure::fatal(format!(
-                "benchmark {} has no 'states'",
-                crate::pycompat::pyfmt::str_repr(&bench.name)
-            )));
-        }
-        let positional = |b: &&&Benchmark| b.states().iter().any(|state| state.positional);
-        if let Some(bench) = [ref_bench, cmp_bench].iter().find(positional) {
-            return Err(Failure::fatal(format!(
-                "benchmark {} has a state that is an array, not an object",
-                crate::pycompat::pyfmt::str_repr(&bench.name)
-            )));
-        }
-        let deviceless = |b: &&&Benchmark| {
-            let missing = |state: &State| state.device == crate::loading::model::MISSING_DEVICE;
-            b.states().iter().any(missing)
-        };
-        if let Some(bench) = [ref_bench, cmp_bench].iter().find(deviceless) {
-            // The reference's KeyError where it filters states by device.
-            return Err(Failure::fatal(format!(
-                "benchmark {} has a state without a 'device'",
-                crate::pycompat::pyfmt::str_repr(&bench.name)
-            )));
-        }
+        check_states(ref_bench, cmp_bench)?;
         let groups = s.filters.axis_filter_groups(&cmp_bench.name);
         let axis_names = axis_names(cmp_bench);
         let mut prepared = prepared.map(Vec::into_iter);
         let resolve_sidecars = self.resolve_sidecars();
-        for (pair_index, (ref_id, cmp_id)) in device_pairs.into_iter().enumerate() {
+        for (pair_index, devices) in device_pairs.into_iter().enumerate() {
             let work = match prepared.as_mut().and_then(Iterator::next) {
                 Some(work) => work,
                 None => prepare_pair(
                     s,
                     context,
                     (ref_bench, cmp_bench),
-                    (ref_id, cmp_id),
+                    devices,
                     (&groups, &axis_names),
                     resolve_sidecars,
                 )?,
             };
-            let PairWork {
-                state_match:
-                    StateMatch {
-                        matched,
-                        only_reference,
-                        only_compare,
-                    },
-                decided,
-                table,
-            } = work;
-            self.report.add_missing_states(
-                (&cmp_bench.name, (ref_id, cmp_id)),
-                (
-                    context.ref_path,
-                    only_reference.iter().map(|(k, o)| (k.as_str(), *o)),
-                ),
-                (
-                    context.cmp_path,
-                    only_compare.iter().map(|(k, o)| (k.as_str(), *o)),
-                ),
-            );
-            let mut records = Vec::with_capacity(matched.len());
-            let mut table_rows = 0;
-            for (state, (record, warnings)) in matched.iter().zip(decided) {
-                for warning in warnings {
-                    self.warnings.borrow_mut().warn(warning);
+            let pair = DevicePair {
+                context,
+                bench: cmp_bench,
+                devices,
+                index: pair_index,
+                groups: &groups,
+                axis_names: &axis_names,
+            };
+            self.apply_pair(&pair, work, out)?;
+        }
+        Ok(())
+    }
+
+    /// Applies one device pair's prepared work in order: NEW/DROPPED states,
+    /// warnings, tallies, bulk-debug rows and chart rows, then the table.
+    fn apply_pair(
+        &mut self,
+        pair: &DevicePair,
+        work: PairWork,
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
+        let s = self.settings;
+        let (context, (ref_id, cmp_id)) = (pair.context, pair.devices);
+        let PairWork {
+            state_match:
+                StateMatch {
+                    matched,
+                    only_reference,
+                    only_compare,
+                },
+            decided,
+            table,
+        } = work;
+        self.report.add_missing_states(
+            (&pair.bench.name, pair.devices),
+            (context.ref_path, state_keys(&only_reference)),
+            (context.cmp_path, state_keys(&only_compare)),
+        );
+        let mut records = Vec::with_capacity(matched.len());
+        let mut table_rows = 0;
+        for (state, (record, warnings)) in matched.iter().zip(decided) {
+            for warning in warnings {
+                self.warnings.borrow_mut().warn(warning);
+            }
+            let record = record?;
+            self.report
+                .tally
+                .record(record.comparison.status, &record.comparison.reason);
+            if record.displayed {
+                if let Some(bulk_rows) = &mut self.bulk_rows {
+                    bulk_rows.push(bulk_debug_row(bulk_rows.len(), table_rows, &record));
                 }
-                let record = record?;
-                self.report
-                    .tally
-                    .record(record.comparison.status, &record.comparison.reason);
-                if record.displayed {
-                    if let Some(bulk_rows) = &mut self.bulk_rows {
-                        bulk_rows.push(bulk_debug_row(bulk_rows.len(), table_rows, &record));
-                    }
-                    if s.charts.summary {
-                        let name =
-                            find_device(context.cmp_devices, state.compare.device).map(device_name);
-                        let filters = matching_group(state.compare, &groups);
-                        self.charts.add_row(&record, filters, name);
-                    }
-                    table_rows += 1;
+                if s.charts.summary {
+                    let name =
+                        find_device(context.cmp_devices, state.compare.device).map(device_name);
+                    let filters = matching_group(state.compare, pair.groups);
+                    self.charts.add_row(&record, filters, name);
                 }
-                records.push(record);
+                table_rows += 1;
             }
-            if table_rows > 0 {
-                let heading = device_heading(context, &cmp_bench.name, ref_id, cmp_id)?;
-                let table = table.unwrap_or_else(|| table_text(s, &axis_names, &records));
-                write!(out, "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
-                // As in the reference, an along chart follows a printed table.
-                let cmp_name = find_device(context.cmp_devices, cmp_id)
-                    .map(device_name)
-                    .unwrap_or_default();
-                self.charts
-                    .finish_device_pair(&records, (cmp_id, pair_index), &cmp_name)?;
-            }
-            if s.keep_records {
-                self.report.records.extend(records);
-            }
+            records.push(record);
+        }
+        if table_rows > 0 {
+            let heading = device_heading(context, &pair.bench.name, ref_id, cmp_id)?;
+            let table = table.unwrap_or_else(|| table_text(s, pair.axis_names, &records));
+            write!(out, "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
+            // As in the reference, an along chart follows a printed table.
+            let cmp_name = find_device(context.cmp_devices, cmp_id)
+                .map(device_name)
+                .unwrap_or_default();
+            self.charts
+                .finish_device_pair(&records, (cmp_id, pair.index), &cmp_name)?;
+        }
+        if s.keep_records {
+            self.report.records.extend(records);
         }
         Ok(())
     }
 }
 
-/// The text after the tables: NEW/DROPPED, the summary, the next steps.
-pub(crate) fn summary_text(s: &Settings, report: &Report) -> String {
-    let missing = s.report_missing.then_some(report.missing.as_slice());
-    let mut text = missing.map(render_missing).unwrap_or_default();
-    text.push_str(&render_summary(
-        &report.tally,
-        s.display == DisplayMode::Explain,
-    ));
-    if s.report_missing {
-        text.push_str(&crate::rendering::summary::render_missing_counts(report));
-    }
-    if s.explain_ambg {
-        let steps = crate::rendering::advice::render_next_steps(&report.tally);
-        if !steps.is_empty() {
-            text.push('\n');
-            text.push_str(&steps);
-        }
-    }
-    text
-}
-
-/// Writes the `--bulk-debug-python` script of the rows, when asked for.
-pub(crate) fn write_bulk_debug(
-    s: &Settings,
-    rows: Option<Vec<PyValue>>,
-    out: &mut dyn Write,
-) -> Result<(), Failure> {
-    let (Some(destination), Some(rows)) = (&s.bulk_debug, rows) else {
-        return Ok(());
-    };
-    let script = bulk_debug_script(rows);
-    if destination.eq_ignore_ascii_case("stdout") {
-        return out.write_all(script.as_bytes()).map_err(Failure::write);
-    }
-    crate::output::atomic::write_file(destination, script.as_bytes()).map_err(|e| {
-        Failure::reported(format!(
-            "failed to write bulk debug Python output: {}",
-            os_error_text(&e, destination)
-        ))
-    })
-}
-
-/// Benchmarks prepared per thread, at least: a few large benchmarks are
-/// better served by the parallel decisions and tables inside each.
-const BENCHMARKS_PER_THREAD: usize = 4;
-
-/// The record of one matched state, and the warnings its decision raised.
-type DecidedState = (Result<StateRecord, Failure>, Vec<String>);
-
-/// The side-effect-free work of one device pair: its state matching, the
-/// decisions (with the warnings they raise, not yet printed) and, when
-/// every decision succeeded, its table.
-struct PairWork<'a> {
-    state_match: StateMatch<'a>,
-    decided: Vec<DecidedState>,
-    table: Option<String>,
-}
-
-/// The reference and compare device of each device pair, paired by position.
-pub(crate) fn benchmark_device_pairs(
-    s: &Settings,
-    ref_bench: &Benchmark,
-    cmp_bench: &Benchmark,
-) -> Result<Vec<(i64, i64)>, Failure> {
-    let cmp_ids =
-        matching::benchmark_device_ids(cmp_bench, &s.compare_devices, "--compare-devices")?;
-    let ref_ids =
-        matching::benchmark_device_ids(ref_bench, &s.reference_devices, "--reference-devices")?;
-    if cmp_ids.len() != ref_ids.len() {
-        return Err(Failure::reported(format!(
-            "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
-            crate::pycompat::pyfmt::str_repr(&cmp_bench.name),
-            ref_ids.len(),
-            cmp_ids.len()
-        )));
-    }
-    Ok(ref_ids.into_iter().zip(cmp_ids).collect())
-}
-
-pub(crate) fn axis_names(bench: &Benchmark) -> Vec<String> {
-    (bench.axes.as_deref().unwrap_or(&[]))
+/// `(key, occurrence)` of states on one side only, borrowed.
+fn state_keys(items: &[(String, usize)]) -> impl Iterator<Item = (&str, usize)> {
+    items
         .iter()
-        .map(|a| a.name.clone())
-        .collect()
+        .map(|(key, occurrence)| (key.as_str(), *occurrence))
 }
 
-/// All device pairs of a benchmark, or `None` when any step fails: the
-/// failure is then met again, and reported, where it occurs in order.
-fn prepare_benchmark<'a>(
-    s: &Settings,
-    context: &FileContext,
-    (ref_bench, cmp_bench): (&'a Benchmark, &'a Benchmark),
-    resolve_sidecars: bool,
-) -> Option<Vec<PairWork<'a>>> {
-    let device_pairs = benchmark_device_pairs(s, ref_bench, cmp_bench).ok()?;
-    let groups = s.filters.axis_filter_groups(&cmp_bench.name);
-    let axis_names = axis_names(cmp_bench);
-    device_pairs
-        .into_iter()
-        .map(|devices| {
-            prepare_pair(
-                s,
-                context,
-                (ref_bench, cmp_bench),
-                devices,
-                (&groups, &axis_names),
-                resolve_sidecars,
-            )
-            .ok()
-        })
-        .collect()
-}
-
-fn prepare_pair<'a>(
-    s: &Settings,
-    context: &FileContext,
-    (ref_bench, cmp_bench): (&'a Benchmark, &'a Benchmark),
-    devices: (i64, i64),
-    (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
-    resolve_sidecars: bool,
-) -> Result<PairWork<'a>, Failure> {
-    let state_match = matching::match_device_states(
-        &cmp_bench.name,
-        ref_bench.states(),
-        cmp_bench.states(),
-        devices,
-        groups,
-        s.report_missing,
-    )?;
-    let decider = Decider {
-        settings: s,
-        context,
-        bench: cmp_bench,
-        devices,
-        resolve_sidecars,
-    };
-    // Decisions are independent: they run in parallel, and their results
-    // (and warnings, and the first error) are taken in order.
-    let mut decided = map_in_parallel(&state_match.matched, 32, |state| {
-        decider.decide_state(state)
-    });
-    let mut state_match = state_match;
-    if s.sort_by_change {
-        sort_by_change(&mut state_match.matched, &mut decided);
-    }
-    let records: Option<Vec<&StateRecord>> = decided
-        .iter()
-        .map(|(record, _)| record.as_ref().ok())
-        .collect();
-    let table = records
-        .filter(|records| records.iter().any(|r| r.displayed))
-        .map(|records| table_text(s, axis_names, records));
-    Ok(PairWork {
-        state_match,
-        decided,
-        table,
-    })
-}
-
-/// `--sort change`: largest slowdown first, rows without a change last,
-/// ties in input order. Left alone when a decision failed, so that the
-/// first failure in input order is the one reported.
-fn sort_by_change(matched: &mut Vec<MatchedState>, decided: &mut Vec<DecidedState>) {
-    let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
-    sort_decided_by_change(&mut pairs, |(_, (record, _))| record.as_ref().ok());
-    (*matched, *decided) = pairs.into_iter().unzip();
-}
-
-/// Sorts decided items as `--sort change` says; `record` gives an item's
-/// record, `None` when its decision failed (then nothing moves).
-pub(crate) fn sort_decided_by_change<T>(
-    items: &mut [T],
-    record: impl Fn(&T) -> Option<&StateRecord>,
-) {
-    if items.iter().any(|item| record(item).is_none()) {
-        return;
-    }
-    let change = |item: &T| record(item).and_then(|r| r.comparison.frac_diff);
-    // Stable: `None` (no change) sorts last, ties keep their input order.
-    items.sort_by(|a, b| match (change(a), change(b)) {
-        (Some(x), Some(y)) => y.total_cmp(&x),
-        (a, b) => b.is_some().cmp(&a.is_some()),
-    });
-}
-
-/// The table of the displayed records.
-fn table_text<'r>(
-    s: &Settings,
-    axis_names: &[String],
-    records: impl IntoIterator<Item = &'r StateRecord>,
-) -> String {
-    let rows: Vec<Row> = records
-        .into_iter()
-        .filter(|r| r.displayed)
-        .map(|r| Row {
-            axis_cells: r.axis_values.iter().map(|a| a.display.clone()).collect(),
-            comparison: &r.comparison,
-        })
-        .collect();
-    render_table(axis_names, &rows, s.display, s.no_color)
-}
-
-/// Decides the matched states of one device pair. Shared by the threads
-/// that decide in parallel, so it only reads.
-struct Decider<'a> {
-    settings: &'a Settings,
+/// A device pair of a benchmark being applied, with what its rows need.
+struct DevicePair<'a> {
     context: &'a FileContext<'a>,
     bench: &'a Benchmark,
     devices: (i64, i64),
-    /// Resolve sidecar paths for the records (bulk-debug and JSON output).
-    resolve_sidecars: bool,
+    /// Position of the pair in the benchmark (`{pair}` of chart names).
+    index: usize,
+    groups: &'a [Vec<AxisFilter>],
+    axis_names: &'a [String],
 }
 
-impl Decider<'_> {
-    /// Formats the axis values, decides, and records one matched state.
-    /// The record of one state and the warnings its decision raised.
-    fn decide_state(&self, state: &MatchedState) -> DecidedState {
-        let warnings = RefCell::new(Vec::new());
-        let record = self.record(state, &warnings);
-        (record, warnings.into_inner())
-    }
-
-    fn record(
-        &self,
-        state: &MatchedState,
-        warnings: &RefCell<Vec<String>>,
-    ) -> Result<StateRecord, Failure> {
-        let (bench, context) = (self.bench, self.context);
-        let axes = bench.axes.as_deref().unwrap_or(&[]);
-        if state.compare.axis_values.is_none() {
-            // The reference's KeyError, where it reads the row's axis values.
-            return Err(Failure::fatal(format!(
-                "state {} of benchmark {} has no 'axis_values'",
-                crate::pycompat::pyfmt::str_repr(&state.compare.name),
-                crate::pycompat::pyfmt::str_repr(&bench.name)
-            )));
-        }
-        let values = state.compare.axis_values();
-        // Axis values are formatted before the decision, so their errors win.
-        let cells = axis_cells(values, axes)?;
-        let decided = self.decide(state, warnings)?;
-        let axis_values = values
-            .iter()
-            .zip(cells)
-            .map(|(value, display)| AxisEntry {
-                name: value.name.clone(),
-                value_type: value.value_type.clone(),
-                value: value.value.clone(),
-                display,
-            })
-            .collect();
-        Ok(StateRecord {
-            benchmark: bench.name.clone(),
-            reference_json: context.ref_path.to_string(),
-            compare_json: context.cmp_path.to_string(),
-            devices: self.devices,
-            device_names: device_names(context, self.devices),
-            state_key: state.key.to_string(),
-            occurrence: state.occurrence,
-            occurrence_count: state.occurrence_count,
-            axis_values,
-            displayed: self.is_displayed(&decided.comparison),
-            comparison: decided.comparison,
-            sidecars: decided.sidecars,
-            repetitions: None,
-        })
-    }
-
-    fn is_displayed(&self, comparison: &Comparison) -> bool {
-        is_displayed(self.settings, comparison)
-    }
-
-    fn decide(
-        &self,
-        state: &MatchedState,
-        warnings: &RefCell<Vec<String>>,
-    ) -> Result<Decided, Failure> {
-        let context = self.context;
-        let missing = decision::missing_summaries_decision(
-            presence(state.reference),
-            presence(state.compare),
-        );
-        let extract = |s: &State| match &s.summaries {
-            Some(summaries) if s.has_summaries() => {
-                extract_timing(summaries, &mut warnings.borrow_mut())
-            }
-            _ => Ok(Timing::default()),
-        };
-        // The compare side is read first, so its schema errors win.
-        let cmp_timing = extract(state.compare);
-        let ref_timing = cmp_timing.as_ref().ok().map(|_| extract(state.reference));
-        let cmp_timing = cmp_timing?;
-        let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
-        // Paths are resolved once, here; nothing is read until a decision needs it.
-        let ref_bulk = SidecarEvidence::new(&ref_timing, &context.ref_dir, warnings);
-        let cmp_bulk = SidecarEvidence::new(&cmp_timing, &context.cmp_dir, warnings);
-        let sidecars = if self.resolve_sidecars {
-            let [rs, rf] = ref_bulk.paths();
-            let [cs, cf] = cmp_bulk.paths();
-            [rs, rf, cs, cf]
-                .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string())))
-        } else {
-            Default::default()
-        };
-        if let Some(decision) = missing {
-            return Ok(Decided {
-                comparison: decision::unavailable_comparison(decision, &ref_timing, &cmp_timing),
-                sidecars,
-            });
-        }
-        let comparison = decision::compare_timings(
-            &Side {
-                timing: &ref_timing,
-                bulk: &ref_bulk,
-            },
-            &Side {
-                timing: &cmp_timing,
-                bulk: &cmp_bulk,
-            },
-            &self.settings.thresholds,
-        );
-        Ok(Decided {
-            comparison,
-            sidecars,
-        })
+/// Both inputs' benchmark lists, or the error of the one that has none.
+fn benchmark_lists<'r>(
+    (ref_path, ref_root): (&str, &'r Root),
+    (cmp_path, cmp_root): (&str, &'r Root),
+) -> Result<(&'r [Benchmark], &'r [Benchmark]), Failure> {
+    match (&ref_root.benchmarks, &cmp_root.benchmarks) {
+        (Some(reference), Some(compare)) => Ok((reference, compare)),
+        (None, _) => Err(Failure::fatal(format!(
+            "{ref_path}: the file has no 'benchmarks' section"
+        ))),
+        (_, None) => Err(Failure::fatal(format!(
+            "{cmp_path}: the file has no 'benchmarks' section"
+        ))),
     }
 }
 
-pub(crate) fn presence(state: &State) -> decision::Presence {
-    decision::Presence {
-        skipped: state.is_skipped(),
-        skip_reason: state
-            .skip_reason
-            .as_ref()
-            .filter(|r| r.truthy())
-            .map(|r| r.py_str()),
-        has_summaries: state.has_summaries(),
+/// The compare benchmarks `-b` selects, in order, each with its reference
+/// namesake (the last of that name, as a dict built from the list keeps).
+fn selected_benchmarks<'r>(
+    filters: &FilterPlan,
+    ref_benches: &'r [Benchmark],
+    cmp_benches: &'r [Benchmark],
+) -> Vec<(&'r Benchmark, Option<&'r Benchmark>)> {
+    let mut ref_by_name: HashMap<&str, &Benchmark> = HashMap::new();
+    for bench in ref_benches.iter().rev() {
+        ref_by_name.insert(&bench.name, bench);
     }
+    cmp_benches
+        .iter()
+        .filter(|c| filters.selects_benchmark(&c.name))
+        .map(|c| (c, ref_by_name.get(c.name.as_str()).copied()))
+        .collect()
 }
 
-/// Per input pair: the selected device sections and the JSON directories.
-pub(crate) struct FileContext<'a> {
-    pub(crate) ref_path: &'a str,
-    pub(crate) cmp_path: &'a str,
-    pub(crate) ref_devices: &'a [&'a Device],
-    pub(crate) cmp_devices: &'a [&'a Device],
-    pub(crate) ref_dir: String,
-    pub(crate) cmp_dir: String,
-}
-
-/// Python `str()` of a device field (`None` when absent).
-fn field_text(value: &Option<crate::loading::scalar::Scalar>) -> String {
-    value
-        .as_ref()
-        .map_or_else(|| "None".to_string(), |v| v.py_str())
-}
-
-fn device_name(device: &Device) -> String {
-    field_text(&device.name)
-}
-
-/// The device's name, when its section has one.
-/// `????` rows are always shown; others when `|%diff| >= threshold`;
-/// with `--show`, only rows of the listed statuses.
-pub(crate) fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
-    let over_threshold = comparison.status == Status::Unknown
-        || comparison.frac_diff.is_some_and(|f| f.abs() >= s.threshold);
-    over_threshold
-        && s.show
-            .as_ref()
-            .is_none_or(|show| show.contains(&comparison.status))
-}
-
-/// The names of a device pair's reference and compare devices.
-pub(crate) fn device_names(
-    context: &FileContext,
-    (ref_id, cmp_id): (i64, i64),
-) -> (Option<String>, Option<String>) {
-    (
-        find_device(context.ref_devices, ref_id).and_then(named),
-        find_device(context.cmp_devices, cmp_id).and_then(named),
-    )
-}
-
-fn named(device: &Device) -> Option<String> {
-    device.name.as_ref().map(|name| name.py_str())
-}
-
-fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {
-    devices.iter().copied().find(|d| d.integer_id() == Some(id))
-}
-
-/// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
-pub(crate) fn device_heading(
-    context: &FileContext,
-    bench: &str,
-    ref_id: i64,
-    cmp_id: i64,
-) -> Result<String, Failure> {
-    let (Some(ref_device), Some(cmp_device)) = (
-        find_device(context.ref_devices, ref_id),
-        find_device(context.cmp_devices, cmp_id),
-    ) else {
-        return Err(Failure::reported(format!(
-            "benchmark {} references device pair ref={ref_id} cmp={cmp_id}, but device metadata is missing",
-            crate::pycompat::pyfmt::str_repr(bench)
-        )));
+/// A benchmark's states must be there, be objects and have a device: the
+/// reference fails on each of these where it first reads them.
+fn check_states(ref_bench: &Benchmark, cmp_bench: &Benchmark) -> Result<(), Failure> {
+    let both = [ref_bench, cmp_bench];
+    let fail = |bench: &Benchmark, problem: &str| {
+        Err(Failure::fatal(format!(
+            "benchmark {} {problem}",
+            crate::pycompat::pyfmt::str_repr(&bench.name)
+        )))
     };
-    let label = |d: &Device| {
-        let (id, name) = (field_text(&d.id), field_text(&d.name));
-        format!("[{}] {}", printable(&id), printable(&name))
-    };
-    Ok(if ref_device.python_eq(cmp_device) {
-        format!("## {}", label(cmp_device))
-    } else {
-        format!("## {} vs. {}", label(ref_device), label(cmp_device))
-    })
+    if let Some(bench) = both.iter().find(|b| b.states.is_none()) {
+        return fail(bench, "has no 'states'");
+    }
+    if let Some(bench) = both
+        .iter()
+        .find(|b| b.states().iter().any(|state| state.positional))
+    {
+        return fail(bench, "has a state that is an array, not an object");
+    }
+    let deviceless = |state: &State| state.device == crate::loading::model::MISSING_DEVICE;
+    if let Some(bench) = both.iter().find(|b| b.states().iter().any(deviceless)) {
+        // The reference's KeyError where it filters states by device.
+        return fail(bench, "has a state without a 'device'");
+    }
+    Ok(())
 }

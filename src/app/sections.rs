@@ -1,0 +1,125 @@
+//! The device sections of an input pair: which devices are compared, and
+//! the `## [id] name` heading of a device pair's table.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::failure::Failure;
+use crate::loading::model::{Device, Root};
+use crate::matching::filters::DeviceFilter;
+use crate::matching::{self};
+use crate::printable::printable;
+use crate::pycompat::jsondiff::symmetric_diff_repr;
+use crate::rendering::{Color, colorize};
+
+use super::Settings;
+
+/// The selected devices of one input, or the reference's error.
+pub(crate) fn selected_devices<'a>(
+    root: &'a Root,
+    path: &str,
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<&'a Device>, Failure> {
+    let devices = root
+        .devices
+        .as_deref()
+        .ok_or_else(|| Failure::fatal(format!("{path}: the file has no 'devices' section")))?;
+    matching::select_devices(devices, filter, option)
+}
+
+/// Per input pair: the selected device sections and the JSON directories.
+pub(crate) struct FileContext<'a> {
+    pub(crate) ref_path: &'a str,
+    pub(crate) cmp_path: &'a str,
+    pub(crate) ref_devices: &'a [&'a Device],
+    pub(crate) cmp_devices: &'a [&'a Device],
+    pub(crate) ref_dir: String,
+    pub(crate) cmp_dir: String,
+}
+
+/// Python `str()` of a device field (`None` when absent).
+pub(super) fn field_text(value: &Option<crate::loading::scalar::Scalar>) -> String {
+    value
+        .as_ref()
+        .map_or_else(|| "None".to_string(), |v| v.py_str())
+}
+
+pub(super) fn device_name(device: &Device) -> String {
+    field_text(&device.name)
+}
+
+/// The names of a device pair's reference and compare devices.
+pub(crate) fn device_names(
+    context: &FileContext,
+    (ref_id, cmp_id): (i64, i64),
+) -> (Option<String>, Option<String>) {
+    (
+        find_device(context.ref_devices, ref_id).and_then(named),
+        find_device(context.cmp_devices, cmp_id).and_then(named),
+    )
+}
+
+pub(super) fn named(device: &Device) -> Option<String> {
+    device.name.as_ref().map(|name| name.py_str())
+}
+
+pub(super) fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {
+    devices.iter().copied().find(|d| d.integer_id() == Some(id))
+}
+
+/// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
+pub(crate) fn device_heading(
+    context: &FileContext,
+    bench: &str,
+    ref_id: i64,
+    cmp_id: i64,
+) -> Result<String, Failure> {
+    let (Some(ref_device), Some(cmp_device)) = (
+        find_device(context.ref_devices, ref_id),
+        find_device(context.cmp_devices, cmp_id),
+    ) else {
+        return Err(Failure::reported(format!(
+            "benchmark {} references device pair ref={ref_id} cmp={cmp_id}, but device metadata is missing",
+            crate::pycompat::pyfmt::str_repr(bench)
+        )));
+    };
+    let label = |d: &Device| {
+        let (id, name) = (field_text(&d.id), field_text(&d.name));
+        format!("[{}] {}", printable(&id), printable(&name))
+    };
+    Ok(if ref_device.python_eq(cmp_device) {
+        format!("## {}", label(cmp_device))
+    } else {
+        format!("## {} vs. {}", label(ref_device), label(cmp_device))
+    })
+}
+
+/// Prints the reference's "Device sections do not match" line with the
+/// symmetric diff; the run stops there unless `--ignore-devices` or a
+/// device filter says to go on.
+pub(super) fn report_device_mismatch(
+    s: &Settings,
+    (reference, compare): (&[&Device], &[&Device]),
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let as_list = |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
+    let color = if s.ignore_devices {
+        Color::Yellow
+    } else {
+        Color::Red
+    };
+    writeln!(
+        out,
+        "{}: {}",
+        colorize("Device sections do not match", color, None, s.no_color),
+        symmetric_diff_repr(&as_list(reference), &as_list(compare))
+    )
+    .map_err(Failure::write)?;
+    let filtered = s.reference_devices.is_some() || s.compare_devices.is_some();
+    if !s.ignore_devices && !filtered {
+        return Err(Failure::AlreadyReported);
+    }
+    Ok(())
+}
