@@ -39,7 +39,8 @@ use crate::rendering::table::DisplayMode;
 pub(crate) use output::{notes, summary_text, write_bulk_debug};
 use prepare::{BENCHMARKS_PER_THREAD, PairWork, prepare_benchmark, prepare_pair, table_text};
 pub(crate) use prepare::{
-    axis_names, benchmark_device_pairs, is_displayed, presence, sort_decided_by_change,
+    axis_entries, axis_names, benchmark_device_pairs, is_displayed, presence,
+    sort_decided_by_change,
 };
 pub(crate) use sections::{FileContext, device_heading, device_names, selected_devices};
 use sections::{device_name, find_device, report_device_mismatch};
@@ -271,7 +272,9 @@ impl<'s> Run<'s> {
             .all(|(r, c)| r.python_eq(c));
         if !equal {
             let mut stderr = std::io::stderr();
-            report_device_mismatch(s, (&ref_devices, &cmp_devices), notes(s, out, &mut stderr))?;
+            let heading = "Device sections do not match";
+            let notes = notes(s, out, &mut stderr);
+            report_device_mismatch(s, heading, (&ref_devices, &cmp_devices), notes)?;
         }
         Ok((ref_devices, cmp_devices))
     }

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use crate::deciding::decision::{self, Comparison, Side, Status};
 use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
 use crate::failure::Failure;
-use crate::loading::model::{Benchmark, State};
+use crate::loading::model::{AxisValue, Benchmark, State};
 use crate::loading::sidecar::SidecarEvidence;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
@@ -226,16 +226,7 @@ impl Decider<'_> {
         // Axis values are formatted before the decision, so their errors win.
         let cells = axis_cells(values, axes)?;
         let decided = self.decide(state, warnings)?;
-        let axis_values = values
-            .iter()
-            .zip(cells)
-            .map(|(value, display)| AxisEntry {
-                name: value.name.clone(),
-                value_type: value.value_type.clone(),
-                value: value.value.clone(),
-                display,
-            })
-            .collect();
+        let axis_values = axis_entries(values, cells);
         Ok(StateRecord {
             benchmark: bench.name.clone(),
             reference_json: context.ref_path.to_string(),
@@ -335,4 +326,18 @@ pub(crate) fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
         && s.show
             .as_ref()
             .is_none_or(|show| show.contains(&comparison.status))
+}
+
+/// A state's axis values with their table cells, as records keep them.
+pub(crate) fn axis_entries(values: &[AxisValue], cells: Vec<String>) -> Vec<AxisEntry> {
+    values
+        .iter()
+        .zip(cells)
+        .map(|(value, display)| AxisEntry {
+            name: value.name.clone(),
+            value_type: value.value_type.clone(),
+            value: value.value.clone(),
+            display,
+        })
+        .collect()
 }

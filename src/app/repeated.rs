@@ -7,15 +7,14 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Write;
 
-use serde_json::Value;
-
 use crate::app::sort_decided_by_change;
 use crate::app::{
-    FileContext, Settings, axis_names, benchmark_device_pairs, device_heading, device_names,
-    is_displayed, notes, presence, selected_devices, summary_text, write_bulk_debug,
+    FileContext, Settings, axis_entries, axis_names, benchmark_device_pairs, device_heading,
+    device_names, is_displayed, notes, presence, report_device_mismatch, selected_devices,
+    summary_text, write_bulk_debug,
 };
 use crate::deciding::repetitions::evidence::{RunFiles, RunState, SideRuns, decide_repeated};
-use crate::deciding::report::{AxisEntry, Presence, Report, SidecarFile, StateRecord};
+use crate::deciding::report::{Presence, Report, SidecarFile, StateRecord};
 use crate::failure::Failure;
 use crate::loading::inputs::{check_file_version, parse_root};
 use crate::loading::model::{Benchmark, Device, Root};
@@ -25,12 +24,10 @@ use crate::matching::filters::{AxisFilter, matches_any_group};
 use crate::matching::state_match_key;
 use crate::output::collisions::OutputGuard;
 use crate::parallel::{drop_in_background, map_in_parallel};
-use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::axes::axis_cells;
 use crate::rendering::bulk_debug::run_rows;
 use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
-use crate::rendering::{Color, colorize};
 
 /// State of one repetition-mode run.
 pub struct RepeatRun<'s> {
@@ -221,9 +218,6 @@ impl<'s> RepeatRun<'s> {
         devices: &[Vec<&Device>],
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
-        let s = self.settings;
-        let as_list =
-            |devices: &[&Device]| Value::Array(devices.iter().map(|d| d.value()).collect());
         let first = &devices[0];
         let Some(other) = devices[1..].iter().find(|other| {
             other.len() != first.len()
@@ -231,24 +225,8 @@ impl<'s> RepeatRun<'s> {
         }) else {
             return Ok(());
         };
-        let color = if s.ignore_devices {
-            Color::Yellow
-        } else {
-            Color::Red
-        };
         let heading = format!("Device sections do not match ({what})");
-        writeln!(
-            out,
-            "{}: {}",
-            colorize(&heading, color, None, s.no_color),
-            symmetric_diff_repr(&as_list(first), &as_list(other))
-        )
-        .map_err(Failure::write)?;
-        let filtered = s.reference_devices.is_some() || s.compare_devices.is_some();
-        if !s.ignore_devices && !filtered {
-            return Err(Failure::AlreadyReported);
-        }
-        Ok(())
+        report_device_mismatch(self.settings, &heading, (first, other), out)
     }
 
     fn compare_benchmark(
@@ -402,16 +380,7 @@ impl<'s> RepeatRun<'s> {
             presence,
             warnings,
         )?;
-        let axis_values = values
-            .iter()
-            .zip(cells)
-            .map(|(value, display)| AxisEntry {
-                name: value.name.clone(),
-                value_type: value.value_type.clone(),
-                value: value.value.clone(),
-                display,
-            })
-            .collect();
+        let axis_values = axis_entries(values, cells);
         let resolve = s.bulk_debug.is_some() || s.keep_records;
         let first_files = |side: &[RunFiles]| -> [SidecarFile; 2] {
             side.first()

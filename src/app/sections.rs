@@ -99,8 +99,9 @@ pub(crate) fn device_heading(
 /// Prints the reference's "Device sections do not match" line with the
 /// symmetric diff; the run stops there unless `--ignore-devices` or a
 /// device filter says to go on.
-pub(super) fn report_device_mismatch(
+pub(crate) fn report_device_mismatch(
     s: &Settings,
+    heading: &str,
     (reference, compare): (&[&Device], &[&Device]),
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -113,7 +114,7 @@ pub(super) fn report_device_mismatch(
     writeln!(
         out,
         "{}: {}",
-        colorize("Device sections do not match", color, None, s.no_color),
+        colorize(heading, color, None, s.no_color),
         symmetric_diff_repr(&as_list(reference), &as_list(compare))
     )
     .map_err(Failure::write)?;
