@@ -155,10 +155,10 @@ fn first_invalid_utf8(bytes: &[u8]) -> Option<usize> {
 /// What Python's `json` accepts and serde_json refuses (`NaN`, duplicate
 /// keys, `-0`) is read as Python reads it; otherwise `error` stands.
 fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Result<Root> {
-    if !crate::loading::pyjson::worth_retrying(&error, bytes) {
+    if !crate::pycompat::pyjson::worth_retrying(&error, bytes) {
         return Err(error);
     }
-    match crate::loading::pyjson::python_compatible(bytes) {
+    match crate::pycompat::pyjson::python_compatible(bytes) {
         Some(rewritten) => serde_json::from_slice::<Root>(&rewritten).map_err(|_| error),
         None => Err(error),
     }

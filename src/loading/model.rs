@@ -146,7 +146,7 @@ impl<'de> Deserialize<'de> for Device {
             )));
         }
         // A device that is not an object has no id or name.
-        let text = crate::loading::pyjson::big_integers_as_markers(raw.get());
+        let text = crate::pycompat::pyjson::big_integers_as_markers(raw.get());
         let text = text.as_deref().unwrap_or(raw.get());
         let head = parse_device::<DeviceHead>(text).unwrap_or(DeviceHead {
             id: None,
@@ -166,7 +166,7 @@ impl Device {
         // The text was valid JSON when it was read, and no deeper than
         // MAX_DEVICE_DEPTH: this parse does not fail. Integers beyond 64
         // bits are kept exact (as markers `device_diff` reads as ints).
-        let text = crate::loading::pyjson::big_integers_as_markers(self.raw.get());
+        let text = crate::pycompat::pyjson::big_integers_as_markers(self.raw.get());
         let text = text.as_deref().unwrap_or(self.raw.get());
         parse_device(text).unwrap_or(serde_json::Value::Null)
     }

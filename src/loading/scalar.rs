@@ -151,16 +151,16 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Float(v))
     }
     fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
-        if let Some(special) = crate::loading::pyjson::special_float(v) {
+        if let Some(special) = crate::pycompat::pyjson::special_float(v) {
             return Ok(Scalar::Float(special));
         }
-        if let Some(digits) = crate::loading::pyjson::big_integer(v) {
+        if let Some(digits) = crate::pycompat::pyjson::big_integer(v) {
             return Ok(Scalar::BigInt(digits.to_string()));
         }
         Ok(Scalar::Str(v.to_string()))
     }
     fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
-        if let Some(special) = crate::loading::pyjson::special_float(&v) {
+        if let Some(special) = crate::pycompat::pyjson::special_float(&v) {
             return Ok(Scalar::Float(special));
         }
         Ok(Scalar::Str(v))

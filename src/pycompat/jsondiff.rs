@@ -445,8 +445,8 @@ fn scalars_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::String(x), Value::String(y))
-            if crate::loading::pyjson::big_integer(x).is_none()
-                && crate::loading::pyjson::big_integer(y).is_none() =>
+            if crate::pycompat::pyjson::big_integer(x).is_none()
+                && crate::pycompat::pyjson::big_integer(y).is_none() =>
         {
             x == y
         }
@@ -462,7 +462,7 @@ fn as_py_number(value: &Value) -> Option<PyNumber> {
     match value {
         Value::Bool(flag) => Some(PyNumber::Int(i128::from(*flag))),
         Value::Number(number) => Some(PyNumber::from_json(number)),
-        Value::String(text) => crate::loading::pyjson::big_integer(text).map(PyNumber::big),
+        Value::String(text) => crate::pycompat::pyjson::big_integer(text).map(PyNumber::big),
         _ => None,
     }
 }
@@ -673,7 +673,7 @@ fn write_scalar(out: &mut String, value: &Value) {
         Value::Bool(true) => out.push_str("True"),
         Value::Bool(false) => out.push_str("False"),
         Value::Number(number) => out.push_str(&PyNumber::from_json(number).repr()),
-        Value::String(text) => match crate::loading::pyjson::big_integer(text) {
+        Value::String(text) => match crate::pycompat::pyjson::big_integer(text) {
             Some(digits) => out.push_str(&PyNumber::big(digits).repr()),
             None => out.push_str(&str_repr(text)),
         },

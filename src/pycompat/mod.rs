@@ -1,11 +1,13 @@
 //! Python compatibility: the pieces of CPython and of the reference's Python
-//! libraries whose exact output bytes the reference prints — `repr`/`%g`/`%f`
+//! libraries whose exact behaviour the reference shows — `repr`/`%g`/`%f`
 //! number formatting ([`pyfmt`]), `pprint` ([`pprint`]), `tabulate`'s
-//! "github" tables ([`tabulate`]) and jsondiff's symmetric diff
-//! ([`jsondiff`]). Values in, Python's text out; nothing here knows about
+//! "github" tables ([`tabulate`]), jsondiff's symmetric diff ([`jsondiff`])
+//! and what Python's `json` reads that serde_json refuses ([`pyjson`]).
+//! Values in, Python's text or values out; nothing here knows about
 //! benchmarks, states or decisions.
 
 pub mod jsondiff;
 pub mod pprint;
 pub mod pyfmt;
+pub mod pyjson;
 pub mod tabulate;
