@@ -76,6 +76,14 @@ fn parse_fail_on(text: &str) -> Result<FailOn, String> {
     crate::deciding::gate::parse_fail_on(text).map(FailOn)
 }
 
+/// Paths are read as `OsString` (clap refuses non-UTF-8 `String`s) and
+/// kept as lossless text.
+fn path_text_parser() -> impl clap::builder::TypedValueParser<Value = String> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new()
+        .map(|name: std::ffi::OsString| crate::loading::path_text::to_text(&name))
+}
+
 fn parse_threshold(text: &str) -> Result<f64, String> {
     crate::pycompat::pyfmt::parse_py_float(text)
         .ok_or_else(|| format!("invalid float value: '{text}'"))
@@ -118,7 +126,8 @@ Exit codes:
 )]
 pub struct Cli {
     /// Reference and compare JSON files, or two directories (same-named .json files are paired)
-    #[arg(value_name = "PATH")]
+    // Any file name, UTF-8 or not, as lossless text (`loading::path_text`).
+    #[arg(value_name = "PATH", value_parser = path_text_parser())]
     pub paths: Vec<String>,
 
     /// Repetition mode: the paths before --vs are runs of the reference,

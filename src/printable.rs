@@ -10,21 +10,27 @@
 
 use std::borrow::Cow;
 
+use crate::loading::path_text::{byte_escape, is_reserved};
+
 /// The marker lines around the generated bulk-debug Python.
 pub const BULK_BEGIN: &str = "# NVB-BULK-BEGIN";
 pub const BULK_END: &str = "# NVB-BULK-END";
 
 /// `text` with its control characters (C0, DEL, C1) escaped as Rust writes
-/// them (`\n`, `\r`, `\t`, `\u{1b}`): the text stays on one line and sends
-/// nothing to the terminal. Text without them (every real name) is
+/// them (`\n`, `\r`, `\t`, `\u{1b}`), and the bytes of a non-UTF-8 file
+/// name as `\xff` (see `loading::path_text`): the text stays on one line
+/// and sends nothing to the terminal. Text without them (every real name) is
 /// borrowed, not copied.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    let escaped = |c: char| c.is_control() || is_reserved(c);
+    if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if let Some(byte) = byte_escape(c) {
+            out.push_str(&byte);
+        } else if c.is_control() {
             out.extend(c.escape_default());
         } else {
             out.push(c);

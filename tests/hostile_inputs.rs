@@ -816,28 +816,68 @@ fn numbers_beyond_64_bits_stay_exact() {
     );
 }
 
-/// A `.json` file whose name is not UTF-8 cannot be compared (paths are
-/// text in this tool): directory mode names it in a warning instead of
-/// skipping it silently, and compares the others.
+/// File names that are not UTF-8 are read as the reference reads them
+/// (Python's `surrogateescape`): in directory mode, as arguments, and in a
+/// directory that holds `--jsonbin` sidecars of such a name. A name that is
+/// printed (NEW / DROPPED) shows the odd bytes as `\xff`.
 #[test]
-fn non_utf8_file_names_are_not_skipped_silently() {
+fn non_utf8_file_names_are_compared() {
     use std::os::unix::ffi::OsStrExt;
     let scratch = Scratch::new("non-utf8");
     let doc = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    let odd = std::ffi::OsStr::from_bytes(b"bad\xff.json");
     for side in ["a", "b"] {
         std::fs::create_dir_all(scratch.path(side)).unwrap();
         scratch.write(&format!("{side}/good.json"), &doc);
-        let name = std::ffi::OsStr::from_bytes(b"bad\xff.json");
-        std::fs::write(scratch.path(side).join(name), &doc).unwrap();
+        std::fs::write(scratch.path(side).join(odd), &doc).unwrap();
     }
-    let output = run_in(&scratch.0, &["--no-color", "a", "b"]);
+    let only_a = std::ffi::OsStr::from_bytes(b"only\xfe.json");
+    std::fs::write(scratch.path("a").join(only_a), &doc).unwrap();
+    let output = run_in(&scratch.0, &["--no-color", "--report-missing", "a", "b"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(text(&output.stdout).matches("# bench\n").count(), 1);
-    let stderr = text(&output.stderr);
-    assert!(
-        stderr.contains("skipping bad\u{fffd}.json: its name is not UTF-8"),
-        "{stderr}"
-    );
+    let stdout = text(&output.stdout);
+    assert_eq!(stdout.matches("# bench\n").count(), 2, "{stdout}");
+    assert!(stdout.contains("only\\xfe.json"), "{stdout}");
+    assert_eq!(text(&output.stderr), "");
+    // The same pair given as arguments compares as the UTF-8 one does.
+    let by_name = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .arg("--no-color")
+        .arg(std::path::Path::new("a").join(odd))
+        .arg(std::path::Path::new("b").join(odd))
+        .current_dir(&scratch.0)
+        .output()
+        .unwrap();
+    let good = run_in(&scratch.0, &["--no-color", "a/good.json", "b/good.json"]);
+    assert_eq!(by_name.status.code(), Some(0), "{}", text(&by_name.stderr));
+    assert_eq!(text(&by_name.stdout), text(&good.stdout));
+    // Sidecars found beside a JSON file in a directory of such a name: the
+    // bulk decision is the one of the case in its own directory.
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/conformance/cases/001-fast-bulk-cycles");
+    let odd_dir = scratch.0.join(std::ffi::OsStr::from_bytes(b"d\xff"));
+    copy_tree(&case, &odd_dir);
+    let args = ["--display", "explain", "--no-color"];
+    let bulk = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args(args)
+        .arg(odd_dir.join("ref.json"))
+        .arg(odd_dir.join("cmp.json"))
+        .output()
+        .unwrap();
+    let expected = std::fs::read_to_string(case.join("expected_stdout")).unwrap();
+    assert_eq!(text(&bulk.stdout), expected, "{}", text(&bulk.stderr));
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
 
 /// A NUL in a sidecar file name: the reference's warning ("embedded null

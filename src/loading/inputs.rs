@@ -2,11 +2,11 @@
 //! and the reader's file-version warnings.
 
 use std::io::Write;
-use std::path::Path;
 
 use crate::failure::Failure;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
 use crate::loading::model::Root;
+use crate::loading::path_text::{to_path, to_text};
 use crate::loading::sidecar::{os_error_text, py_join};
 use crate::printable::printable;
 
@@ -18,7 +18,7 @@ fn has_json_extension(name: &str) -> bool {
 }
 
 fn non_empty_file(path: &str) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+    std::fs::metadata(to_path(path)).is_ok_and(|m| m.is_file() && m.len() > 0)
 }
 
 /// The `(reference, compare)` JSON files to compare, and in directory mode
@@ -30,34 +30,16 @@ pub struct InputPairs {
     pub only_compare: Vec<String>,
 }
 
-/// A directory entry's name as text. Paths are UTF-8 text throughout this
-/// tool, so a `.json` file whose name is not UTF-8 cannot be compared: it
-/// is named in a warning rather than skipped silently.
-fn utf8_name(name: std::ffi::OsString, directory: &str) -> Option<String> {
-    name.into_string()
-        .map_err(|name| {
-            let lossy = name.to_string_lossy();
-            if lossy.ends_with(".json") {
-                eprintln!(
-                    "nvbench-compare: warning: {}: skipping {}: its name is not UTF-8",
-                    printable(directory),
-                    printable(&lossy)
-                );
-            }
-        })
-        .ok()
-}
-
 /// Names of the `.json` files of a directory, sorted.
 pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
-    let entries = std::fs::read_dir(directory).map_err(|e| {
+    let entries = std::fs::read_dir(to_path(directory)).map_err(|e| {
         Failure::fatal(format!(
             "cannot list directory: {}",
             os_error_text(&e, directory)
         ))
     })?;
     let mut names: Vec<String> = entries
-        .filter_map(|entry| utf8_name(entry.ok()?.file_name(), directory))
+        .filter_map(|entry| Some(to_text(&entry.ok()?.file_name())))
         .filter(|name| has_json_extension(name))
         .collect();
     names.sort();
@@ -69,7 +51,7 @@ pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
 /// directory's listing order, pairs are sorted by file name so that output
 /// is reproducible.
 pub fn input_pairs(reference: &str, compare: &str) -> Result<InputPairs, Failure> {
-    if !(Path::new(reference).is_dir() && Path::new(compare).is_dir()) {
+    if !(to_path(reference).is_dir() && to_path(compare).is_dir()) {
         return Ok(InputPairs {
             pairs: vec![(reference.to_string(), compare.to_string())],
             ..InputPairs::default()

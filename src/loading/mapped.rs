@@ -9,6 +9,8 @@ use std::io;
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 
+use crate::loading::path_text::to_path;
+
 /// How far behind the parser pages are released, and in what steps.
 const RELEASE_STEP: usize = 16 << 20;
 const RELEASE_MARGIN: usize = 1 << 20;
@@ -35,7 +37,7 @@ impl AsRef<[u8]> for InputBytes {
 
 /// Maps a regular file (read otherwise: pipes, process substitution).
 pub fn open_input(path: &str) -> io::Result<InputBytes> {
-    let file = File::open(path)?;
+    let file = File::open(to_path(path))?;
     let metadata = file.metadata()?;
     if !metadata.is_file() || metadata.len() == 0 {
         let mut bytes = Vec::new();

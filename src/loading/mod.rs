@@ -11,6 +11,7 @@ pub mod fastjson;
 pub mod inputs;
 pub mod mapped;
 pub mod model;
+pub mod path_text;
 pub mod runs;
 pub mod scalar;
 pub mod sidecar;

@@ -2,9 +2,8 @@
 //! benchmarks. Files are given one per run; directories are matched by
 //! file name across all the runs of both sides.
 
-use std::path::Path;
-
 use crate::failure::Failure;
+use crate::loading::path_text::to_path;
 use crate::loading::sidecar::py_join;
 
 /// The paths given for each side: files, or directories whose same-named
@@ -56,17 +55,17 @@ pub struct RunGroups {
 }
 
 fn non_empty_file(path: &str) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+    std::fs::metadata(to_path(path)).is_ok_and(|m| m.is_file() && m.len() > 0)
 }
 
 /// All files, or all directories; a mix is an error naming one of each.
 pub fn run_groups(sides: &Sides) -> Result<RunGroups, Failure> {
     let all: Vec<&String> = sides.reference.iter().chain(&sides.compare).collect();
     let (directories, files): (Vec<&String>, Vec<&String>) =
-        all.iter().partition(|p| Path::new(p.as_str()).is_dir());
+        all.iter().partition(|p| to_path(p).is_dir());
     match (directories.first(), files.first()) {
         (Some(directory), Some(file)) => {
-            let problem = if Path::new(file.as_str()).exists() {
+            let problem = if to_path(file).exists() {
                 "is not"
             } else {
                 "does not exist"
@@ -139,6 +138,7 @@ fn directory_groups(sides: &Sides) -> Result<RunGroups, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn temp_dir(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("nvbc-repeat-{}-{name}", std::process::id()));

@@ -4,9 +4,9 @@
 use std::cell::{OnceCell, RefCell};
 use std::fs::File;
 use std::io;
-use std::path::Path;
 
 use crate::deciding::decision::{BulkEvidence, BulkSamples};
+use crate::loading::path_text::to_path;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
 
 /// Python's `os.path.join(directory, name)` for POSIX paths.
@@ -40,14 +40,14 @@ pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
         return filename.to_string();
     }
     let beside_json = py_join(json_dir, filename);
-    if Path::new(&beside_json).exists() {
+    if to_path(&beside_json).exists() {
         return beside_json;
     }
     let beside_parent = py_join(&py_dirname(json_dir), filename);
-    if Path::new(&beside_parent).exists() {
+    if to_path(&beside_parent).exists() {
         return beside_parent;
     }
-    if Path::new(filename).exists() {
+    if to_path(filename).exists() {
         return filename.to_string();
     }
     beside_json
@@ -73,7 +73,7 @@ pub fn os_error_text(error: &io::Error, path: &str) -> String {
 /// Opens a sidecar that must be a regular file: a directory, FIFO or device
 /// is rejected before opening, so nothing blocks or reads forever.
 fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
-    let metadata = std::fs::metadata(path)?;
+    let metadata = std::fs::metadata(to_path(path))?;
     if metadata.is_dir() {
         // EISDIR, as numpy reports for a directory.
         return Err(io::Error::from_raw_os_error(21));
@@ -84,7 +84,7 @@ fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
             "not a regular file",
         ));
     }
-    Ok((File::open(path)?, metadata.len()))
+    Ok((File::open(to_path(path))?, metadata.len()))
 }
 
 /// Reads all complete little-endian float32 values of a file (a trailing
@@ -152,7 +152,7 @@ impl Sidecar {
 
     /// Advertises values and the file is non-empty.
     fn is_material(&self) -> bool {
-        self.count > 0 && std::fs::metadata(&self.path).is_ok_and(|m| m.len() > 0)
+        self.count > 0 && std::fs::metadata(to_path(&self.path)).is_ok_and(|m| m.len() > 0)
     }
 
     fn load(&self, warnings: &RefCell<Vec<String>>) -> Option<Vec<f32>> {

@@ -13,6 +13,7 @@ use crate::app::Settings;
 use crate::cli::Extras;
 use crate::failure::Failure;
 use crate::loading::model::Root;
+use crate::loading::path_text::to_path;
 use crate::loading::sidecar::{py_dirname, resolve_sidecar_path};
 use crate::loading::summaries::Extracted;
 use crate::loading::summaries::Tag;
@@ -29,7 +30,7 @@ struct Identity {
 
 impl Identity {
     fn of(path: &str) -> Identity {
-        let path = Path::new(path);
+        let path = &*to_path(path);
         Identity {
             resolved: resolved(path),
             inode: std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino())),
