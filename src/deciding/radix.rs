@@ -179,9 +179,13 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
             *slot = total;
             total += n;
         }
+        let scratch_slots = scratch.as_mut_ptr();
         for &key in keys.iter() {
             let slot = &mut histogram[digit.of(key)];
-            scratch[*slot as usize] = key;
+            // SAFETY: the offsets of the buckets are the prefix sums of
+            // their counts over these very keys, so every key gets its own
+            // slot below `keys.len() == scratch.len()`.
+            unsafe { scratch_slots.add(*slot as usize).write(key) };
             *slot += 1;
         }
         std::mem::swap(keys, &mut scratch);
