@@ -84,7 +84,10 @@ pub(crate) fn value_stats(values: &[f64]) -> ValueStats {
 
 #[cfg(target_arch = "x86_64")]
 fn dispatch(values: &[f64]) -> ValueStats {
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU supports AVX-512F, checked just above.
+        unsafe { value_stats_avx512(values) }
+    } else if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2, checked just above.
         unsafe { value_stats_avx2(values) }
     } else {
@@ -100,6 +103,12 @@ fn dispatch(values: &[f64]) -> ValueStats {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn value_stats_avx2(values: &[f64]) -> ValueStats {
+    value_stats_lanes(values)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn value_stats_avx512(values: &[f64]) -> ValueStats {
     value_stats_lanes(values)
 }
 
