@@ -298,16 +298,14 @@ struct Samples {
 
 impl Samples {
     fn bulk(&self) -> BulkSamples {
-        BulkSamples {
-            times: self.times.clone(),
-            cycles: self
-                .times
-                .iter()
-                .zip(&self.frequencies)
-                .map(|(t, f)| t * f)
-                .collect(),
-        }
+        bulk_samples(&self.times, &self.frequencies)
     }
+}
+
+/// Bulk samples as the sidecars hold them: float32 times and frequencies.
+fn bulk_samples(times: &[f64], frequencies: &[f64]) -> BulkSamples {
+    let float32 = |v: &[f64]| v.iter().map(|&x| x as f32).collect();
+    BulkSamples::new(float32(times), float32(frequencies)).expect("usable samples")
 }
 
 fn samples(offset: std::ops::RangeInclusive<i32>) -> impl Strategy<Value = Samples> {
@@ -498,10 +496,12 @@ fn scaled(run: &Run, factor: f64) -> Run {
             ..t.clone()
         },
         bulk: match &run.bulk {
-            Bulk::Samples(b) => Bulk::Samples(BulkSamples {
-                times: b.times.iter().map(|v| v * factor).collect(),
-                cycles: b.cycles.iter().map(|v| v * factor).collect(),
-            }),
+            Bulk::Samples(b) => {
+                // A power of two scales float32 times exactly too.
+                let times = b.times().iter().map(|&t| (f64::from(t) * factor) as f32);
+                let frequencies = b.frequencies().to_vec();
+                Bulk::Samples(BulkSamples::new(times.collect(), frequencies).unwrap())
+            }
             other => other.clone(),
         },
     }
@@ -574,7 +574,7 @@ fn rare_filter_active(values: &[f64], t: &Thresholds) -> bool {
 /// different value sets, and the reference's verdict is not monotone.
 fn rare_filter_differs(pair: (&Run, &Run), loose: &Thresholds, tight: &Thresholds) -> bool {
     [pair.0, pair.1].iter().any(|run| match &run.bulk {
-        Bulk::Samples(b) => [&b.times, &b.cycles]
+        Bulk::Samples(b) => [b.times_f64().collect::<Vec<_>>(), b.cycles().collect()]
             .iter()
             .any(|v| rare_filter_active(v, loose) && !rare_filter_active(v, tight)),
         _ => false,
@@ -719,10 +719,9 @@ fn strict_can_turn_ambg_into_same_via_rare_support() {
     let cmp_times = [repeat(a, 333), repeat(b, 333), repeat(c, 326), singletons].concat();
     let run = |times: Vec<f64>| {
         let frequencies = vec![CLOCK_BASE; times.len()];
-        let cycles = times.iter().map(|t| t * CLOCK_BASE).collect();
         Run {
             timing: summaries_of(&times, &frequencies),
-            bulk: Bulk::Samples(BulkSamples { times, cycles }),
+            bulk: Bulk::Samples(bulk_samples(&times, &frequencies)),
         }
     };
     let (reference, compare) = (run(ref_times), run(cmp_times));
@@ -805,10 +804,9 @@ fn permissive_demands_more_sample_coverage_than_default() {
         .collect();
     let run = |times: Vec<f64>| {
         let frequencies = vec![CLOCK_BASE; times.len()];
-        let cycles = times.iter().map(|t| t * CLOCK_BASE).collect();
         Run {
             timing: summaries_of(&times, &frequencies),
-            bulk: Bulk::Samples(BulkSamples { times, cycles }),
+            bulk: Bulk::Samples(bulk_samples(&times, &frequencies)),
         }
     };
     let (reference, compare) = (run(ref_times), run(cmp_times));

@@ -24,8 +24,8 @@
 
 use std::cmp::Ordering;
 
-use super::radix::{POOL_USIZE, RadixKey, give_back, lsd_sort, take_buffer, take_scratch};
-use super::value_stats::{ValueStats, value_stats};
+use super::radix::{LARGE_LEN, RadixKey, give_back, lsd_sort, sort_huge, take_buffer};
+use super::value_stats::{BitStats, ValueStats, value_stats};
 
 /// The thresholds this module reads (spec "Configuration Keys").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,13 +130,7 @@ fn sorted_by_comparison(values: &[f64]) -> Vec<f64> {
 }
 
 /// Minimum, maximum, AND and OR of a set of keys.
-#[derive(Clone, Copy)]
-struct KeyStats {
-    min: u64,
-    max: u64,
-    all: u64,
-    any: u64,
-}
+type KeyStats = BitStats;
 
 #[cfg(test)]
 impl KeyStats {
@@ -208,9 +202,10 @@ impl SortedBits {
             return None;
         }
         Some(if float32 {
-            sort_bits(values, narrow, true, |v| u64::from((v as f32).to_bits()))
+            let bits = values.iter().map(|&v| u64::from((v as f32).to_bits()));
+            sort_bits(bits, narrow, true)
         } else {
-            sort_bits(values, wide, false, f64::to_bits)
+            sort_bits(values.iter().map(|v| v.to_bits()), wide, false)
         })
     }
 
@@ -223,7 +218,13 @@ impl SortedBits {
         }
     }
 
-    fn unique(&self) -> SortedUnique {
+    fn unique(mut self) -> SortedUnique {
+        if let Reduced::Wide(keys) = &mut self.keys
+            && keys.len() > LARGE_LEN
+        {
+            let keys = std::mem::take(keys);
+            return unique_in_place(keys, |r| self.value(r));
+        }
         match (&self.keys, self.float32) {
             (Reduced::Narrow(keys), true) => unique_keys(keys, |r| {
                 f64::from(f32::from_bits(
@@ -247,26 +248,35 @@ impl Drop for SortedBits {
     }
 }
 
-/// Radix sorts the reduced keys of `values`.
-fn sort_bits(
-    values: &[f64],
-    stats: KeyStats,
+/// `np.unique(values, return_counts=True)` of positive finite values given
+/// as their bit patterns (float32 patterns when `float32`), with the
+/// patterns' statistics.
+pub(super) fn sorted_unique_of_bits(
+    bits: impl ExactSizeIterator<Item = u64>,
+    stats: BitStats,
     float32: bool,
-    key: impl Fn(f64) -> u64,
-) -> SortedBits {
+) -> SortedUnique {
+    if bits.len() == 0 {
+        return sorted_unique(&[]);
+    }
+    sort_bits(bits, stats, float32).unique()
+}
+
+/// Radix sorts the reduced keys of the bit patterns `bits`.
+fn sort_bits(bits: impl Iterator<Item = u64>, stats: KeyStats, float32: bool) -> SortedBits {
     let shift = ((stats.any ^ stats.all) | 1 << 63).trailing_zeros();
     let (min, span) = (stats.min, (stats.max - stats.min) >> shift);
-    let bits = u64::BITS - span.leading_zeros();
-    let reduce = |v: &f64| (key(*v) - min) >> shift;
-    let keys = if bits <= 32 {
+    let width = u64::BITS - span.leading_zeros();
+    let reduce = |key: u64| (key - min) >> shift;
+    let keys = if width <= 32 {
         let mut keys = take_buffer(u32::pool());
-        keys.extend(values.iter().map(|v| reduce(v) as u32));
-        lsd_sort(&mut keys, bits);
+        keys.extend(bits.map(|key| reduce(key) as u32));
+        sort_reduced(&mut keys, width);
         Reduced::Narrow(keys)
     } else {
         let mut keys = take_buffer(u64::pool());
-        keys.extend(values.iter().map(reduce));
-        lsd_sort(&mut keys, bits);
+        keys.extend(bits.map(reduce));
+        sort_reduced(&mut keys, width);
         Reduced::Wide(keys)
     };
     SortedBits {
@@ -277,34 +287,69 @@ fn sort_bits(
     }
 }
 
+fn sort_reduced<K: RadixKey>(keys: &mut Vec<K>, width: u32) {
+    if keys.len() > LARGE_LEN {
+        sort_huge(keys);
+    } else {
+        lsd_sort(keys, width);
+    }
+}
+
 /// Runs of equal keys in ascending `keys`, without a data-dependent branch.
 /// Only the last key of each run is turned into its value.
 fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
     let n = keys.len();
-    // `ends[u]` is one past the last index of run `u`; every slot up to the
-    // last run is written before it is read, so the buffer is not cleared.
-    let mut buffer = take_scratch(&POOL_USIZE, n);
-    let mut runs = 0;
+    if n == 0 {
+        return SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
+    }
+    // Counting the runs first sizes the outputs exactly, so no buffer of
+    // one slot per sample is needed (with 10^8 distinct samples that buffer
+    // alone was 800 MB).
+    let runs = 1 + keys.windows(2).filter(|pair| pair[0] != pair[1]).count();
+    // `ends[u]` is one past the last index of run `u`; every slot is written
+    // before it is read.
+    let mut ends = vec![0u64; runs];
+    let mut run = 0;
     for (i, pair) in keys.windows(2).enumerate() {
-        buffer[runs] = i + 1;
-        runs += usize::from(pair[0] != pair[1]);
+        ends[run] = i as u64 + 1;
+        run += usize::from(pair[0] != pair[1]);
     }
-    if n > 0 {
-        buffer[runs] = n;
-        runs += 1;
-    }
-    let ends = &buffer[..runs];
-    let values = ends.iter().map(|&end| value(keys[end - 1])).collect();
-    let mut start = 0;
-    let counts = ends
+    ends[run] = n as u64;
+    let values = ends
         .iter()
-        .map(|&end| {
-            let count = (end - start) as u64;
-            start = end;
-            count
-        })
+        .map(|&end| value(keys[end as usize - 1]))
         .collect();
-    give_back(&POOL_USIZE, buffer);
+    // The run ends become the counts in place, from the back.
+    for u in (1..runs).rev() {
+        ends[u] -= ends[u - 1];
+    }
+    SortedUnique {
+        values,
+        counts: ends,
+    }
+}
+
+/// [`unique_keys`] of a huge run, reusing the keys' buffer for the values:
+/// with every value distinct, a second buffer would add a sidecar's worth.
+fn unique_in_place(mut keys: Vec<u64>, value: impl Fn(u64) -> f64) -> SortedUnique {
+    let runs = 1 + keys.windows(2).filter(|pair| pair[0] != pair[1]).count();
+    let mut counts = Vec::with_capacity(runs);
+    let mut run_start = 0;
+    for i in 1..=keys.len() {
+        if i == keys.len() || keys[i] != keys[i - 1] {
+            // The run's key moves down to its slot: `counts.len() <= i - 1`.
+            keys[counts.len()] = keys[i - 1];
+            counts.push((i - run_start) as u64);
+            run_start = i;
+        }
+    }
+    keys.truncate(runs);
+    keys.shrink_to_fit();
+    // Same size and alignment: collected in place.
+    let values = keys.into_iter().map(value).collect();
     SortedUnique { values, counts }
 }
 
@@ -387,11 +432,10 @@ pub fn nearest_neighbor_coverages(
     };
     let (ref_hits, cmp_hits) = hits_by_ratio(&ref_side, &cmp_side, t.center_relative, tolerance)
         .unwrap_or_else(|| {
-            let ref_logs: Vec<f64> = reference.values.iter().map(|v| v.ln()).collect();
-            let cmp_logs: Vec<f64> = compare.values.iter().map(|v| v.ln()).collect();
+            let (r, c) = (&reference.values, &compare.values);
             (
-                ref_side.hits(&covered_flags(&ref_logs, &cmp_logs, tolerance)),
-                cmp_side.hits(&covered_flags(&cmp_logs, &ref_logs, tolerance)),
+                ref_side.hits(&covered_flags_by_logs(r, c, tolerance)),
+                cmp_side.hits(&covered_flags_by_logs(c, r, tolerance)),
             )
         });
     Some(Coverages {
@@ -603,6 +647,7 @@ fn well_separated(values: &[f64]) -> bool {
 /// smaller of the gaps to `source[pos - 1]` and `source[pos]`, both clamped
 /// into range. The targets are sorted (and `ln` is monotone), so `pos` only
 /// moves forward and the whole pass is a linear merge.
+#[cfg(test)]
 fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
     let last = source.len().saturating_sub(1);
     let mut pos = 0;
@@ -615,6 +660,31 @@ fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
             let below = source[pos.saturating_sub(1).min(last)];
             let above = source[pos.min(last)];
             nan_min((value - below).abs(), (value - above).abs()) <= tolerance
+        })
+        .collect()
+}
+
+/// [`covered_flags`] of the logs of `target` and `source`, each log taken
+/// once as the merge reaches it: two arrays of logs would cost as much
+/// memory as the values.
+fn covered_flags_by_logs(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
+    let last = source.len().saturating_sub(1);
+    let mut pos = 0;
+    // The logs of `source[pos - 1]` and `source[pos]`, both clamped.
+    let mut below = source.first().map_or(f64::NAN, |v| v.ln());
+    let mut above = below;
+    target
+        .iter()
+        .map(|&value| {
+            let log = value.ln();
+            while pos < source.len() && above < log {
+                pos += 1;
+                below = above;
+                if pos <= last {
+                    above = source[pos].ln();
+                }
+            }
+            nan_min((log - below).abs(), (log - above).abs()) <= tolerance
         })
         .collect()
 }
@@ -748,48 +818,6 @@ fn all_positive_finite(values: &[f64]) -> bool {
     !values.is_empty() && values.iter().all(|v| v.is_finite() && *v > 0.0)
 }
 
-/// Bulk times and cycles (`time * frequency` in float64, spec step 2), or
-/// `None` when either array is unusable or their lengths differ.
-pub fn time_and_cycles(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU supports AVX-512F, checked just above.
-        return unsafe { time_and_cycles_avx512(times, frequencies) };
-    }
-    time_and_cycles_portable(times, frequencies)
-}
-
-/// The same loops over 16 float32 lanes at a time (the baseline build
-/// widens and multiplies two by two).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn time_and_cycles_avx512(
-    times: &[f32],
-    frequencies: &[f32],
-) -> Option<(Vec<f64>, Vec<f64>)> {
-    time_and_cycles_portable(times, frequencies)
-}
-
-#[inline(always)]
-fn time_and_cycles_portable(times: &[f32], frequencies: &[f32]) -> Option<(Vec<f64>, Vec<f64>)> {
-    let times = positive_finite(times)?;
-    // Widening is exact, so the float32 frequencies can be checked and
-    // multiplied as they are, without a widened copy.
-    let usable = !frequencies.is_empty()
-        && frequencies
-            .iter()
-            .fold(true, |ok, f| ok & f.is_finite() & (*f > 0.0));
-    if !usable || times.len() != frequencies.len() {
-        return None;
-    }
-    let cycles = times
-        .iter()
-        .zip(frequencies)
-        .map(|(t, f)| t * f64::from(*f))
-        .collect();
-    Some((times, cycles))
-}
-
 /// A robust timing interval `[min, q3]` centred on the median (spec "Time
 /// Estimates And Intervals").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -805,10 +833,18 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     if !all_positive_finite(values) {
         return None;
     }
+    sample_interval_of_bits(values.iter().map(|v| v.to_bits()).collect())
+}
+
+/// [`sample_interval`] of non-empty positive finite values given as their
+/// bit patterns.
+pub(super) fn sample_interval_of_bits(mut keys: Vec<u64>) -> Option<SampleInterval> {
+    if keys.is_empty() {
+        return None;
+    }
     // Only a few order statistics are needed: select them instead of
     // sorting. For positive finite values the bit patterns order like the
     // numbers, and selection yields the same values a sort would.
-    let mut keys: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
     let n = keys.len();
     let (b50, a50, w50) = linear_ranks(n, 0.5);
     let (b75, a75, w75) = linear_ranks(n, 0.75);
@@ -1145,6 +1181,14 @@ pub(crate) mod oracle {
     }
 }
 
+/// What [`crate::deciding::samples::BulkSamples`] gives for these sidecar
+/// arrays, widened.
+#[cfg(test)]
+fn time_and_cycles(times: Vec<f32>, frequencies: Vec<f32>) -> Option<(Vec<f64>, Vec<f64>)> {
+    let bulk = crate::deciding::samples::BulkSamples::new(times, frequencies)?;
+    Some((bulk.times_f64().collect(), bulk.cycles().collect()))
+}
+
 #[cfg(test)]
 mod radix_tests {
     use super::*;
@@ -1461,6 +1505,18 @@ mod tests {
                     .map(|d| *d <= tolerance)
                     .collect();
                 assert_eq!(merged, searched, "target {target:?} source {source:?}");
+                // The same walk over values whose logs are (about) these,
+                // taking the logs as it goes.
+                let (exp_t, exp_s): (Vec<f64>, Vec<f64>) = (
+                    target.iter().map(|v| v.exp()).collect(),
+                    source.iter().map(|v| v.exp()).collect(),
+                );
+                let logs = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
+                assert_eq!(
+                    covered_flags_by_logs(&exp_t, &exp_s, tolerance),
+                    covered_flags(&logs(&exp_t), &logs(&exp_s), tolerance),
+                    "target {exp_t:?} source {exp_s:?}"
+                );
             }
         }
     }
@@ -1554,9 +1610,8 @@ mod tests {
         assert!(positive_finite(&[1.0, -0.0]).is_none());
         assert!(positive_finite(&[1.0, f32::NAN]).is_none());
         assert_eq!(positive_finite(&[0.5, 2.0]), Some(vec![0.5, 2.0]));
-        assert!(time_and_cycles(&[1.0, 2.0], &[3.0]).is_none());
-        assert!(time_and_cycles(&[1.0], &[0.0]).is_none());
-        let (times, cycles) = time_and_cycles(&[1.1e-5, 2.0e-5], &[1.41e9, 1.5e9]).expect("usable");
+        let (times, cycles) =
+            time_and_cycles(vec![1.1e-5, 2.0e-5], vec![1.41e9, 1.5e9]).expect("usable");
         assert_bits(times[0], f64::from(1.1e-5_f32));
         // float32 * float32 is exact in float64.
         assert_bits(cycles[0], f64::from(1.1e-5_f32) * f64::from(1.41e9_f32));
@@ -1857,7 +1912,7 @@ mod differential_tests {
                     .collect()
             };
             let (times, frequencies) = (draw(&mut rng), draw(&mut rng));
-            let new = time_and_cycles(&times, &frequencies);
+            let new = time_and_cycles(times.clone(), frequencies.clone());
             let old = oracle::time_and_cycles(&times, &frequencies);
             assert_eq!(
                 new.map(|(t, c)| (bits(&t), bits(&c))),

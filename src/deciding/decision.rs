@@ -158,11 +158,7 @@ pub trait BulkEvidence {
     fn time_and_cycles(&self) -> Option<&BulkSamples>;
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct BulkSamples {
-    pub times: Vec<f64>,
-    pub cycles: Vec<f64>,
-}
+pub use super::samples::BulkSamples;
 
 /// No sidecars at all.
 pub struct NoBulk;
@@ -475,8 +471,8 @@ fn confirm_gap_with_clock_rate(
     }
 }
 
-fn interval_from_samples(values: &[f64]) -> Option<Interval> {
-    let interval = coverage::sample_interval(values)?;
+fn cycle_interval(samples: &BulkSamples) -> Option<Interval> {
+    let interval = samples.cycle_interval()?;
     make_interval(interval.lower, interval.upper, interval.center)
 }
 
@@ -499,10 +495,8 @@ fn confirm_gap_with_bulk_cycles(
             "bulk sample time and frequency data are present but unusable for cycle confirmation",
         ));
     };
-    let (Some(ref_cycles), Some(cmp_cycles)) = (
-        interval_from_samples(&ref_bulk.cycles),
-        interval_from_samples(&cmp_bulk.cycles),
-    ) else {
+    let (Some(ref_cycles), Some(cmp_cycles)) = (cycle_interval(ref_bulk), cycle_interval(cmp_bulk))
+    else {
         return Some(decision(
             Status::Undecided,
             ReasonCode::BulkCycleDataUnusable,
@@ -690,7 +684,12 @@ fn coverage_thresholds(t: &Thresholds) -> coverage::CoverageThresholds {
 }
 
 /// Step 3 for one kind of values (`label` is "time" or "cycle").
-fn bulk_values_same(reference: &[f64], compare: &[f64], cycles: bool, t: &Thresholds) -> Decision {
+fn bulk_values_same(
+    reference: &BulkSamples,
+    compare: &BulkSamples,
+    cycles: bool,
+    t: &Thresholds,
+) -> Decision {
     let (unusable, same, mismatch, label) = if cycles {
         (
             ReasonCode::BulkCycleDataUnusable,
@@ -707,8 +706,14 @@ fn bulk_values_same(reference: &[f64], compare: &[f64], cycles: bool, t: &Thresh
         )
     };
     let thresholds = coverage_thresholds(t);
-    let ref_unique = coverage::sorted_unique(reference);
-    let cmp_unique = coverage::sorted_unique(compare);
+    let unique = |samples: &BulkSamples| {
+        if cycles {
+            samples.unique_cycles()
+        } else {
+            samples.unique_times()
+        }
+    };
+    let (ref_unique, cmp_unique) = (unique(reference), unique(compare));
     let Some(coverages) =
         coverage::nearest_neighbor_coverages(&ref_unique, &cmp_unique, &thresholds)
     else {
@@ -745,11 +750,11 @@ fn decide_bulk_same(
     // Both sides are loaded (and warned about) before either is judged.
     let (ref_bulk, cmp_bulk) = (reference.time_and_cycles(), compare.time_and_cycles());
     let (ref_bulk, cmp_bulk) = (ref_bulk?, cmp_bulk?);
-    let times = bulk_values_same(&ref_bulk.times, &cmp_bulk.times, false, t);
+    let times = bulk_values_same(ref_bulk, cmp_bulk, false, t);
     if times.status != Status::Same {
         return Some(times);
     }
-    let cycles = bulk_values_same(&ref_bulk.cycles, &cmp_bulk.cycles, true, t);
+    let cycles = bulk_values_same(ref_bulk, cmp_bulk, true, t);
     if cycles.status != Status::Same {
         return Some(cycles);
     }
@@ -1018,13 +1023,10 @@ mod tests {
     }
 
     fn samples(times: &[f64], clock: f64) -> InMemory {
-        InMemory(
-            Some(BulkSamples {
-                times: times.to_vec(),
-                cycles: times.iter().map(|t| t * clock).collect(),
-            }),
-            true,
-        )
+        // Sidecars hold float32: the times are rounded to it.
+        let times: Vec<f32> = times.iter().map(|&t| t as f32).collect();
+        let frequencies = vec![clock as f32; times.len()];
+        InMemory(BulkSamples::new(times, frequencies), true)
     }
 
     // Step 2 with bulk data: bulk cycles decide; unusable data stays AMBG.

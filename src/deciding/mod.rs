@@ -14,4 +14,5 @@ pub mod gate;
 mod radix;
 pub mod repetitions;
 pub mod report;
+pub mod samples;
 mod value_stats;

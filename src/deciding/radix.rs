@@ -33,7 +33,6 @@ pub(crate) trait RadixKey: Copy + Default + Ord + 'static {
 thread_local! {
     static POOL32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
     static POOL64: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
-    pub(crate) static POOL_USIZE: RefCell<Vec<Vec<usize>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl RadixKey for u32 {
@@ -77,11 +76,18 @@ pub(crate) fn take_scratch<T: Copy + Default + 'static>(
     buffer
 }
 
+/// Arrays longer than this (8 MiB of `u64`) are huge runs: their buffers go
+/// back to the allocator, and they are sorted in place (see
+/// [`sort_huge`]).
+pub(crate) const LARGE_LEN: usize = 1 << 20;
+
 /// Returns a buffer to `pool` for reuse (a few are kept), contents and all.
 pub(crate) fn give_back<T: 'static>(pool: &'static Pool<T>, buffer: Vec<T>) {
     pool.with(|p| {
         let mut p = p.borrow_mut();
-        if p.len() < 4 {
+        // A buffer of a huge run is freed: kept, it would stay resident
+        // beside every later state's data.
+        if p.len() < 4 && buffer.capacity() <= LARGE_LEN {
             p.push(buffer);
         }
     });
@@ -98,6 +104,13 @@ const _: () = assert!(MAX_PASSES == 2, "radix_passes builds two histograms");
 
 /// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
 /// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
+/// Sorts a huge run without a scratch buffer: the LSD passes' copy would
+/// add the keys' size again to peak memory (a sidecar's worth per side),
+/// and at this size a comparison sort costs little against reading it.
+pub(crate) fn sort_huge<K: RadixKey>(keys: &mut [K]) {
+    keys.sort_unstable();
+}
+
 pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
     if bits == 0 {
         return;

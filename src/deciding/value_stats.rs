@@ -157,6 +157,118 @@ fn value_stats_lanes(values: &[f64]) -> ValueStats {
     total
 }
 
+/// Extremes, AND and OR of the bit patterns of positive finite values
+/// (whose patterns order like the numbers), as `u64`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BitStats {
+    pub min: u64,
+    pub max: u64,
+    pub all: u64,
+    pub any: u64,
+}
+
+/// Compiles `$lanes` for AVX-512F and AVX2 too, and picks one at run time.
+macro_rules! dispatched {
+    ($name:ident, $lanes:ident, ($($arg:ident: $ty:ty),*) -> $out:ty) => {
+        fn $name($($arg: $ty),*) -> $out {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f")]
+                unsafe fn avx512($($arg: $ty),*) -> $out {
+                    $lanes($($arg),*)
+                }
+                #[target_feature(enable = "avx2")]
+                unsafe fn avx2($($arg: $ty),*) -> $out {
+                    $lanes($($arg),*)
+                }
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, checked just above.
+                    return unsafe { avx512($($arg),*) };
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, checked just above.
+                    return unsafe { avx2($($arg),*) };
+                }
+            }
+            $lanes($($arg),*)
+        }
+    };
+}
+
+dispatched!(float32_dispatch, float32_lanes, (values: &[f32]) -> BitStats);
+dispatched!(product_dispatch, product_lanes, (a: &[f32], b: &[f32]) -> BitStats);
+
+/// [`BitStats`] of positive finite float32 values (sample times).
+pub(crate) fn float32_bit_stats(values: &[f32]) -> BitStats {
+    float32_dispatch(values)
+}
+
+/// [`BitStats`] of the float64 products `a[i] * b[i]` of positive finite
+/// float32 values (cycles), without storing them.
+pub(crate) fn product_bit_stats(a: &[f32], b: &[f32]) -> BitStats {
+    product_dispatch(a, b)
+}
+
+#[inline(always)]
+fn float32_lanes(values: &[f32]) -> BitStats {
+    const N: usize = 16;
+    let (mut low, mut high) = ([f32::INFINITY; N], [0.0f32; N]);
+    let (mut all, mut any) = ([u32::MAX; N], [0u32; N]);
+    let mut add = |lane: usize, v: f32| {
+        low[lane] = if v < low[lane] { v } else { low[lane] };
+        high[lane] = if v > high[lane] { v } else { high[lane] };
+        all[lane] &= v.to_bits();
+        any[lane] |= v.to_bits();
+    };
+    let chunks = values.chunks_exact(N);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (lane, &v) in chunk.iter().enumerate() {
+            add(lane, v);
+        }
+    }
+    for &v in rest {
+        add(0, v);
+    }
+    BitStats {
+        min: u64::from(low.iter().fold(f32::INFINITY, |m, &v| m.min(v)).to_bits()),
+        max: u64::from(high.iter().fold(0.0f32, |m, &v| m.max(v)).to_bits()),
+        all: u64::from(all.iter().fold(u32::MAX, |m, &v| m & v)),
+        any: u64::from(any.iter().fold(0, |m, &v| m | v)),
+    }
+}
+
+#[inline(always)]
+fn product_lanes(a: &[f32], b: &[f32]) -> BitStats {
+    const N: usize = 8;
+    let (mut low, mut high) = ([f64::INFINITY; N], [0.0f64; N]);
+    let (mut all, mut any) = ([u64::MAX; N], [0u64; N]);
+    let mut add = |lane: usize, x: f32, y: f32| {
+        let v = f64::from(x) * f64::from(y);
+        low[lane] = if v < low[lane] { v } else { low[lane] };
+        high[lane] = if v > high[lane] { v } else { high[lane] };
+        all[lane] &= v.to_bits();
+        any[lane] |= v.to_bits();
+    };
+    let length = a.len().min(b.len());
+    let (a, b) = (&a[..length], &b[..length]);
+    let full = length - length % N;
+    for (x, y) in a[..full].chunks_exact(N).zip(b[..full].chunks_exact(N)) {
+        for lane in 0..N {
+            add(lane, x[lane], y[lane]);
+        }
+    }
+    for (&x, &y) in a[full..].iter().zip(&b[full..]) {
+        add(0, x, y);
+    }
+    BitStats {
+        min: low.iter().fold(f64::INFINITY, |m, &v| m.min(v)).to_bits(),
+        max: high.iter().fold(0.0f64, |m, &v| m.max(v)).to_bits(),
+        all: all.iter().fold(u64::MAX, |m, &v| m & v),
+        any: any.iter().fold(0, |m, &v| m | v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +321,34 @@ mod tests {
         assert!(value_stats(&floats).float32);
         assert!(!value_stats(&[0.1f64]).float32);
         assert!(!value_stats(&[]).usable);
+    }
+
+    #[test]
+    fn bit_stats_of_float32_and_products_match_one_accumulator() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        for len in [1usize, 7, 16, 17, 100, 1001] {
+            let draw = |state: &mut u64| {
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                1.0e-4 * (1.0 + (*state % 5000) as f32 / 1000.0)
+            };
+            let a: Vec<f32> = (0..len).map(|_| draw(&mut state)).collect();
+            let b: Vec<f32> = (0..len).map(|_| 1.0e9 * draw(&mut state)).collect();
+            let one = |bits: Vec<u64>| BitStats {
+                min: *bits.iter().min().unwrap(),
+                max: *bits.iter().max().unwrap(),
+                all: bits.iter().fold(u64::MAX, |m, &v| m & v),
+                any: bits.iter().fold(0, |m, &v| m | v),
+            };
+            let float32 = a.iter().map(|v| u64::from(v.to_bits())).collect();
+            assert_eq!(float32_bit_stats(&a), one(float32), "{len}");
+            let products = a
+                .iter()
+                .zip(&b)
+                .map(|(&x, &y)| (f64::from(x) * f64::from(y)).to_bits())
+                .collect();
+            assert_eq!(product_bit_stats(&a, &b), one(products), "{len}");
+        }
     }
 }

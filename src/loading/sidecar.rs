@@ -230,8 +230,7 @@ impl<'w> SidecarEvidence<'w> {
             .frequencies
             .as_ref()
             .and_then(|s| s.load(self.warnings));
-        let (times, cycles) = crate::deciding::coverage::time_and_cycles(&times?, &frequencies?)?;
-        Some(BulkSamples { times, cycles })
+        BulkSamples::new(times?, frequencies?)
     }
 }
 

@@ -97,20 +97,6 @@ pub fn merged_noise(centers: &[f64], noises: &[Option<f64>], center: f64) -> Opt
     noise.is_finite().then_some(noise)
 }
 
-/// The samples of all runs, in run order.
-pub fn pooled(runs: &[&BulkSamples]) -> BulkSamples {
-    let length = runs.iter().map(|r| r.times.len()).sum();
-    let mut pooled = BulkSamples {
-        times: Vec::with_capacity(length),
-        cycles: Vec::with_capacity(length),
-    };
-    for run in runs {
-        pooled.times.extend_from_slice(&run.times);
-        pooled.cycles.extend_from_slice(&run.cycles);
-    }
-    pooled
-}
-
 /// The bulk evidence of a side: every run's sidecars, pooled when a
 /// decision first asks for them. A side has bulk evidence only when all
 /// its runs do; pooling some runs' samples would hide the others.
@@ -139,7 +125,7 @@ impl<B: BulkEvidence> PooledBulk<B> {
             .map(BulkEvidence::time_and_cycles)
             .collect();
         let runs: Vec<&BulkSamples> = loaded.into_iter().collect::<Option<_>>()?;
-        Some(pooled(&runs))
+        Some(BulkSamples::pooled(&runs))
     }
 }
 
@@ -269,13 +255,10 @@ mod tests {
     }
 
     impl FakeRun {
-        fn new(times: &[f64]) -> Self {
+        fn new(times: &[f32]) -> Self {
             FakeRun {
                 material: true,
-                samples: Some(BulkSamples {
-                    times: times.to_vec(),
-                    cycles: times.iter().map(|t| t * 2.0).collect(),
-                }),
+                samples: BulkSamples::new(times.to_vec(), vec![2.0; times.len()]),
                 reads: Cell::new(0),
             }
         }
@@ -296,8 +279,8 @@ mod tests {
         let bulk = PooledBulk::new(vec![FakeRun::new(&[1.0, 2.0]), FakeRun::new(&[3.0])]);
         assert!(bulk.has_material_cycle_sources());
         let samples = bulk.time_and_cycles().unwrap();
-        assert_eq!(samples.times, vec![1.0, 2.0, 3.0]);
-        assert_eq!(samples.cycles, vec![2.0, 4.0, 6.0]);
+        assert_eq!(samples.times(), [1.0, 2.0, 3.0]);
+        assert_eq!(samples.cycles().collect::<Vec<_>>(), [2.0, 4.0, 6.0]);
         bulk.time_and_cycles();
         assert!(bulk.runs().iter().all(|r| r.reads.get() == 1));
     }

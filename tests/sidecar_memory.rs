@@ -1,0 +1,156 @@
+//! Peak memory of a bulk comparison stays near its sidecars' bytes
+//! (issue 14): the samples are kept as the sidecars' float32, cycles are
+//! made where they are needed, huge runs are sorted in place and the log
+//! fallback of the coverage takes its logs as it goes.
+//!
+//! One state per side with 2^22 samples per sidecar (64 MiB of sidecars in
+//! all); the child's peak RSS comes from `wait4`. Before the fix, these
+//! inputs took 4.0x (repeating times) and 7.4x (all distinct) the sidecar
+//! bytes.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const SAMPLES: usize = 1 << 22;
+const SIDECAR_BYTES: f64 = (4 * 4 * SAMPLES) as f64;
+/// What the process takes without any sidecar (binary, heap, threads).
+const BASE_BYTES: f64 = 24.0 * 1024.0 * 1024.0;
+
+fn summary(tag: &str, value: &str, kind: &str) -> String {
+    format!(
+        r#"{{"tag": "{tag}", "name": "{tag}", "hint": "duration",
+            "data": [{{"name": "value", "type": "{kind}", "value": "{value}"}}]}}"#
+    )
+}
+
+fn sidecar(tag: &str, file: &str) -> String {
+    format!(
+        r#"{{"tag": "{tag}", "name": "{tag}", "data": [
+            {{"name": "filename", "type": "string", "value": "{file}"}},
+            {{"name": "size", "type": "int64", "value": "{SAMPLES}"}}]}}"#
+    )
+}
+
+fn document(side: &str) -> String {
+    let summaries = [
+        summary("nv/cold/sample_size", "1000", "int64"),
+        summary("nv/cold/time/gpu/mean", "1e-4", "float64"),
+        summary("nv/cold/time/gpu/stdev/relative", "0.01", "float64"),
+        summary("nv/cold/time/gpu/min", "0.98e-4", "float64"),
+        summary("nv/cold/time/gpu/median", "1e-4", "float64"),
+        summary("nv/cold/time/gpu/q3", "1.01e-4", "float64"),
+        summary("nv/cold/sm_clock_rate/mean", "1.98e9", "float64"),
+        sidecar("nv/json/bin:nv/cold/sample_times", &format!("{side}.bin")),
+        sidecar(
+            "nv/json/freqs-bin:nv/cold/sample_freqs",
+            &format!("{side}.freqs"),
+        ),
+    ];
+    format!(
+        r#"{{"meta": {{"version": {{"json": {{"major": 1, "minor": 0, "patch": 0, "string": "1.0.0"}}}}}},
+           "devices": [{{"id": 0, "name": "Simulated GPU"}}],
+           "benchmarks": [{{"name": "bench", "index": 0, "devices": [0], "axes": [],
+             "states": [{{"name": "Device=0", "device": 0, "type_config_index": 0,
+               "axis_values": [], "is_skipped": false, "summaries": [{}]}}]}}]}}"#,
+        summaries.join(",")
+    )
+}
+
+fn write_floats(path: &Path, values: impl Iterator<Item = f32>) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for v in values {
+        out.write_all(&v.to_le_bytes()).unwrap();
+    }
+    out.flush().unwrap();
+}
+
+/// Both sides draw from one distribution, so the decision runs the whole
+/// bulk SAME path: time coverage, then cycle coverage.
+fn write_pair(dir: &Path, distinct: bool) {
+    for (side, seed) in [("ref", 1u64), ("cmp", 2)] {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let times: Vec<f32> = (0..SAMPLES)
+            .map(|i| {
+                let step = if distinct {
+                    // Nearly every float32 between 1e-4 and 1.25e-4 differs.
+                    (i as u64 * 2_654_435_761) % (1 << 22)
+                } else {
+                    next() % 64
+                };
+                1.0e-4
+                    * (1.0 + step as f32 / (1 << 22) as f32 * if distinct { 0.25 } else { 1024.0 })
+            })
+            .collect();
+        write_floats(&dir.join(format!("{side}.bin")), times.into_iter());
+        write_floats(
+            &dir.join(format!("{side}.freqs")),
+            (0..SAMPLES).map(|_| 1.98e9 * (1.0 + (next() % 32) as f32 / 4096.0)),
+        );
+        std::fs::write(dir.join(format!("{side}.json")), document(side)).unwrap();
+    }
+}
+
+/// Runs the comparison in `dir`; its stdout and peak RSS in bytes.
+// The child is reaped by `wait4`, which also gives its rusage.
+#[allow(clippy::zombie_processes)]
+fn run_with_peak_rss(dir: &Path) -> (String, f64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args(["--no-color", "ref.json", "cmp.json"])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    // The output is a few lines: it fits the pipe before the child exits.
+    let mut stdout = child.stdout.unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain old data, filled in by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, which std has not reaped.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    (text, usage.ru_maxrss as f64 * 1024.0)
+}
+
+fn check(distinct: bool, max_ratio: f64) {
+    let dir = std::env::temp_dir().join(format!(
+        "nvbc-sidecar-memory-{}-{distinct}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    write_pair(&dir, distinct);
+    let (stdout, rss) = run_with_peak_rss(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(stdout.contains("SAME"), "{stdout}");
+    let ratio = (rss - BASE_BYTES).max(0.0) / SIDECAR_BYTES;
+    eprintln!(
+        "distinct {distinct}: peak RSS {:.0} MiB for {:.0} MiB of sidecars ({ratio:.2}x beyond the base)",
+        rss / 1048576.0,
+        SIDECAR_BYTES / 1048576.0
+    );
+    assert!(
+        ratio <= max_ratio,
+        "peak RSS {:.0} MiB is {ratio:.2}x the sidecar bytes (at most {max_ratio})",
+        rss / 1048576.0
+    );
+}
+
+#[test]
+fn repeating_samples_take_about_their_sidecar_bytes() {
+    check(false, 1.7);
+}
+
+#[test]
+fn distinct_samples_take_a_bounded_multiple_of_their_sidecar_bytes() {
+    check(true, 3.6);
+}
