@@ -546,11 +546,16 @@ const MAX_CENTER_RELATIVE: f64 = 1e6;
 /// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
 ///   c = 0.005) is decided by the logs with the very expression of
 ///   [`covered_flags`].
+///
+/// Runs with values closer than `SEPARATION` (pooled runs often have a
+/// few) take [`RatioTest::covered_flags_merged`] instead: the log merge
+/// itself, each log comparison decided by the values where they are far
+/// apart.
 fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Option<(Hits, Hits)> {
     let usable = (MIN_CENTER_RELATIVE..=MAX_CENTER_RELATIVE).contains(&center_relative)
         && tolerance > 0.0
-        && well_separated(a.values)
-        && well_separated(b.values);
+        && in_fast_range(a.values)
+        && in_fast_range(b.values);
     if !usable {
         return None;
     }
@@ -559,8 +564,17 @@ fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Op
         outside: (1.0 + center_relative) * (1.0 + RATIO_MARGIN),
         tolerance,
     };
-    let a_flags = ratio.covered_flags(a.values, b.values);
-    let b_flags = ratio.covered_flags(b.values, a.values);
+    let (a_flags, b_flags) = if well_separated(a.values) && well_separated(b.values) {
+        (
+            ratio.covered_flags(a.values, b.values),
+            ratio.covered_flags(b.values, a.values),
+        )
+    } else {
+        (
+            ratio.covered_flags_merged(a.values, b.values),
+            ratio.covered_flags_merged(b.values, a.values),
+        )
+    };
     Some((a.hits(&a_flags), b.hits(&b_flags)))
 }
 
@@ -603,17 +617,49 @@ impl RatioTest {
         flags
     }
 
-    /// `below < value <= above`.
+    /// [`covered_flags_by_logs`] step for step, for ascending values in
+    /// `[SMALLEST, LARGEST]`: the merge's `ln(source) < ln(target)` is
+    /// decided by the values unless they are within `SEPARATION` (logs
+    /// within 1.6e-13 of the true ones keep the order of values further
+    /// apart), and the distance test by [`RatioTest::covered`] (the clamped
+    /// ends become 0 and +inf, whose infinite log distances leave the same
+    /// minimum). A neighbour on the wrong side of the target (possible only
+    /// within `SEPARATION`) is clearly in, as its tiny log distance is.
+    fn covered_flags_merged(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
+        let mut pos = 0;
+        targets
+            .iter()
+            .map(|&value| {
+                while pos < source.len() && log_is_below(source[pos], value) {
+                    pos += 1;
+                }
+                let below = if pos == 0 { 0.0 } else { source[pos - 1] };
+                let above = source.get(pos).copied().unwrap_or(f64::INFINITY);
+                self.covered(value, below, above)
+            })
+            .collect()
+    }
+
+    /// `below < value <= above`, or within `SEPARATION` of that.
     fn covered(&self, value: f64, below: f64, above: f64) -> bool {
         let clearly_in = (value <= below * self.inside) | (above <= value * self.inside);
         let clearly_out = (value >= below * self.outside) & (above >= value * self.outside);
         if clearly_in | clearly_out {
             clearly_in
         } else {
-            let log = value.ln();
-            nan_min((log - below.ln()).abs(), (log - above.ln()).abs()) <= self.tolerance
+            log_distance_within(value, below, above, self.tolerance)
         }
     }
+}
+
+/// The log-space test itself. Kept out of line: LLVM treats `ln` as free
+/// of side effects and, inlined, hoisted the three logs above the ratio
+/// tests that are meant to make them rare.
+#[cold]
+#[inline(never)]
+fn log_distance_within(value: f64, below: f64, above: f64, tolerance: f64) -> bool {
+    let log = value.ln();
+    nan_min((log - below.ln()).abs(), (log - above.ln()).abs()) <= tolerance
 }
 
 /// `values.partition_point(pred)`, searching from the front in growing
@@ -628,17 +674,39 @@ fn gallop(values: &[f64], pred: impl Fn(f64) -> bool) -> usize {
     start + values[start..end].partition_point(|&v| pred(v))
 }
 
-/// Ascending values in `[SMALLEST, LARGEST]`, adjacent ones more than
-/// `SEPARATION` apart in ratio.
-fn well_separated(values: &[f64]) -> bool {
+/// `ln(source) < ln(target)` for values in `[SMALLEST, LARGEST]`.
+fn log_is_below(source: f64, target: f64) -> bool {
+    if source * SEPARATION < target {
+        true
+    } else if source > target * SEPARATION || source == target {
+        // Equal values, common between two runs, have equal logs.
+        false
+    } else {
+        logs_in_order(source, target)
+    }
+}
+
+/// `ln(source) < ln(target)`, out of line for the reason given at
+/// [`log_distance_within`].
+#[cold]
+#[inline(never)]
+fn logs_in_order(source: f64, target: f64) -> bool {
+    source.ln() < target.ln()
+}
+
+/// Non-empty ascending values in `[SMALLEST, LARGEST]`.
+fn in_fast_range(values: &[f64]) -> bool {
     let (Some(&first), Some(&last)) = (values.first(), values.last()) else {
         return false;
     };
-    first >= SMALLEST
-        && last <= LARGEST
-        && values
-            .windows(2)
-            .fold(true, |ok, w| ok & (w[1] > w[0] * SEPARATION))
+    first >= SMALLEST && last <= LARGEST
+}
+
+/// Adjacent values more than `SEPARATION` apart in ratio.
+fn well_separated(values: &[f64]) -> bool {
+    values
+        .windows(2)
+        .fold(true, |ok, w| ok & (w[1] > w[0] * SEPARATION))
 }
 
 /// Whether each sorted `target` value lies within `tolerance` of some value
@@ -1873,6 +1941,50 @@ mod differential_tests {
             }
         }
         assert!(decided > 10_000, "the fast path ran only {decided} times");
+    }
+
+    /// Runs with values closer than `SEPARATION`, at the threshold ratio and
+    /// on both sides of each other: the merged ratio flags equal the log
+    /// merge's flags.
+    #[test]
+    fn merged_flags_match_log_flags_with_close_values() {
+        let mut rng = Rng(0x0bad_5eed_1234_5678);
+        for round in 0..4000u64 {
+            let scale = [1.0, 1e-6, 3.7e4, 1e-299, 1e299][round as usize % 5];
+            let n = 1 + rng.below(30) as usize;
+            let base: Vec<f64> = (0..n).map(|_| scale * (1 + rng.below(60)) as f64).collect();
+            // Neighbours 1-20 ulps away, and the threshold ratio.
+            let near = |v: f64, rng: &mut Rng| {
+                let ulps = rng.below(41) as i64 - 20;
+                f64::from_bits((v.to_bits() as i64 + ulps) as u64)
+            };
+            let factors = [201.0 / 200.0, 200.0 / 201.0, 1.0, 1.0 + 1e-12, 1.0 - 1e-12];
+            let mut a: Vec<f64> = base.iter().map(|&v| near(v, &mut rng)).collect();
+            a.extend(base.iter().map(|&v| near(v, &mut rng)));
+            let mut b: Vec<f64> = base
+                .iter()
+                .map(|&v| near(v * factors[rng.below(5) as usize], &mut rng))
+                .collect();
+            for v in [&mut a, &mut b] {
+                v.sort_by(f64::total_cmp);
+                v.dedup();
+            }
+            for c in CENTER_RELATIVES {
+                let ratio = RatioTest {
+                    inside: (1.0 + c) * (1.0 - RATIO_MARGIN),
+                    outside: (1.0 + c) * (1.0 + RATIO_MARGIN),
+                    tolerance: c.ln_1p(),
+                };
+                let logs = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
+                for (x, y) in [(&a, &b), (&b, &a)] {
+                    assert_eq!(
+                        ratio.covered_flags_merged(x, y),
+                        covered_flags(&logs(x), &logs(y), ratio.tolerance),
+                        "c {c} targets {x:?} source {y:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
