@@ -520,7 +520,8 @@ const LARGEST: f64 = 1e300;
 const MIN_CENTER_RELATIVE: f64 = 1e-8;
 const MAX_CENTER_RELATIVE: f64 = 1e6;
 
-/// The hits of both runs as [`covered_flags`] computes them from the logs,
+/// The hits of both runs as the log merge ([`covered_flags_by_logs`])
+/// computes them,
 /// but deciding most values by ratio and taking the logs only near the
 /// threshold. `None` (use the logs) when the argument below does not apply.
 ///
@@ -545,7 +546,7 @@ const MAX_CENTER_RELATIVE: f64 = 1e6;
 ///   (1 + 1e-9)` it is `> tolerance`.
 /// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
 ///   c = 0.005) is decided by the logs with the very expression of
-///   [`covered_flags`].
+///   [`covered_flags_by_logs`].
 ///
 /// Runs with values closer than `SEPARATION` (pooled runs often have a
 /// few) take [`RatioTest::covered_flags_merged`] instead: the log merge
@@ -732,7 +733,9 @@ fn covered_flags(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
         .collect()
 }
 
-/// [`covered_flags`] of the logs of `target` and `source`, each log taken
+/// Whether each of the ascending `target` values lies within `tolerance` of
+/// `source` in log space, by the reference's distance (see
+/// `covered_flags`, the same merge over arrays of logs), each log taken
 /// once as the merge reaches it: two arrays of logs would cost as much
 /// memory as the values.
 fn covered_flags_by_logs(target: &[f64], source: &[f64], tolerance: f64) -> Vec<bool> {
