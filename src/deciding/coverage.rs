@@ -528,10 +528,16 @@ const MAX_CENTER_RELATIVE: f64 = 1e6;
 /// Why the results are identical: `f64::ln` (glibc's `log`) is within one
 /// ulp of the true logarithm, i.e. within 1.6e-13 for values in
 /// `[1e-300, 1e300]` (|ln| < 691), and `ln_1p` within one ulp too.
-/// - Adjacent values of each run differ by a ratio above `1 + 1e-12`
-///   (checked), so their true logs are more than 1e-12 apart and the
-///   computed logs of each run strictly increase: the log merge stops at
-///   the first value whose log is not below the target's.
+/// - The computed logs of each run never decrease (checked by
+///   [`logs_ascend`]: adjacent values more than `1 + 1e-12` apart have true
+///   logs more than 1e-12 apart, so their computed logs increase; closer
+///   pairs, rare, take their logs): the log merge stops at the first value
+///   whose log is not below the target's. Source values with equal logs
+///   are within `1 + 1e-12`: a target far from them gets the same
+///   neighbours, one near them is covered either way. A target whose log
+///   is below the previous target's (within `1 + 1e-12` of it) can only
+///   start its merge late past a source value within `1 + 1e-12` of both,
+///   and is then covered either way too.
 /// - If the other run has no value within ratio `1 + 1e-12` of a value,
 ///   the computed log of the value lies strictly between the same two
 ///   neighbours' logs as the value itself between their values (equal
@@ -548,10 +554,9 @@ const MAX_CENTER_RELATIVE: f64 = 1e6;
 ///   c = 0.005) is decided by the logs with the very expression of
 ///   [`covered_flags_by_logs`].
 ///
-/// Runs with values closer than `SEPARATION` (pooled runs often have a
-/// few) take [`RatioTest::covered_flags_merged`] instead: the log merge
-/// itself, each log comparison decided by the values where they are far
-/// apart.
+/// Runs whose computed logs do descend somewhere take
+/// [`RatioTest::covered_flags_merged`] instead: the log merge itself, each
+/// log comparison decided by the values where they are far apart.
 fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Option<(Hits, Hits)> {
     let usable = (MIN_CENTER_RELATIVE..=MAX_CENTER_RELATIVE).contains(&center_relative)
         && tolerance > 0.0
@@ -565,7 +570,7 @@ fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Op
         outside: (1.0 + center_relative) * (1.0 + RATIO_MARGIN),
         tolerance,
     };
-    let (a_flags, b_flags) = if well_separated(a.values) && well_separated(b.values) {
+    let (a_flags, b_flags) = if logs_ascend(a.values) && logs_ascend(b.values) {
         (
             ratio.covered_flags(a.values, b.values),
             ratio.covered_flags(b.values, a.values),
@@ -683,16 +688,16 @@ fn log_is_below(source: f64, target: f64) -> bool {
         // Equal values, common between two runs, have equal logs.
         false
     } else {
-        logs_in_order(source, target)
+        log_is_less(source, target)
     }
 }
 
-/// `ln(source) < ln(target)`, out of line for the reason given at
+/// `ln(a) < ln(b)`, out of line for the reason given at
 /// [`log_distance_within`].
 #[cold]
 #[inline(never)]
-fn logs_in_order(source: f64, target: f64) -> bool {
-    source.ln() < target.ln()
+fn log_is_less(a: f64, b: f64) -> bool {
+    a.ln() < b.ln()
 }
 
 /// Non-empty ascending values in `[SMALLEST, LARGEST]`.
@@ -701,6 +706,16 @@ fn in_fast_range(values: &[f64]) -> bool {
         return false;
     };
     first >= SMALLEST && last <= LARGEST
+}
+
+/// Whether the computed logs of the ascending `values` never decrease:
+/// certain for neighbours more than `SEPARATION` apart, checked with the
+/// logs for closer ones (pooled runs often have a few).
+fn logs_ascend(values: &[f64]) -> bool {
+    well_separated(values)
+        || values
+            .windows(2)
+            .all(|w| w[1] > w[0] * SEPARATION || !log_is_less(w[1], w[0]))
 }
 
 /// Adjacent values more than `SEPARATION` apart in ratio.
@@ -1952,6 +1967,7 @@ mod differential_tests {
     #[test]
     fn merged_flags_match_log_flags_with_close_values() {
         let mut rng = Rng(0x0bad_5eed_1234_5678);
+        let mut galloped = 0;
         for round in 0..4000u64 {
             let scale = [1.0, 1e-6, 3.7e4, 1e-299, 1e299][round as usize % 5];
             let n = 1 + rng.below(30) as usize;
@@ -1980,14 +1996,28 @@ mod differential_tests {
                 };
                 let logs = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
                 for (x, y) in [(&a, &b), (&b, &a)] {
+                    let expected = covered_flags(&logs(x), &logs(y), ratio.tolerance);
                     assert_eq!(
                         ratio.covered_flags_merged(x, y),
-                        covered_flags(&logs(x), &logs(y), ratio.tolerance),
+                        expected,
                         "c {c} targets {x:?} source {y:?}"
                     );
+                    // The galloping path, whenever the source's logs ascend
+                    // and the threshold is one the fast path takes.
+                    let fast = (MIN_CENTER_RELATIVE..=MAX_CENTER_RELATIVE).contains(&c);
+                    if fast && logs_ascend(y) {
+                        galloped += 1;
+                        assert_eq!(
+                            ratio.covered_flags(x, y),
+                            expected,
+                            "gallop: c {c} targets {x:?} source {y:?}"
+                        );
+                    }
                 }
             }
         }
+        // Most sources have close pairs whose logs still ascend.
+        assert!(galloped > 20_000, "the galloping path ran {galloped} times");
     }
 
     #[test]
