@@ -22,10 +22,13 @@
 //! arrays of positive finite values. Other inputs (empty, NaN, zero) never
 //! panic and give NaN or `None` where NumPy would warn or raise.
 
+#[cfg(test)]
 use std::cmp::Ordering;
 
 use super::radix::{LARGE_LEN, RadixKey, give_back, lsd_sort, sort_huge, take_buffer};
-use super::value_stats::{BitStats, ValueStats, value_stats};
+use super::value_stats::BitStats;
+#[cfg(test)]
+use super::value_stats::float32_bit_stats;
 
 /// The thresholds this module reads (spec "Configuration Keys").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,8 +87,11 @@ pub struct SortedUnique {
     pub counts: Vec<u64>,
 }
 
-/// Sort and count distinct values. As in NumPy, `-0.0 == 0.0` share one
-/// entry and NaNs sort last and collapse into one entry.
+/// Sort and count distinct values of any float64 array (tests build their
+/// inputs with it; bulk samples take [`sorted_unique_of_bits`]). As in
+/// NumPy, `-0.0 == 0.0` share one entry and NaNs sort last and collapse
+/// into one entry.
+#[cfg(test)]
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
     if let Some(sorted) = SortedBits::of(values) {
         return sorted.unique();
@@ -123,6 +129,7 @@ fn sorted_copy(values: &[f64]) -> Vec<f64> {
     }
 }
 
+#[cfg(test)]
 fn sorted_by_comparison(values: &[f64]) -> Vec<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(nan_last);
@@ -168,45 +175,21 @@ enum Reduced {
 }
 
 impl SortedBits {
-    /// `None` unless every value is positive and finite.
+    /// `None` unless every value is positive and finite. Widened float32
+    /// values are sorted on their 32-bit patterns, as sample times are.
+    #[cfg(test)]
     fn of(values: &[f64]) -> Option<SortedBits> {
-        // One pass: validity, whether every value is a widened float32
-        // (sample times; their 32-bit patterns have fewer varying bits),
-        // and the statistics of both kinds of patterns.
-        // The extreme keys are the keys of the extreme values (positive
-        // finite values order like their bit patterns), and float minimum
-        // and maximum vectorize where 64-bit integer ones do not.
-        let ValueStats {
-            usable,
-            float32,
-            low,
-            high,
-            all32,
-            any32,
-            all64,
-            any64,
-        } = value_stats(values);
-        let narrow = KeyStats {
-            min: u64::from((low as f32).to_bits()),
-            max: u64::from((high as f32).to_bits()),
-            all: u64::from(all32),
-            any: u64::from(any32),
-        };
-        let wide = KeyStats {
-            min: low.to_bits(),
-            max: high.to_bits(),
-            all: all64,
-            any: any64,
-        };
-        if !usable {
+        if values.is_empty() || !values.iter().all(|v| v.is_finite() && *v > 0.0) {
             return None;
         }
-        Some(if float32 {
-            let bits = values.iter().map(|&v| u64::from((v as f32).to_bits()));
-            sort_bits(bits, narrow, true)
-        } else {
-            sort_bits(values.iter().map(|v| v.to_bits()), wide, false)
-        })
+        if values.iter().all(|&v| f64::from(v as f32) == v) {
+            let narrow: Vec<f32> = values.iter().map(|&v| v as f32).collect();
+            let bits = narrow.iter().map(|v| u64::from(v.to_bits()));
+            return Some(sort_bits(bits, float32_bit_stats(&narrow), true));
+        }
+        let mut stats = KeyStats::EMPTY;
+        values.iter().for_each(|v| stats.add(v.to_bits()));
+        Some(sort_bits(values.iter().map(|v| v.to_bits()), stats, false))
     }
 
     fn value(&self, reduced: u64) -> f64 {
@@ -257,7 +240,10 @@ pub(super) fn sorted_unique_of_bits(
     float32: bool,
 ) -> SortedUnique {
     if bits.len() == 0 {
-        return sorted_unique(&[]);
+        return SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
     }
     sort_bits(bits, stats, float32).unique()
 }
@@ -384,11 +370,13 @@ fn radix_sort<K: RadixKey>(keys: &mut Vec<K>) {
 }
 
 /// A total order for sorting: numeric order, all NaNs equal and greatest.
+#[cfg(test)]
 fn nan_last(a: &f64, b: &f64) -> Ordering {
     a.partial_cmp(b)
         .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
 }
 
+#[cfg(test)]
 fn same_value(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
 }
@@ -507,8 +495,8 @@ impl Side<'_> {
     }
 }
 
-/// Adjacent values of one run closer than this ratio make the fast path
-/// give up.
+/// Adjacent values of one run closer than this ratio need their logs
+/// compared before the fast path takes the run ([`logs_ascend`]).
 const SEPARATION: f64 = 1.0 + 1e-12;
 /// Ratios within this relative distance of `1 + center_relative` are
 /// decided with the logs.
@@ -553,15 +541,13 @@ const MAX_CENTER_RELATIVE: f64 = 1e6;
 /// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
 ///   c = 0.005) is decided by the logs with the very expression of
 ///   [`covered_flags_by_logs`].
-///
-/// Runs whose computed logs do descend somewhere take
-/// [`RatioTest::covered_flags_merged`] instead: the log merge itself, each
-/// log comparison decided by the values where they are far apart.
 fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Option<(Hits, Hits)> {
     let usable = (MIN_CENTER_RELATIVE..=MAX_CENTER_RELATIVE).contains(&center_relative)
         && tolerance > 0.0
         && in_fast_range(a.values)
-        && in_fast_range(b.values);
+        && in_fast_range(b.values)
+        && logs_ascend(a.values)
+        && logs_ascend(b.values);
     if !usable {
         return None;
     }
@@ -570,17 +556,8 @@ fn hits_by_ratio(a: &Side, b: &Side, center_relative: f64, tolerance: f64) -> Op
         outside: (1.0 + center_relative) * (1.0 + RATIO_MARGIN),
         tolerance,
     };
-    let (a_flags, b_flags) = if logs_ascend(a.values) && logs_ascend(b.values) {
-        (
-            ratio.covered_flags(a.values, b.values),
-            ratio.covered_flags(b.values, a.values),
-        )
-    } else {
-        (
-            ratio.covered_flags_merged(a.values, b.values),
-            ratio.covered_flags_merged(b.values, a.values),
-        )
-    };
+    let a_flags = ratio.covered_flags(a.values, b.values);
+    let b_flags = ratio.covered_flags(b.values, a.values);
     Some((a.hits(&a_flags), b.hits(&b_flags)))
 }
 
@@ -623,29 +600,6 @@ impl RatioTest {
         flags
     }
 
-    /// [`covered_flags_by_logs`] step for step, for ascending values in
-    /// `[SMALLEST, LARGEST]`: the merge's `ln(source) < ln(target)` is
-    /// decided by the values unless they are within `SEPARATION` (logs
-    /// within 1.6e-13 of the true ones keep the order of values further
-    /// apart), and the distance test by [`RatioTest::covered`] (the clamped
-    /// ends become 0 and +inf, whose infinite log distances leave the same
-    /// minimum). A neighbour on the wrong side of the target (possible only
-    /// within `SEPARATION`) is clearly in, as its tiny log distance is.
-    fn covered_flags_merged(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
-        let mut pos = 0;
-        targets
-            .iter()
-            .map(|&value| {
-                while pos < source.len() && log_is_below(source[pos], value) {
-                    pos += 1;
-                }
-                let below = if pos == 0 { 0.0 } else { source[pos - 1] };
-                let above = source.get(pos).copied().unwrap_or(f64::INFINITY);
-                self.covered(value, below, above)
-            })
-            .collect()
-    }
-
     /// `below < value <= above`, or within `SEPARATION` of that.
     fn covered(&self, value: f64, below: f64, above: f64) -> bool {
         let clearly_in = (value <= below * self.inside) | (above <= value * self.inside);
@@ -678,18 +632,6 @@ fn gallop(values: &[f64], pred: impl Fn(f64) -> bool) -> usize {
     let start = end / 2;
     let end = end.min(values.len());
     start + values[start..end].partition_point(|&v| pred(v))
-}
-
-/// `ln(source) < ln(target)` for values in `[SMALLEST, LARGEST]`.
-fn log_is_below(source: f64, target: f64) -> bool {
-    if source * SEPARATION < target {
-        true
-    } else if source > target * SEPARATION || source == target {
-        // Equal values, common between two runs, have equal logs.
-        false
-    } else {
-        log_is_less(source, target)
-    }
 }
 
 /// `ln(a) < ln(b)`, out of line for the reason given at
@@ -888,11 +830,8 @@ pub fn format_percent(v: f64) -> String {
 /// Widen float32 bulk samples to float64, or `None` when the array is empty
 /// or holds any non-finite or non-positive value (spec "Timing Data Used":
 /// such bulk data are unusable).
-#[inline(always)]
+#[cfg(test)]
 pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
-    // Widening is exact, so the float32 values are checked first (in a fold
-    // without early exit, so both loops vectorize): unusable data never
-    // costs a widened copy (twice the sidecar's bytes).
     let usable = !values.is_empty()
         && values
             .iter()
@@ -900,6 +839,7 @@ pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
     usable.then(|| values.iter().map(|&v| f64::from(v)).collect())
 }
 
+#[cfg(test)]
 fn all_positive_finite(values: &[f64]) -> bool {
     !values.is_empty() && values.iter().all(|v| v.is_finite() && *v > 0.0)
 }
@@ -914,7 +854,9 @@ pub struct SampleInterval {
 }
 
 /// Interval of bulk samples (spec step 2), or `None` when the samples are
-/// empty, not all positive finite, or `min <= median <= q3` fails.
+/// empty, not all positive finite, or `min <= median <= q3` fails (tests;
+/// bulk cycles take [`sample_interval_of_bits`]).
+#[cfg(test)]
 pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     if !all_positive_finite(values) {
         return None;
@@ -922,8 +864,8 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     sample_interval_of_bits(values.iter().map(|v| v.to_bits()).collect())
 }
 
-/// [`sample_interval`] of non-empty positive finite values given as their
-/// bit patterns.
+/// The robust interval of non-empty positive finite values given as their
+/// bit patterns, or `None` when `min <= median <= q3` fails.
 pub(super) fn sample_interval_of_bits(mut keys: Vec<u64>) -> Option<SampleInterval> {
     if keys.is_empty() {
         return None;
@@ -1962,10 +1904,10 @@ mod differential_tests {
     }
 
     /// Runs with values closer than `SEPARATION`, at the threshold ratio and
-    /// on both sides of each other: the merged ratio flags equal the log
-    /// merge's flags.
+    /// on both sides of each other: the galloping ratio flags (where the
+    /// source's logs ascend) and the log walk equal the log merge's flags.
     #[test]
-    fn merged_flags_match_log_flags_with_close_values() {
+    fn ratio_flags_match_log_flags_with_close_values() {
         let mut rng = Rng(0x0bad_5eed_1234_5678);
         let mut galloped = 0;
         for round in 0..4000u64 {
@@ -1997,8 +1939,9 @@ mod differential_tests {
                 let logs = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
                 for (x, y) in [(&a, &b), (&b, &a)] {
                     let expected = covered_flags(&logs(x), &logs(y), ratio.tolerance);
+                    // Where the galloping path does not apply, the logs decide.
                     assert_eq!(
-                        ratio.covered_flags_merged(x, y),
+                        covered_flags_by_logs(x, y, ratio.tolerance),
                         expected,
                         "c {c} targets {x:?} source {y:?}"
                     );

@@ -1,4 +1,4 @@
-//! The radix sort behind [`super::coverage::sorted_unique`]: bulk samples
+//! The radix sort behind [`super::coverage::sorted_unique_of_bits`]: bulk samples
 //! (10^4 and more per run, four arrays per state) are sorted as reduced
 //! integer keys, and this sort is most of the bulk path's cost.
 //!
