@@ -93,24 +93,11 @@ pub struct SortedUnique {
 /// into one entry.
 #[cfg(test)]
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
-    if let Some(sorted) = SortedBits::of(values) {
-        return sorted.unique();
+    match SortedBits::of(values) {
+        Some(sorted) => sorted.unique(),
+        // Not positive and finite: the comparison sort as it always was.
+        None => oracle::sorted_unique(values),
     }
-    let sorted = sorted_by_comparison(values);
-    let mut unique = SortedUnique {
-        values: Vec::new(),
-        counts: Vec::new(),
-    };
-    for value in sorted {
-        match (unique.values.last(), unique.counts.last_mut()) {
-            (Some(&last), Some(count)) if same_value(last, value) => *count += 1,
-            _ => {
-                unique.values.push(value);
-                unique.counts.push(1);
-            }
-        }
-    }
-    unique
 }
 
 /// An ascending copy of `values`. Bulk samples are positive and finite,
