@@ -1,6 +1,8 @@
 //! Column types (tabulate's `_type`) and the re-printing of numbers in
 //! numeric columns, colour codes included.
 
+use std::borrow::Cow;
+
 use crate::pycompat::pyfmt::format_g;
 
 use super::numbers::{is_number, matches_thousands_pattern, python_float, python_int_accepts};
@@ -19,10 +21,15 @@ pub(super) enum CellType {
 /// `_column_type`: the most generic cell type, starting from `bool` (so a
 /// column of empty cells counts as bool, which prints like text).
 pub(super) fn column_type(cells: &[Option<&str>]) -> CellType {
-    cells
-        .iter()
-        .map(|cell| cell.map_or(CellType::Missing, cell_type))
-        .fold(CellType::Bool, Ord::max)
+    let mut column = CellType::Bool;
+    for cell in cells {
+        column = column.max(cell.map_or(CellType::Missing, cell_type));
+        // Nothing is more generic than text: the other cells cannot change it.
+        if column == CellType::Text {
+            break;
+        }
+    }
+    column
 }
 
 /// `_type` on a string, which always looks at the text without ANSI codes.
@@ -43,13 +50,22 @@ fn cell_type(cell: &str) -> CellType {
 }
 
 /// `_format`: only numeric columns change their cells.
-pub(super) fn format_cell(cell: Option<&str>, ty: CellType, has_invisible: bool) -> String {
+pub(super) fn format_cell(cell: Option<&str>, ty: CellType, has_invisible: bool) -> Cow<'_, str> {
     match (cell, ty) {
-        (None, _) | (Some(""), _) => String::new(),
-        (Some(text), CellType::Int) => normalize_colored_int(text),
-        (Some(text), CellType::Float) => format_float_cell(text, has_invisible),
-        (Some(text), _) => text.to_string(),
+        (None, _) | (Some(""), _) => Cow::Borrowed(""),
+        (Some(text), CellType::Int) if escapes_to_itself(text) => Cow::Borrowed(text),
+        (Some(text), CellType::Int) => Cow::Owned(normalize_colored_int(text)),
+        (Some(text), CellType::Float) => Cow::Owned(format_float_cell(text, has_invisible)),
+        (Some(text), _) => Cow::Borrowed(text),
     }
+}
+
+/// Printable ASCII without backslashes is its own `unicode_escape` form, in
+/// which the colour-code pattern of [`normalize_colored_int`] (it needs a
+/// backslash) cannot match.
+fn escapes_to_itself(text: &str) -> bool {
+    text.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'\\')
 }
 
 /// Floats print with `format(x, "g")`. When the table has ANSI codes tabulate

@@ -9,6 +9,8 @@
 //! behaviours, including the quirky ones, because the output has to match the
 //! Python tool byte for byte.
 
+use std::borrow::Cow;
+
 mod cells;
 mod numbers;
 mod text;
@@ -51,8 +53,14 @@ pub fn github_table(headers: &[String], aligns: &[Align], rows: &[Vec<String>]) 
         .collect();
     let padded_columns = pad_columns(&headers, &columns, &types, &column_aligns, measure);
     let (header_cells, widths) = align_headers(&headers, &column_aligns, &padded_columns, measure);
-    let body = assemble_body(&padded_columns, data_rows.len(), &separator_positions);
-    render(&header_cells, &widths, &body, measure.multiline)
+    let body = body_order(&padded_columns, data_rows.len(), &separator_positions);
+    render(
+        &header_cells,
+        &widths,
+        &padded_columns,
+        &body,
+        measure.multiline,
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -104,12 +112,6 @@ fn default_align(ty: CellType) -> ColumnAlign {
     }
 }
 
-/// One line of the table body after separators are put back.
-enum BodyRow {
-    Cells(Vec<String>),
-    Separator,
-}
-
 /// When the first row is longer than the headers, tabulate prepends empty
 /// headers so that the given headers label the *last* columns.
 fn pad_headers_to_first_row(headers: &[String], rows: &[Vec<String>]) -> Vec<String> {
@@ -158,13 +160,13 @@ fn transpose<'a>(rows: &[&'a Vec<String>]) -> Vec<Vec<Option<&'a str>>> {
 
 /// Formats and pads every column that survives. With headers, tabulate zips
 /// columns with the header widths, so columns beyond the headers are dropped.
-fn pad_columns(
+fn pad_columns<'a>(
     headers: &[String],
-    columns: &[Vec<Option<&str>>],
+    columns: &[Vec<Option<&'a str>>],
     types: &[CellType],
     aligns: &[ColumnAlign],
     measure: Measure,
-) -> Vec<Vec<String>> {
+) -> Vec<Vec<Padded<'a>>> {
     let kept = if headers.is_empty() {
         columns.len()
     } else {
@@ -185,12 +187,12 @@ fn pad_columns(
 }
 
 /// Aligned header cells and the final column widths.
-fn align_headers(
-    headers: &[String],
+fn align_headers<'h>(
+    headers: &'h [String],
     aligns: &[ColumnAlign],
-    columns: &[Vec<String>],
+    columns: &[Vec<Padded>],
     measure: Measure,
-) -> (Vec<String>, Vec<usize>) {
+) -> (Vec<Padded<'h>>, Vec<usize>) {
     if headers.is_empty() {
         let widths = columns
             .iter()
@@ -224,24 +226,27 @@ fn align_headers(
         .unzip()
 }
 
-fn widest(cells: &[String], measure: Measure) -> usize {
+fn widest(cells: &[Padded], measure: Measure) -> usize {
     cells
         .iter()
-        .map(|cell| measure.width(cell))
+        .map(|cell| cell.width(measure))
         .max()
         .unwrap_or(0)
 }
 
-/// Data rows in order, with separators re-inserted at their original indices
-/// (Python's `list.insert` appends when the index is past the end). Without
-/// any data column tabulate has no data rows at all, only the separators.
-fn assemble_body(columns: &[Vec<String>], row_count: usize, separators: &[usize]) -> Vec<BodyRow> {
+/// The body in order: data rows by index, `None` for the separators put
+/// back at their original indices (Python's `list.insert` appends when the
+/// index is past the end). Without any data column tabulate has no data
+/// rows at all, only the separators.
+fn body_order(
+    columns: &[Vec<Padded>],
+    row_count: usize,
+    separators: &[usize],
+) -> Vec<Option<usize>> {
     let row_count = if columns.is_empty() { 0 } else { row_count };
-    let mut body: Vec<BodyRow> = (0..row_count)
-        .map(|row| BodyRow::Cells(columns.iter().map(|column| column[row].clone()).collect()))
-        .collect();
+    let mut body: Vec<Option<usize>> = (0..row_count).map(Some).collect();
     for &position in separators {
-        body.insert(position.min(body.len()), BodyRow::Separator);
+        body.insert(position.min(body.len()), None);
     }
     body
 }
@@ -250,29 +255,69 @@ fn assemble_body(columns: &[Vec<String>], row_count: usize, separators: &[usize]
 // Output lines of the "github" format
 // ---------------------------------------------------------------------------
 
+/// Body lines rendered per thread in big tables.
+const LINES_PER_PART: usize = ROWS_PER_THREAD / 2;
+
 /// The "github" format hides the line above the header only when there are
 /// headers; separators reuse the line below the header.
-fn render(headers: &[String], widths: &[usize], body: &[BodyRow], multiline: bool) -> String {
+fn render(
+    headers: &[Padded],
+    widths: &[usize],
+    columns: &[Vec<Padded>],
+    body: &[Option<usize>],
+    multiline: bool,
+) -> String {
     if headers.is_empty() && body.is_empty() {
         return String::new();
     }
-    let mut lines = Vec::new();
-    if headers.is_empty() {
-        lines.push(rule_line(widths));
-    } else {
-        push_row(&mut lines, headers, widths, multiline);
-        lines.push(rule_line(widths));
+    let rule = rule_line(widths);
+    let mut lines = Lines::default();
+    if !headers.is_empty() {
+        push_row(&mut lines, headers.iter(), widths, multiline);
     }
-    let body_lines = map_in_parallel(body, ROWS_PER_THREAD, |row| {
-        let mut lines = Vec::new();
-        match row {
-            BodyRow::Separator => lines.push(rule_line(widths)),
-            BodyRow::Cells(cells) => push_row(&mut lines, cells, widths, multiline),
+    lines.push_line().push_str(&rule);
+    let parts: Vec<&[Option<usize>]> = body.chunks(LINES_PER_PART).collect();
+    let rendered = map_in_parallel(&parts, 2, |part| {
+        let mut lines = Lines::default();
+        for row in part.iter() {
+            match row {
+                None => lines.push_line().push_str(&rule),
+                Some(row) => {
+                    let cells = columns.iter().map(|column| &column[*row]);
+                    push_row(&mut lines, cells, widths, multiline);
+                }
+            }
         }
         lines
     });
-    lines.extend(body_lines.into_iter().flatten());
-    lines.join("\n")
+    for part in rendered {
+        lines.append(part);
+    }
+    lines.text
+}
+
+/// Lines joined with `\n`, written into one string.
+#[derive(Default)]
+struct Lines {
+    text: String,
+    any: bool,
+}
+
+impl Lines {
+    /// The text, ready for the next line to be written at its end.
+    fn push_line(&mut self) -> &mut String {
+        if self.any {
+            self.text.push('\n');
+        }
+        self.any = true;
+        &mut self.text
+    }
+
+    fn append(&mut self, other: Lines) {
+        if other.any {
+            self.push_line().push_str(&other.text);
+        }
+    }
 }
 
 /// `|-----|---|`: each segment covers the column plus its padding of 1 on both sides.
@@ -282,40 +327,47 @@ fn rule_line(widths: &[usize]) -> String {
 }
 
 /// `| a | b |`, right-stripped like tabulate's `_build_simple_row`.
-fn row_line<'a>(cells: impl Iterator<Item = &'a str>) -> String {
-    let mut line = String::from("|");
+fn write_row_line<'p, 'a: 'p>(line: &mut String, cells: impl Iterator<Item = &'p Padded<'a>>) {
+    let start = line.len();
+    line.push('|');
     let mut empty = true;
     for cell in cells {
         line.push(' ');
-        line.push_str(cell);
+        cell.write_to(line);
         line.push_str(" |");
         empty = false;
     }
     if empty {
         line.push('|');
     }
-    let kept = py_rstrip(&line).len();
+    let kept = start + py_rstrip(&line[start..]).len();
     line.truncate(kept);
-    line
 }
 
 /// In multi-line mode a row spans as many lines as its tallest cell
 /// (`str.splitlines`); shorter cells are filled with blanks of the column
 /// width. A row whose cells are all empty yields no line at all.
-fn push_row(lines: &mut Vec<String>, cells: &[String], widths: &[usize], multiline: bool) {
+fn push_row<'p, 'a: 'p>(
+    lines: &mut Lines,
+    cells: impl Iterator<Item = &'p Padded<'a>>,
+    widths: &[usize],
+    multiline: bool,
+) {
     if !multiline {
-        lines.push(row_line(cells.iter().map(String::as_str)));
+        write_row_line(lines.push_line(), cells);
         return;
     }
-    let cell_lines: Vec<Vec<&str>> = cells.iter().map(|cell| py_splitlines(cell)).collect();
+    let texts: Vec<Cow<str>> = cells.map(Padded::text).collect();
+    let cell_lines: Vec<Vec<&str>> = texts.iter().map(|cell| py_splitlines(cell)).collect();
     let height = cell_lines.iter().map(Vec::len).max().unwrap_or(0);
     let blanks: Vec<String> = widths.iter().map(|width| " ".repeat(*width)).collect();
     for line in 0..height {
-        let parts = cell_lines
+        let parts: Vec<Padded> = cell_lines
             .iter()
             .zip(&blanks)
-            .map(|(cell, blank)| cell.get(line).copied().unwrap_or(blank.as_str()));
-        lines.push(row_line(parts));
+            .map(|(cell, blank)| Padded::plain(cell.get(line).copied().unwrap_or(blank.as_str())))
+            .collect();
+        write_row_line(lines.push_line(), parts.iter());
     }
 }
 
@@ -382,48 +434,70 @@ impl Measure {
 /// `_align_column`: cells are stripped of surrounding whitespace (except for
 /// "decimal", which pads to line up decimal points instead), then padded to
 /// the column's widest cell or the header minimum.
-fn align_column(
-    cells: Vec<String>,
+fn align_column<'a>(
+    cells: Vec<Cow<'a, str>>,
     align: ColumnAlign,
     min_width: usize,
     measure: Measure,
-) -> Vec<String> {
-    let cells = match align {
+) -> Vec<Padded<'a>> {
+    let cells: Vec<Cow<'a, str>> = match align {
         ColumnAlign::Decimal => pad_decimal_places(cells, measure.has_invisible),
-        _ => cells
-            .iter()
-            .map(|cell| py_strip(cell).to_string())
-            .collect(),
+        _ => cells.into_iter().map(stripped).collect(),
     };
-    let width = widest(&cells, measure).max(min_width);
-    cells
+    let width = cells
         .iter()
+        .map(|cell| measure.width(cell))
+        .max()
+        .unwrap_or(0)
+        .max(min_width);
+    cells
+        .into_iter()
         .map(|cell| pad_cell(cell, align, width, measure))
         .collect()
+}
+
+/// `str.strip()`, without a copy when the cell is borrowed or has nothing to strip.
+fn stripped(cell: Cow<'_, str>) -> Cow<'_, str> {
+    match cell {
+        Cow::Borrowed(text) => Cow::Borrowed(py_strip(text)),
+        Cow::Owned(text) if py_strip(&text).len() == text.len() => Cow::Owned(text),
+        Cow::Owned(text) => Cow::Owned(py_strip(&text).to_string()),
+    }
 }
 
 /// Pads a cell; in multi-line mode each `str.splitlines` line separately. With
 /// ANSI codes, tabulate pairs those lines with the widths of the
 /// `re.split("[\r\n]")` pieces, which differ when other line breaks occur.
-fn pad_cell(cell: &str, align: ColumnAlign, width: usize, measure: Measure) -> String {
+fn pad_cell(cell: Cow<'_, str>, align: ColumnAlign, width: usize, measure: Measure) -> Padded<'_> {
     if !measure.multiline {
-        return pad(align, width + measure.invisible_len(cell), cell);
+        let width = width + measure.invisible_len(&cell);
+        return pad(align, width, cell);
     }
-    let lines = py_splitlines(cell);
+    let lines = py_splitlines(&cell);
     let padded: Vec<String> = if measure.has_invisible {
         lines
             .iter()
-            .zip(split_on_cr_lf(cell))
-            .map(|(line, piece)| pad(align, width + measure.invisible_len(piece), line))
+            .zip(split_on_cr_lf(&cell))
+            .map(|(line, piece)| {
+                pad(
+                    align,
+                    width + measure.invisible_len(piece),
+                    Cow::Borrowed(*line),
+                )
+                .into_string()
+            })
             .collect()
     } else {
-        lines.iter().map(|line| pad(align, width, line)).collect()
+        lines
+            .iter()
+            .map(|line| pad(align, width, Cow::Borrowed(*line)).into_string())
+            .collect()
     };
-    padded.join("\n")
+    Padded::owned(padded.join("\n"))
 }
 
 /// "decimal" alignment: trailing spaces so that all decimal points line up.
-fn pad_decimal_places(cells: Vec<String>, has_invisible: bool) -> Vec<String> {
+fn pad_decimal_places(cells: Vec<Cow<'_, str>>, has_invisible: bool) -> Vec<Cow<'_, str>> {
     let places: Vec<isize> = cells
         .iter()
         .map(|cell| {
@@ -438,7 +512,14 @@ fn pad_decimal_places(cells: Vec<String>, has_invisible: bool) -> Vec<String> {
     cells
         .into_iter()
         .zip(places)
-        .map(|(cell, place)| cell + &" ".repeat((most - place).max(0) as usize))
+        .map(|(cell, place)| match (most - place).max(0) as usize {
+            0 => cell,
+            spaces => {
+                let mut text = cell.into_owned();
+                push_spaces(&mut text, spaces);
+                Cow::Owned(text)
+            }
+        })
         .collect()
 }
 
@@ -458,25 +539,106 @@ fn digits_after_point(text: &str) -> isize {
 
 /// `_align_header`: headers are not stripped; each line of a multi-line
 /// header is padded on its own.
-fn align_header(header: &str, align: ColumnAlign, width: usize, measure: Measure) -> String {
+fn align_header(header: &str, align: ColumnAlign, width: usize, measure: Measure) -> Padded<'_> {
     if !measure.multiline {
-        return pad(align, width + measure.invisible_len(header), header);
+        return pad(
+            align,
+            width + measure.invisible_len(header),
+            Cow::Borrowed(header),
+        );
     }
     let lines: Vec<String> = split_on_cr_lf(header)
-        .map(|line| pad(align, width + measure.invisible_len(line), line))
+        .map(|line| {
+            pad(
+                align,
+                width + measure.invisible_len(line),
+                Cow::Borrowed(line),
+            )
+            .into_string()
+        })
         .collect();
-    lines.join("\n")
+    Padded::owned(lines.join("\n"))
 }
 
-fn pad(align: ColumnAlign, width: usize, text: &str) -> String {
-    let fill = width.saturating_sub(py_len(text));
+fn pad(align: ColumnAlign, width: usize, text: Cow<'_, str>) -> Padded<'_> {
+    let fill = width.saturating_sub(py_len(&text));
     let (left, right) = match align {
         ColumnAlign::Left => (0, fill),
         // `format(s, "^N")` puts the odd space on the right (unlike `str.center`).
         ColumnAlign::Center => (fill / 2, fill - fill / 2),
         ColumnAlign::Right | ColumnAlign::Decimal => (fill, 0),
     };
-    format!("{}{}{}", " ".repeat(left), text, " ".repeat(right))
+    Padded { left, text, right }
+}
+
+/// A cell and the spaces that pad it. The spaces are written with the line,
+/// so that single-line tables never build a padded copy of every cell.
+struct Padded<'a> {
+    left: usize,
+    text: Cow<'a, str>,
+    right: usize,
+}
+
+impl<'a> Padded<'a> {
+    fn plain(text: &'a str) -> Self {
+        Padded {
+            left: 0,
+            text: Cow::Borrowed(text),
+            right: 0,
+        }
+    }
+
+    fn owned(text: String) -> Self {
+        Padded {
+            left: 0,
+            text: Cow::Owned(text),
+            right: 0,
+        }
+    }
+
+    /// Visible width, spaces included.
+    fn width(&self, measure: Measure) -> usize {
+        self.left + measure.width(&self.text) + self.right
+    }
+
+    fn write_to(&self, line: &mut String) {
+        push_spaces(line, self.left);
+        line.push_str(&self.text);
+        push_spaces(line, self.right);
+    }
+
+    /// The padded text itself.
+    fn text(&self) -> Cow<'_, str> {
+        if self.left == 0 && self.right == 0 {
+            Cow::Borrowed(&self.text)
+        } else {
+            Cow::Owned(self.to_string_padded())
+        }
+    }
+
+    fn to_string_padded(&self) -> String {
+        let mut text = String::with_capacity(self.left + self.text.len() + self.right);
+        self.write_to(&mut text);
+        text
+    }
+
+    fn into_string(self) -> String {
+        if self.left == 0 && self.right == 0 {
+            self.text.into_owned()
+        } else {
+            self.to_string_padded()
+        }
+    }
+}
+
+fn push_spaces(text: &mut String, count: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = count;
+    while left > 0 {
+        let run = left.min(SPACES.len());
+        text.push_str(&SPACES[..run]);
+        left -= run;
+    }
 }
 
 #[cfg(test)]

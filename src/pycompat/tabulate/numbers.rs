@@ -1,6 +1,8 @@
 //! Python number recognition: what `int()`, `float()` and tabulate's
 //! number regexes accept.
 
+use std::borrow::Cow;
+
 use super::text::is_py_space;
 
 /// Python 3.11's default `sys.get_int_max_str_digits()`: longer digit strings
@@ -50,12 +52,17 @@ pub(super) fn python_float(text: &str) -> Option<f64> {
 /// CPython first maps non-ASCII whitespace to ' ' and non-ASCII decimal
 /// digits to ASCII (`_PyUnicode_TransformDecimalAndSpaceToASCII`; any other
 /// non-ASCII character fails), then trims C whitespace (" \t\n\v\f\r").
-fn python_number_text(text: &str) -> Option<String> {
+fn python_number_text(text: &str) -> Option<Cow<'_, str>> {
+    // Table cells are nearly always ASCII, which maps to itself (except
+    // DEL, which fails like any other non-digit, non-space character).
+    if text.bytes().all(|b| b < 0x7f) {
+        return Some(Cow::Borrowed(text.trim_matches(is_c_space)));
+    }
     let ascii: String = text
         .chars()
         .map(ascii_equivalent)
         .collect::<Option<String>>()?;
-    Some(ascii.trim_matches(is_c_space).to_string())
+    Some(Cow::Owned(ascii.trim_matches(is_c_space).to_string()))
 }
 
 fn ascii_equivalent(c: char) -> Option<char> {
@@ -73,7 +80,10 @@ fn is_c_space(c: char) -> bool {
 }
 
 /// `float()` allows an underscore only between two digits, then ignores it.
-fn remove_digit_underscores(text: &str) -> Option<String> {
+fn remove_digit_underscores(text: &str) -> Option<Cow<'_, str>> {
+    if !text.contains('_') {
+        return Some(Cow::Borrowed(text));
+    }
     let bytes = text.as_bytes();
     let well_placed = bytes
         .iter()
@@ -84,7 +94,7 @@ fn remove_digit_underscores(text: &str) -> Option<String> {
             let digit_after = bytes.get(index + 1).is_some_and(u8::is_ascii_digit);
             digit_before && digit_after
         });
-    well_placed.then(|| text.replace('_', ""))
+    well_placed.then(|| Cow::Owned(text.replace('_', "")))
 }
 
 /// Sign, then "inf"/"infinity"/"nan" in any case or a decimal literal.
