@@ -20,7 +20,7 @@ use std::io::Write;
 
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::Status;
-use crate::deciding::report::{MissingKind, Presence, Report};
+use crate::deciding::report::{MissingKind, Presence, Report, StateRecord};
 use crate::failure::Failure;
 use crate::loading::inputs::{InputPairs, input_pairs, load_pair};
 use crate::loading::model::{Benchmark, Device, Root, State};
@@ -93,6 +93,9 @@ pub struct Run<'s> {
     pub offer: Offer,
     /// The file outputs, which must not name an input.
     pub outputs: OutputGuard,
+    /// The records of the tables written for this input pair, when no
+    /// output keeps them: freed with the parsed pair.
+    written_records: Vec<Vec<StateRecord>>,
 }
 
 impl<'s> Run<'s> {
@@ -105,6 +108,7 @@ impl<'s> Run<'s> {
             charts: Charts::new(&settings.charts),
             offer: Offer::default(),
             outputs: OutputGuard::default(),
+            written_records: Vec::new(),
         }
     }
 
@@ -173,10 +177,11 @@ impl<'s> Run<'s> {
         // Freeing every parsed state takes a noticeable time, and nothing
         // needs to wait for it; the process that is about to exit need not
         // free the last pair at all.
+        let records = std::mem::take(&mut self.written_records);
         if last && crate::parallel::exiting_after_run() {
-            std::mem::forget((ref_root, cmp_root));
+            std::mem::forget((ref_root, cmp_root, records));
         } else {
-            drop_in_background((ref_root, cmp_root));
+            drop_in_background((ref_root, cmp_root, records));
         }
         result
     }
@@ -411,9 +416,9 @@ impl<'s> Run<'s> {
         if s.keep_records {
             self.report.records.extend(records);
         } else {
-            // Every record owns a dozen strings: freeing them is left to the
-            // helper thread, while this one goes on to the next table.
-            drop_in_background(records);
+            // Every record owns a dozen strings: they are freed with the
+            // parsed pair, off this thread.
+            self.written_records.push(records);
         }
         Ok(())
     }
