@@ -22,8 +22,41 @@ pub fn keep_freed_memory() {
     unsafe {
         mallopt(M_TRIM_THRESHOLD, 256 << 20);
         mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TOP_PAD, TOP_PAD as c_int);
     }
 }
+
+/// How far glibc grows the main thread's heap past each request (its
+/// default is 128 KiB: a 300 MB file's model took 400 `brk` calls).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const TOP_PAD: usize = 16 << 20;
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const M_TOP_PAD: std::ffi::c_int = -2;
+
+/// Makes room for about `bytes` of small allocations on this thread's heap
+/// in one step. A thread other than the main one gets its own glibc heap,
+/// which grows by only the pages each request needs, with an `mprotect`
+/// (and a TLB flush on every core) each time: 16,000 calls while a 300 MB
+/// file was parsed. One block allocated and freed grows it at once; the
+/// freed room stays (see [`keep_freed_memory`]), and its pages are only
+/// touched when used.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn reserve_heap(bytes: usize) {
+    // Blocks from 32 MiB up get a mapping of their own, not heap room, so
+    // the room is taken in smaller blocks, all held until the last is taken.
+    const BLOCK: usize = 30 << 20;
+    if bytes <= TOP_PAD {
+        return;
+    }
+    let blocks: Vec<Vec<u8>> = (0..bytes.div_ceil(BLOCK))
+        .map(|_| Vec::with_capacity(BLOCK))
+        .collect();
+    drop(std::hint::black_box(blocks));
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn reserve_heap(_bytes: usize) {}
 
 /// Other allocators keep their own policies.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]

@@ -158,6 +158,8 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
     if first.is_some_and(|b| *b != b'{') {
         return Err(invalid("the top level is not a JSON object".to_string()));
     }
+    // The model takes about a fifth of the file's size.
+    crate::memory::reserve_heap(bytes.as_ref().len() / 5);
     parse_with_release(&bytes, |bytes| {
         crate::loading::fastjson::from_slice::<Root>(bytes).or_else(|_| {
             // serde_json decides everything the fast path gave up on,
