@@ -60,61 +60,40 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T, Bail>
 
 /// Byte classes of a fixed-width block of input, as bit masks (bit `i`
 /// for byte `i`): SSE2, which every x86_64 CPU has, or a portable loop.
-/// A block is two SSE2 registers wide: indentation and most strings of
-/// NVBench's layout fit in one, so the scans rarely loop (each extra turn of
-/// a loop whose count varies line by line costs a mispredicted branch).
 #[cfg(target_arch = "x86_64")]
 mod block {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
     };
 
-    pub const WIDTH: usize = 32;
-
-    /// The two 16-byte halves of a block.
-    fn halves(bytes: &[u8; WIDTH]) -> [__m128i; 2] {
-        // SAFETY: SSE2 is part of every x86_64 target, and `bytes` is 32
-        // readable bytes (the unaligned loads have no alignment requirement).
-        unsafe {
-            [
-                _mm_loadu_si128(bytes.as_ptr().cast()),
-                _mm_loadu_si128(bytes.as_ptr().add(16).cast()),
-            ]
-        }
-    }
-
-    /// One mask over both halves from a per-half classification.
-    fn mask(bytes: &[u8; WIDTH], class: impl Fn(__m128i) -> __m128i) -> u32 {
-        let [low, high] = halves(bytes);
-        // SAFETY: SSE2 is part of every x86_64 target.
-        unsafe {
-            let low = _mm_movemask_epi8(class(low)) as u32;
-            let high = _mm_movemask_epi8(class(high)) as u32;
-            low | (high << 16)
-        }
-    }
+    pub const WIDTH: usize = 16;
 
     pub fn spaces(bytes: &[u8; WIDTH]) -> u32 {
-        // SAFETY: SSE2 is part of every x86_64 target.
-        mask(bytes, |x| unsafe {
-            _mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8))
-        })
+        // SAFETY: SSE2 is part of every x86_64 target, and `bytes` is 16
+        // readable bytes (the unaligned load has no alignment requirement).
+        unsafe {
+            let x = _mm_loadu_si128(bytes.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8))) as u32
+        }
     }
 
     /// Quotes, backslashes and control characters; and non-ASCII bytes.
     pub fn string_specials(bytes: &[u8; WIDTH]) -> (u32, u32) {
-        // SAFETY: SSE2 is part of every x86_64 target.
-        let specials = mask(bytes, |x| unsafe {
+        // SAFETY: as in `spaces`.
+        unsafe {
+            let x = _mm_loadu_si128(bytes.as_ptr().cast());
             let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
             let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
             // Unsigned `x <= 0x1f` is `max(x, 0x1f) == 0x1f`.
             let limit = _mm_set1_epi8(0x1f);
             let control = _mm_cmpeq_epi8(_mm_max_epu8(x, limit), limit);
-            _mm_or_si128(_mm_or_si128(quote, backslash), control)
-        });
-        // The sign bits are the non-ASCII bytes.
-        (specials, mask(bytes, |x| x))
+            let specials = _mm_or_si128(_mm_or_si128(quote, backslash), control);
+            (
+                _mm_movemask_epi8(specials) as u32,
+                _mm_movemask_epi8(x) as u32,
+            )
+        }
     }
 }
 
