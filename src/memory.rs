@@ -46,6 +46,7 @@ pub fn reserve_heap(bytes: usize) {
     // Blocks from 32 MiB up get a mapping of their own, not heap room, so
     // the room is taken in smaller blocks, all held until the last is taken.
     const BLOCK: usize = 30 << 20;
+    // Room this small costs a few system calls at most.
     if bytes <= TOP_PAD {
         return;
     }

@@ -610,24 +610,15 @@ impl<'a> Padded<'a> {
     /// The padded text itself.
     fn text(&self) -> Cow<'_, str> {
         if self.left == 0 && self.right == 0 {
-            Cow::Borrowed(&self.text)
-        } else {
-            Cow::Owned(self.to_string_padded())
+            return Cow::Borrowed(&self.text);
         }
-    }
-
-    fn to_string_padded(&self) -> String {
         let mut text = String::with_capacity(self.left + self.text.len() + self.right);
         self.write_to(&mut text);
-        text
+        Cow::Owned(text)
     }
 
     fn into_string(self) -> String {
-        if self.left == 0 && self.right == 0 {
-            self.text.into_owned()
-        } else {
-            self.to_string_padded()
-        }
+        self.text().into_owned()
     }
 }
 
