@@ -8,15 +8,23 @@
 use std::sync::Once;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-/// How many mappings can be registered at once (two inputs are parsed at a
-/// time; a few more leave room).
-const SLOTS: usize = 8;
+/// Slots per block of the registry. The first block is static; more are
+/// added as mappings are registered at once (one per parsing thread, and
+/// repetition mode parses many runs at a time), so every mapping is covered.
+const SLOTS_PER_BLOCK: usize = 16;
 
 struct Slot {
     start: AtomicUsize,
     end: AtomicUsize,
     message: AtomicPtr<u8>,
     message_len: AtomicUsize,
+}
+
+/// A block of slots and the next block. Blocks are never freed, so the
+/// signal handler can walk the list with plain atomic loads.
+struct Block {
+    slots: [Slot; SLOTS_PER_BLOCK],
+    next: AtomicPtr<Block>,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
@@ -27,28 +35,69 @@ const EMPTY: Slot = Slot {
     message_len: AtomicUsize::new(0),
 };
 
-static REGIONS: [Slot; SLOTS] = [EMPTY; SLOTS];
+static FIRST_BLOCK: Block = Block {
+    slots: [EMPTY; SLOTS_PER_BLOCK],
+    next: AtomicPtr::new(std::ptr::null_mut()),
+};
 static INSTALL: Once = Once::new();
+
+/// The blocks of the registry, first to last.
+fn blocks() -> impl Iterator<Item = &'static Block> {
+    std::iter::successors(Some(&FIRST_BLOCK), |block| {
+        // SAFETY: a non-null `next` points to a leaked, never-freed block.
+        unsafe { block.next.load(Ordering::SeqCst).as_ref() }
+    })
+}
+
+/// Claims a free slot for a mapping starting at `start`, adding a block
+/// when every slot is taken.
+fn claim_slot(start: usize) -> &'static Slot {
+    loop {
+        let free = blocks().flat_map(|b| b.slots.iter()).find(|slot| {
+            slot.start
+                .compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        if let Some(slot) = free {
+            return slot;
+        }
+        let block: &'static Block = Box::leak(Box::new(Block {
+            slots: [EMPTY; SLOTS_PER_BLOCK],
+            next: AtomicPtr::new(std::ptr::null_mut()),
+        }));
+        let new = std::ptr::from_ref(block).cast_mut();
+        // Appended at the end; another thread appending first only means
+        // this block goes after its.
+        let mut last = blocks().last().unwrap_or(&FIRST_BLOCK);
+        while let Err(next) = last.next.compare_exchange(
+            std::ptr::null_mut(),
+            new,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        ) {
+            // SAFETY: as in `blocks`.
+            last = unsafe { &*next };
+        }
+    }
+}
 
 /// Keeps a mapping registered until it is dropped (drop it before the map).
 pub struct Registration {
-    slot: Option<usize>,
+    slot: &'static Slot,
     _message: Box<[u8]>,
 }
 
 impl Drop for Registration {
     fn drop(&mut self) {
-        if let Some(slot) = self.slot {
-            let region = &REGIONS[slot];
-            region.end.store(0, Ordering::SeqCst);
-            region.message.store(std::ptr::null_mut(), Ordering::SeqCst);
-            region.start.store(0, Ordering::SeqCst);
-        }
+        let slot = self.slot;
+        slot.end.store(0, Ordering::SeqCst);
+        slot.message.store(std::ptr::null_mut(), Ordering::SeqCst);
+        slot.start.store(0, Ordering::SeqCst);
     }
 }
 
-/// Registers the mapped `bytes` of the file `path`. When every slot is in
-/// use the mapping is simply not covered (the default action remains).
+/// Registers the mapped `bytes` of the file `path`, however many other
+/// mappings are registered.
 pub fn register(bytes: &[u8], path: &str) -> Registration {
     INSTALL.call_once(install_handler);
     let mut message = format!(
@@ -57,19 +106,13 @@ pub fn register(bytes: &[u8], path: &str) -> Registration {
     )
     .into_bytes()
     .into_boxed_slice();
-    let start = bytes.as_ptr() as usize;
-    let slot = REGIONS.iter().position(|region| {
-        region
-            .start
-            .compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    });
-    if let Some(slot) = slot {
-        let region = &REGIONS[slot];
-        region.message_len.store(message.len(), Ordering::SeqCst);
-        region.message.store(message.as_mut_ptr(), Ordering::SeqCst);
-        region.end.store(start + bytes.len(), Ordering::SeqCst);
-    }
+    // An empty mapping has no page to fault on; a dangling start of 0
+    // would read as a free slot.
+    let start = (bytes.as_ptr() as usize).max(1);
+    let slot = claim_slot(start);
+    slot.message_len.store(message.len(), Ordering::SeqCst);
+    slot.message.store(message.as_mut_ptr(), Ordering::SeqCst);
+    slot.end.store(start + bytes.len(), Ordering::SeqCst);
     Registration {
         slot,
         _message: message,
@@ -91,7 +134,7 @@ fn install_handler() {
 extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers.
     let address = unsafe { (*info).si_addr() } as usize;
-    for region in &REGIONS {
+    for region in blocks().flat_map(|b| b.slots.iter()) {
         let start = region.start.load(Ordering::SeqCst);
         let end = region.end.load(Ordering::SeqCst);
         let message = region.message.load(Ordering::SeqCst);
@@ -119,7 +162,16 @@ mod tests {
 
     /// In a child process (this test binary run again): map an input,
     /// truncate it, touch a page past the new end.
+    /// More mappings than a block holds are registered first, so that the
+    /// truncated one lives in an added block.
     fn truncate_while_mapped(path: &str) {
+        let others: Vec<_> = (0..3 * super::SLOTS_PER_BLOCK)
+            .map(|n| {
+                let other = format!("{path}.{n}");
+                std::fs::write(&other, b"{}").unwrap();
+                crate::loading::mapped::open_input(&other).unwrap()
+            })
+            .collect();
         std::fs::write(path, vec![b' '; 3 * 4096]).unwrap();
         let bytes = crate::loading::mapped::open_input(path).unwrap();
         assert!(matches!(
@@ -134,6 +186,7 @@ mod tests {
             .unwrap();
         let byte = std::hint::black_box(bytes.as_ref())[8192];
         println!("read {byte} without a fault");
+        drop(others);
     }
 
     #[test]
