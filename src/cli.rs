@@ -6,13 +6,13 @@ use std::io::Write;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
-use crate::app::Settings;
 use crate::deciding::decision::Status;
 use crate::deciding::gate::GateCategory;
 use crate::failure::Failure;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
 use crate::rendering::charts::selection::ChartSettings;
 use crate::rendering::table::DisplayMode;
+use crate::settings::{Destination, Inputs, Layout, Outputs, Settings, SidePaths};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DisplayArg {
@@ -275,26 +275,11 @@ pub struct Cli {
     pub generate_man: bool,
 }
 
-/// Outputs beyond the reference's: machine-readable reports and the gate.
-#[derive(Debug, Clone, Default)]
-pub struct Extras {
-    pub json: Option<String>,
-    pub markdown: Option<String>,
-    pub max_bytes: usize,
-    pub fail_on: Vec<GateCategory>,
-}
-
-impl Extras {
-    pub fn json_to_stdout(&self) -> bool {
-        self.json.as_deref() == Some("-")
-    }
-}
-
 /// What the command line asks for.
 pub enum Command {
     /// Text to print as it is: `--dump-config`, completions, the man page.
     Print(String),
-    Compare(Box<Settings>, Extras),
+    Compare(Box<Settings>),
 }
 
 /// `-b`/`-a` values in command-line order.
@@ -367,24 +352,70 @@ fn paths_before_vs(matches: &ArgMatches) -> Option<usize> {
     Some(path_indices.filter(|index| *index < vs_index).count())
 }
 
-/// The paths of both sides in repetition mode (`--vs`), or the usual pair.
-enum Paths {
-    Pair(String, String),
-    Repeated(crate::loading::runs::Sides),
-}
-
-fn split_paths(cli: &Cli) -> Result<Paths, Failure> {
+/// The sides of the comparison: two paths, or the runs around `--vs`.
+fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
     if cli.vs > 1 {
         return Err(Failure::fatal("--vs may be given only once"));
     }
+    let side = |name, paths: &[String]| SidePaths {
+        name,
+        paths: paths.to_vec(),
+    };
     let Some(split) = cli.paths_before_vs.filter(|_| cli.vs == 1) else {
-        return match <[String; 2]>::try_from(cli.paths.clone()) {
-            Ok([reference, compare]) => Ok(Paths::Pair(reference, compare)),
-            Err(_) => Err(Failure::Usage),
+        return match &cli.paths[..] {
+            [reference, compare] => Ok(Inputs {
+                baseline: side("reference", std::slice::from_ref(reference)),
+                candidates: vec![side("compare", std::slice::from_ref(compare))],
+                layout: Layout::Pair,
+            }),
+            _ => Err(Failure::Usage),
         };
     };
     let (reference, compare) = cli.paths.split_at(split);
-    crate::loading::runs::Sides::new(reference.to_vec(), compare.to_vec()).map(Paths::Repeated)
+    if reference.is_empty() {
+        return Err(Failure::fatal(
+            "--vs: no reference run given (the reference runs come before --vs)",
+        ));
+    }
+    if compare.is_empty() {
+        return Err(Failure::fatal(
+            "--vs: no compare run given (the compare runs come after --vs)",
+        ));
+    }
+    Ok(Inputs {
+        baseline: side("reference", reference),
+        candidates: vec![side("compare", compare)],
+        layout: Layout::Repetitions,
+    })
+}
+
+/// Where a document option sends it: `-` is stdout.
+fn destination(path: String) -> Destination {
+    if path == "-" {
+        Destination::Stdout
+    } else {
+        Destination::File(path)
+    }
+}
+
+/// The markdown summary is added to GitHub's job summary file, as GitHub
+/// does with every step's summary.
+fn markdown_destination(path: String) -> Destination {
+    match destination(path) {
+        Destination::File(path) if is_step_summary(&path) => Destination::Append(path),
+        other => other,
+    }
+}
+
+/// `path` is GitHub's job summary file, `$GITHUB_STEP_SUMMARY`, which
+/// earlier steps may have written to.
+fn is_step_summary(path: &str) -> bool {
+    let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) else {
+        return false;
+    };
+    let (path, summary) = (std::path::Path::new(path), std::path::Path::new(&summary));
+    path == summary
+        || matches!((path.canonicalize(), summary.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Validates the options in the reference's order: config, --dump-config,
@@ -420,65 +451,58 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
     let reference_devices = device_filter(&cli.reference_devices, "--reference-devices")?;
     let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
-    let (reference, compare, repetitions) = match split_paths(&cli)? {
-        Paths::Repeated(_) if cli.plot || cli.plot_along.is_some() => {
-            return Err(Failure::fatal(
-                "--plot and --plot-along are not available with --vs (repetition mode)",
-            ));
-        }
-        Paths::Pair(reference, compare) => (reference, compare, None),
-        Paths::Repeated(sides) => (
-            sides.reference[0].clone(),
-            sides.compare[0].clone(),
-            Some(sides),
-        ),
-    };
-    let extras = Extras {
-        json: cli.json,
-        markdown: cli.markdown_summary,
+    let inputs = inputs(&cli)?;
+    if inputs.layout == Layout::Repetitions && (cli.plot || cli.plot_along.is_some()) {
+        return Err(Failure::fatal(
+            "--plot and --plot-along are not available with --vs (repetition mode)",
+        ));
+    }
+    let fail_on = cli.fail_on.map(|f| f.0).unwrap_or_default();
+    let outputs = Outputs {
+        json: cli.json.map(destination),
+        markdown: cli.markdown_summary.map(markdown_destination),
         max_bytes: cli.max_bytes,
-        fail_on: cli.fail_on.map(|f| f.0).unwrap_or_default(),
-    };
-    // A gated run compares what it can: a changed set of states is listed,
-    // and only `--fail-on missing` fails on it.
-    let report_missing = cli.report_missing || !extras.fail_on.is_empty();
-    let keep_records = extras.json.is_some() || extras.markdown.is_some();
-    Ok(Command::Compare(
-        Box::new(Settings {
-            reference,
-            compare,
-            repetitions,
-            threshold: cli.threshold,
-            display: match cli.display {
-                DisplayArg::Intervals => DisplayMode::Intervals,
-                DisplayArg::Legacy => DisplayMode::Legacy,
-                DisplayArg::Explain => DisplayMode::Explain,
-                DisplayArg::Simple => DisplayMode::Simple,
-            },
-            no_color: cli.no_color || no_color_from_env(),
-            ignore_devices: cli.ignore_devices,
-            filters,
-            reference_devices,
-            compare_devices,
-            thresholds,
-            bulk_debug: cli.bulk_debug_python,
-            report_missing,
-            keep_records,
-            explain_ambg: cli.explain_ambg,
-            show: (!cli.show.is_empty()).then(|| cli.show.iter().map(|s| s.status()).collect()),
-            sort_by_change: cli.sort == Some(SortArg::Change),
-            notes_to_stderr: extras.json_to_stdout(),
-            preset,
-            charts: ChartSettings {
-                summary: cli.plot,
-                summary_output: cli.plot_output,
-                dark: cli.dark,
-                along: cli.plot_along,
-                along_template: cli.plot_along_output,
-            },
+        bulk_debug: cli.bulk_debug_python.map(|path| {
+            if path.eq_ignore_ascii_case("stdout") {
+                Destination::Stdout
+            } else {
+                Destination::File(path)
+            }
         }),
-        extras,
-    ))
+    };
+    Ok(Command::Compare(Box::new(Settings {
+        inputs,
+        threshold: cli.threshold,
+        display: match cli.display {
+            DisplayArg::Intervals => DisplayMode::Intervals,
+            DisplayArg::Legacy => DisplayMode::Legacy,
+            DisplayArg::Explain => DisplayMode::Explain,
+            DisplayArg::Simple => DisplayMode::Simple,
+        },
+        no_color: cli.no_color || no_color_from_env(),
+        ignore_devices: cli.ignore_devices,
+        filters,
+        reference_devices,
+        compare_devices,
+        preset,
+        thresholds,
+        config: cli.config,
+        // A gated run compares what it can: a changed set of states is
+        // listed, and only `--fail-on missing` fails on it.
+        report_missing: cli.report_missing || !fail_on.is_empty(),
+        explain_ambg: cli.explain_ambg,
+        show: (!cli.show.is_empty()).then(|| cli.show.iter().map(|s| s.status()).collect()),
+        sort_by_change: cli.sort == Some(SortArg::Change),
+        charts: ChartSettings {
+            summary: cli.plot,
+            summary_output: cli.plot_output,
+            dark: cli.dark,
+            along: cli.plot_along,
+            along_template: cli.plot_along_output,
+        },
+        outputs,
+        fail_on,
+    })))
 }
 
 /// A device filter, or the reference's error with the value echoed on stderr.

@@ -452,21 +452,26 @@ fn one_run_a_side_decides_as_the_pair() {
 }
 
 #[test]
-fn filters_apply_and_states_of_one_side_only_are_counted() {
+fn filters_apply_and_a_changed_set_of_states_is_checked_as_for_a_pair() {
     let dir = scratch("filters");
     drifting_runs(&dir);
     // The compare runs lack N=4.
     write_run(&dir.join("c1.json"), 1.01, 3);
     write_run(&dir.join("c2.json"), 0.985, 3);
     let both = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
-    let out = run(&dir, &[&["--no-color"][..], &both].concat());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Without --report-missing, the reference's failure on a changed set.
+    let out = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+        .args([&["--no-color"][..], &both].concat())
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("Note: 1 state(s) are on one side only and were not compared (--report-missing lists them).\n"),
+        text.contains("benchmark 'b' device pair ref=0 cmp=0 has mismatched state occurrences: ref={'N=1': 1, 'N=2': 1, 'N=3': 1, 'N=4': 1}, cmp={'N=1': 1, 'N=2': 1, 'N=3': 1}\n"),
         "{text}"
     );
-    assert!(text.contains("- Total Matches: 3\n"), "{text}");
+    assert!(stderr(&out).contains("hint: the set of states changed"));
     let listed = run(
         &dir,
         &[&["--no-color", "--report-missing"][..], &both].concat(),

@@ -1,5 +1,6 @@
-//! The device sections of an input pair: which devices are compared, and
-//! the `## [id] name` heading of a device pair's table.
+//! The device sections of a group of runs: which devices are compared,
+//! the `## [id] name` heading of a device pair's table, and the
+//! reference's report of device sections that differ.
 
 use std::io::Write;
 
@@ -13,7 +14,7 @@ use crate::printable::printable;
 use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::rendering::{Color, colorize};
 
-use super::Settings;
+use crate::settings::Settings;
 
 /// The selected devices of one input, or the reference's error.
 pub(crate) fn selected_devices<'a>(
@@ -29,14 +30,13 @@ pub(crate) fn selected_devices<'a>(
     matching::select_devices(devices, filter, option)
 }
 
-/// Per input pair: the selected device sections and the JSON directories.
+/// Per group of runs: the first runs' files and selected device sections,
+/// which name the comparison.
 pub(crate) struct FileContext<'a> {
     pub(crate) ref_path: &'a str,
     pub(crate) cmp_path: &'a str,
     pub(crate) ref_devices: &'a [&'a Device],
     pub(crate) cmp_devices: &'a [&'a Device],
-    pub(crate) ref_dir: String,
-    pub(crate) cmp_dir: String,
 }
 
 /// Python `str()` of a device field (`None` when absent).

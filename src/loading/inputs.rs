@@ -1,4 +1,4 @@
-//! Input files: pairing two files or two directories, reading NVBench JSON,
+//! Input files: listing a directory's JSON files, reading NVBench JSON,
 //! and the reader's file-version warnings.
 
 use std::io::Write;
@@ -7,7 +7,7 @@ use crate::failure::Failure;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
 use crate::loading::model::Root;
 use crate::loading::path_text::{to_path, to_text};
-use crate::loading::sidecar::{os_error_text, py_join};
+use crate::loading::sidecar::os_error_text;
 use crate::printable::printable;
 
 /// `name` has the extension `.json` in Python's `os.path.splitext` sense
@@ -15,19 +15,6 @@ use crate::printable::printable;
 fn has_json_extension(name: &str) -> bool {
     name.strip_suffix(".json")
         .is_some_and(|stem| stem.chars().any(|c| c != '.'))
-}
-
-fn non_empty_file(path: &str) -> bool {
-    std::fs::metadata(to_path(path)).is_ok_and(|m| m.is_file() && m.len() > 0)
-}
-
-/// The `(reference, compare)` JSON files to compare, and in directory mode
-/// the non-empty `.json` files that only one directory has.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct InputPairs {
-    pub pairs: Vec<(String, String)>,
-    pub only_reference: Vec<String>,
-    pub only_compare: Vec<String>,
 }
 
 /// Names of the `.json` files of a directory, sorted.
@@ -44,37 +31,6 @@ pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
         .collect();
     names.sort();
     Ok(names)
-}
-
-/// Two files are compared as given. Two directories pair their same-named
-/// non-empty `.json` files; unlike the reference, which follows the
-/// directory's listing order, pairs are sorted by file name so that output
-/// is reproducible.
-pub fn input_pairs(reference: &str, compare: &str) -> Result<InputPairs, Failure> {
-    if !(to_path(reference).is_dir() && to_path(compare).is_dir()) {
-        return Ok(InputPairs {
-            pairs: vec![(reference.to_string(), compare.to_string())],
-            ..InputPairs::default()
-        });
-    }
-    let compare_names = json_names(compare)?;
-    let reference_names = json_names(reference)?;
-    let mut inputs = InputPairs::default();
-    for name in &compare_names {
-        let (r, c) = (py_join(reference, name), py_join(compare, name));
-        match (non_empty_file(&r), non_empty_file(&c)) {
-            (true, true) => inputs.pairs.push((r, c)),
-            (false, true) => inputs.only_compare.push(c),
-            _ => {}
-        }
-    }
-    inputs.only_reference = reference_names
-        .iter()
-        .filter(|name| !compare_names.contains(name) || !non_empty_file(&py_join(compare, name)))
-        .map(|name| py_join(reference, name))
-        .filter(|path| non_empty_file(path))
-        .collect();
-    Ok(inputs)
 }
 
 const READER_VERSION: &str = "1.0.0";
@@ -177,31 +133,6 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
         })
     })
     .map_err(|e| invalid(e.to_string()))
-}
-
-/// Reads both files of a pair (at the same time when there are two cores)
-/// and prints their version warnings in order, as the reference does.
-pub fn load_pair(
-    reference: &str,
-    compare: &str,
-    out: &mut dyn Write,
-) -> Result<(Root, Root), Failure> {
-    let parallel = crate::parallel::cores() > 1;
-    let (ref_root, cmp_root) = if parallel {
-        // The run's helper thread parses the compare file meanwhile.
-        let compare_path = compare.to_string();
-        let compare_worker = crate::parallel::run_on_helper(move || parse_root(&compare_path));
-        let ref_root = parse_root(reference);
-        (ref_root, compare_worker.join())
-    } else {
-        let ref_root = parse_root(reference);
-        (ref_root, parse_root(compare))
-    };
-    let ref_root = ref_root?;
-    check_file_version(reference, &ref_root, out)?;
-    let cmp_root = cmp_root?;
-    check_file_version(compare, &cmp_root, out)?;
-    Ok((ref_root, cmp_root))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! ([`sidecar`]). Nothing here decides or prints.
 
 pub mod fastjson;
+pub mod identity;
 pub mod inputs;
 pub mod mapped;
 pub mod model;

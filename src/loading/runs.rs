@@ -1,42 +1,28 @@
-//! The inputs of repetition mode: which files are runs of the same
-//! benchmarks. Files are given one per run; directories are matched by
-//! file name across all the runs of both sides.
+//! Which files are compared together: the groups of runs. A side is one or
+//! more paths: files, one per run, or directories whose same-named files
+//! are runs of the same benchmarks. A pair is one path a side.
 
 use crate::failure::Failure;
+use crate::loading::identity::Identity;
 use crate::loading::path_text::to_path;
 use crate::loading::sidecar::py_join;
 
-/// The paths given for each side: files, or directories whose same-named
-/// files are runs of the same benchmarks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sides {
-    pub reference: Vec<String>,
-    pub compare: Vec<String>,
+/// The paths given for one side.
+#[derive(Debug, Clone, Copy)]
+pub struct SideArgs<'a> {
+    /// How messages name the side's runs (`reference`, `compare`).
+    pub name: &'a str,
+    pub paths: &'a [String],
 }
 
-impl Sides {
-    /// Both sides need at least one run.
-    pub fn new(reference: Vec<String>, compare: Vec<String>) -> Result<Self, Failure> {
-        if reference.is_empty() {
-            return Err(Failure::fatal(
-                "--vs: no reference run given (the reference runs come before --vs)",
-            ));
-        }
-        if compare.is_empty() {
-            return Err(Failure::fatal(
-                "--vs: no compare run given (the compare runs come after --vs)",
-            ));
-        }
-        Ok(Sides { reference, compare })
-    }
-}
-
-/// The runs of one input file on each side (in the order given). In
-/// directory mode a side lists only the runs whose directory has the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunGroup {
-    pub reference: Vec<Run>,
-    pub compare: Vec<Run>,
+/// What a mix of files and directories on the command line means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mixed {
+    /// Read every path as a file (the reference's rule for two paths: only
+    /// two directories are paired by file name).
+    AsFiles,
+    /// An error naming one of each (`--vs`).
+    Refused,
 }
 
 /// One run's file and its position among the side's paths.
@@ -46,7 +32,16 @@ pub struct Run {
     pub path: String,
 }
 
-/// The groups to compare and, in directory mode, files that only one side has.
+/// The runs of one input file on each side, baseline first (in the order
+/// given). In directory mode a side lists only the runs whose directory
+/// has the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunGroup {
+    pub sides: Vec<Vec<Run>>,
+}
+
+/// The groups to compare and, in directory mode, files that only the
+/// baseline or only the candidates have.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct RunGroups {
     pub groups: Vec<RunGroup>,
@@ -54,17 +49,31 @@ pub struct RunGroups {
     pub only_compare: Vec<String>,
 }
 
+impl RunGroups {
+    /// Every run's file, group by group, side by side.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.sides.iter().flatten())
+            .map(|run| run.path.as_str())
+    }
+}
+
 fn non_empty_file(path: &str) -> bool {
     std::fs::metadata(to_path(path)).is_ok_and(|m| m.is_file() && m.len() > 0)
 }
 
-/// All files, or all directories; a mix is an error naming one of each.
-pub fn run_groups(sides: &Sides) -> Result<RunGroups, Failure> {
-    let all: Vec<&String> = sides.reference.iter().chain(&sides.compare).collect();
+/// The groups of runs of `sides` (baseline first). Each side's paths must
+/// name distinct files or directories.
+pub fn run_groups(sides: &[SideArgs], mixed: Mixed) -> Result<RunGroups, Failure> {
+    for side in sides {
+        check_distinct(side)?;
+    }
+    let all: Vec<&String> = sides.iter().flat_map(|s| s.paths).collect();
     let (directories, files): (Vec<&String>, Vec<&String>) =
         all.iter().partition(|p| to_path(p).is_dir());
     match (directories.first(), files.first()) {
-        (Some(directory), Some(file)) => {
+        (Some(directory), Some(file)) if mixed == Mixed::Refused => {
             let problem = if to_path(file).exists() {
                 "is not"
             } else {
@@ -77,12 +86,36 @@ pub fn run_groups(sides: &Sides) -> Result<RunGroups, Failure> {
         (Some(_), None) => directory_groups(sides),
         _ => Ok(RunGroups {
             groups: vec![RunGroup {
-                reference: runs(&sides.reference),
-                compare: runs(&sides.compare),
+                sides: sides.iter().map(|side| runs(side.paths)).collect(),
             }],
             ..RunGroups::default()
         }),
     }
+}
+
+/// Two paths of a side naming one file (or directory) would count one
+/// process's measurements twice, as if they were independent runs.
+fn check_distinct(side: &SideArgs) -> Result<(), Failure> {
+    if side.paths.len() < 2 {
+        return Ok(());
+    }
+    let identities: Vec<Identity> = side.paths.iter().map(|p| Identity::of(p)).collect();
+    for (second, identity) in identities.iter().enumerate() {
+        if let Some(first) = identities[..second].iter().position(|i| i.same(identity)) {
+            let what = if to_path(&side.paths[first]).is_dir() {
+                "directory"
+            } else {
+                "file"
+            };
+            return Err(Failure::fatal(format!(
+                "--vs: {} and {} are the same {what}, given twice among the {} runs; each run must be a separate {what} (from a separate process)",
+                crate::printable::printable(&side.paths[first]),
+                crate::printable::printable(&side.paths[second]),
+                side.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn runs(paths: &[String]) -> Vec<Run> {
@@ -96,11 +129,16 @@ fn runs(paths: &[String]) -> Vec<Run> {
         .collect()
 }
 
-/// The `.json` file names of all the directories of both sides, sorted.
-fn all_names(sides: &Sides) -> Result<Vec<String>, Failure> {
+/// The `.json` file names of all the directories, sorted. The candidates'
+/// directories are listed first, as the reference lists the compare
+/// directory first.
+fn all_names(sides: &[SideArgs]) -> Result<Vec<String>, Failure> {
     let mut names = Vec::new();
-    for directory in sides.reference.iter().chain(&sides.compare) {
-        names.extend(crate::loading::inputs::json_names(directory)?);
+    let (baseline, candidates) = sides.split_first().expect("a comparison has sides");
+    for side in candidates.iter().chain(std::iter::once(baseline)) {
+        for directory in side.paths {
+            names.extend(crate::loading::inputs::json_names(directory)?);
+        }
     }
     names.sort();
     names.dedup();
@@ -120,16 +158,21 @@ fn runs_with(directories: &[String], name: &str) -> Vec<Run> {
         .collect()
 }
 
-fn directory_groups(sides: &Sides) -> Result<RunGroups, Failure> {
+/// Files are paired by name: a group for each name every side has; the
+/// others are one-sided.
+fn directory_groups(sides: &[SideArgs]) -> Result<RunGroups, Failure> {
     let mut groups = RunGroups::default();
     for name in all_names(sides)? {
-        let reference = runs_with(&sides.reference, &name);
-        let compare = runs_with(&sides.compare, &name);
-        match (reference.first(), compare.first()) {
-            (Some(_), Some(_)) => groups.groups.push(RunGroup { reference, compare }),
+        let runs: Vec<Vec<Run>> = sides.iter().map(|s| runs_with(s.paths, &name)).collect();
+        let (baseline, candidates) = runs.split_first().expect("a comparison has sides");
+        let in_candidates = candidates.iter().find_map(|runs| runs.first());
+        match (baseline.first(), in_candidates) {
+            (Some(_), Some(_)) if candidates.iter().all(|runs| !runs.is_empty()) => {
+                groups.groups.push(RunGroup { sides: runs })
+            }
             (Some(run), None) => groups.only_reference.push(run.path.clone()),
             (None, Some(run)) => groups.only_compare.push(run.path.clone()),
-            (None, None) => {}
+            _ => {}
         }
     }
     Ok(groups)
@@ -151,19 +194,35 @@ mod tests {
         path.to_str().unwrap().to_string()
     }
 
+    fn sides<'a>(reference: &'a [String], compare: &'a [String]) -> [SideArgs<'a>; 2] {
+        [
+            SideArgs {
+                name: "reference",
+                paths: reference,
+            },
+            SideArgs {
+                name: "compare",
+                paths: compare,
+            },
+        ]
+    }
+
     #[test]
     fn files_make_one_group_in_order() {
-        let sides = Sides::new(
+        let (r, c) = (
             vec!["a.json".into(), "b.json".into()],
             vec!["c.json".into()],
-        )
-        .unwrap();
-        let groups = run_groups(&sides).unwrap();
+        );
+        let groups = run_groups(&sides(&r, &c), Mixed::Refused).unwrap();
         assert_eq!(groups.groups.len(), 1);
         let group = &groups.groups[0];
-        assert_eq!(group.reference[1].path, "b.json");
-        assert_eq!(group.reference[1].index, 1);
-        assert_eq!(group.compare[0].path, "c.json");
+        assert_eq!(group.sides[0][1].path, "b.json");
+        assert_eq!(group.sides[0][1].index, 1);
+        assert_eq!(group.sides[1][0].path, "c.json");
+        assert_eq!(
+            groups.paths().collect::<Vec<_>>(),
+            ["a.json", "b.json", "c.json"]
+        );
     }
 
     #[test]
@@ -182,13 +241,13 @@ mod tests {
         write(&dirs[2], "c.json");
         write(&dirs[2], "d.json"); // compare only
         std::fs::write(dirs[0].join("empty.json"), "").unwrap();
-        let sides = Sides::new(vec![text(&dirs[0]), text(&dirs[1])], vec![text(&dirs[2])]).unwrap();
-        let groups = run_groups(&sides).unwrap();
+        let (r, c) = (vec![text(&dirs[0]), text(&dirs[1])], vec![text(&dirs[2])]);
+        let groups = run_groups(&sides(&r, &c), Mixed::Refused).unwrap();
         assert_eq!(groups.groups.len(), 2);
-        assert_eq!(groups.groups[0].reference.len(), 2);
+        assert_eq!(groups.groups[0].sides[0].len(), 2);
         let c = &groups.groups[1];
-        assert!(c.reference[0].path.ends_with("r1/c.json"));
-        assert_eq!((c.reference.len(), c.compare.len()), (1, 1));
+        assert!(c.sides[0][0].path.ends_with("r1/c.json"));
+        assert_eq!((c.sides[0].len(), c.sides[1].len()), (1, 1));
         assert_eq!(groups.only_reference.len(), 1);
         assert!(groups.only_reference[0].ends_with("r2/b.json"));
         assert!(groups.only_compare[0].ends_with("c1/d.json"));
@@ -196,19 +255,21 @@ mod tests {
     }
 
     #[test]
-    fn mixed_files_and_directories_are_refused() {
+    fn mixed_files_and_directories_are_refused_with_vs() {
         let root = temp_dir("mixed");
         let file = root.join("run.json");
         std::fs::write(&file, "{}").unwrap();
-        let sides = Sides::new(vec![text(&root)], vec![text(&file)]).unwrap();
-        let Err(Failure::Fatal(message)) = run_groups(&sides) else {
+        let (r, c) = (vec![text(&root)], vec![text(&file)]);
+        let Err(Failure::Fatal(message)) = run_groups(&sides(&r, &c), Mixed::Refused) else {
             panic!("a mix must fail");
         };
         assert!(message.contains("mix directories and files"), "{message}");
         assert!(message.contains(&text(&root)) && message.contains(&text(&file)));
-        let absent = root.join("absent");
-        let sides = Sides::new(vec![text(&root)], vec![text(&absent)]).unwrap();
-        let Err(Failure::Fatal(message)) = run_groups(&sides) else {
+        // Two paths read a mix as files, as the reference does.
+        let groups = run_groups(&sides(&r, &c), Mixed::AsFiles).unwrap();
+        assert_eq!(groups.paths().collect::<Vec<_>>(), [&r[0], &c[0]]);
+        let absent = vec![text(&root.join("absent"))];
+        let Err(Failure::Fatal(message)) = run_groups(&sides(&r, &absent), Mixed::Refused) else {
             panic!("a missing directory must fail");
         };
         assert!(message.contains("absent does not exist"), "{message}");
@@ -216,11 +277,30 @@ mod tests {
     }
 
     #[test]
-    fn a_side_needs_a_run() {
-        let none = Sides::new(vec![], vec!["c.json".into()]).unwrap_err();
-        assert!(format!("{none:?}").contains("no reference run"));
-        let none = Sides::new(vec!["r.json".into()], vec![]).unwrap_err();
-        assert!(format!("{none:?}").contains("no compare run"));
-        assert!(Sides::new(vec!["r.json".into()], vec!["c.json".into()]).is_ok());
+    fn a_file_given_twice_on_a_side_is_refused_naming_both() {
+        let root = temp_dir("twice");
+        let file = root.join("r.json");
+        std::fs::write(&file, "{}").unwrap();
+        std::fs::hard_link(&file, root.join("hard.json")).unwrap();
+        let spelled = text(&root.join(".").join("r.json"));
+        for second in [text(&file), spelled, text(&root.join("hard.json"))] {
+            let r = vec![text(&file), second.clone()];
+            let c = vec![text(&root.join("c.json"))];
+            let Err(Failure::Fatal(message)) = run_groups(&sides(&r, &c), Mixed::Refused) else {
+                panic!("{second} twice must fail");
+            };
+            assert!(message.contains(&text(&file)), "{message}");
+            assert!(message.contains(&format!("and {second} are the same file")));
+            assert!(message.contains("reference runs"), "{message}");
+        }
+        // The same file on both sides is a comparison of a file with itself.
+        let (r, c) = (vec![text(&file)], vec![text(&file)]);
+        assert!(run_groups(&sides(&r, &c), Mixed::Refused).is_ok());
+        let (r, c) = (vec![text(&root)], vec![text(&root), text(&root)]);
+        let Err(Failure::Fatal(message)) = run_groups(&sides(&r, &c), Mixed::Refused) else {
+            panic!("a directory twice must fail");
+        };
+        assert!(message.contains("same directory") && message.contains("compare runs"));
+        let _ = std::fs::remove_dir_all(root);
     }
 }

@@ -3,7 +3,7 @@
 //! order, paired by position.
 
 use crate::failure::Failure;
-use crate::loading::model::{Benchmark, Device};
+use crate::loading::model::Device;
 use crate::matching::filters::DeviceFilter;
 use crate::pycompat::pyfmt::str_repr;
 
@@ -44,24 +44,26 @@ pub fn select_devices<'a>(
     Ok(ids.iter().filter_map(|id| find(*id)).collect())
 }
 
-/// The device ids of a benchmark to compare, in pairing order.
+/// The device ids of a benchmark to compare, in pairing order: `devices`
+/// are the ids the benchmark's instances list.
 pub fn benchmark_device_ids(
-    bench: &Benchmark,
+    name: &str,
+    devices: &[i64],
     filter: &DeviceFilter,
     option: &str,
 ) -> Result<Vec<i64>, Failure> {
     let Some(ids) = filter else {
-        return Ok(bench.devices.clone());
+        return Ok(devices.to_vec());
     };
     let missing: Vec<i64> = ids
         .iter()
         .copied()
-        .filter(|id| !bench.devices.contains(id))
+        .filter(|id| !devices.contains(id))
         .collect();
     if !missing.is_empty() {
         return Err(Failure::reported(format!(
             "benchmark {} does not contain {option} device id(s): {}",
-            str_repr(&bench.name),
+            str_repr(name),
             format_ids(&missing)
         )));
     }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::failure::Failure;
-use crate::loading::model::State;
+use crate::loading::model::{Benchmark, State};
 use crate::matching::filters::{AxisFilter, matches_any_group};
 use crate::pycompat::pyfmt::str_repr;
 
@@ -20,64 +20,114 @@ pub fn state_match_key(state: &State) -> &str {
         .unwrap_or(name)
 }
 
-/// A compare state with its reference counterpart.
+/// One run's instance of a benchmark.
+#[derive(Debug, Clone, Copy)]
+pub struct RunBench<'a> {
+    /// The run's position among its side's paths.
+    pub run: usize,
+    /// The run's JSON file.
+    pub path: &'a str,
+    /// The directory of the run's JSON file (sidecar paths are relative to it).
+    pub dir: &'a str,
+    pub bench: &'a Benchmark,
+}
+
+/// One run's instance of a state.
+#[derive(Debug, Clone, Copy)]
+pub struct RunState<'a> {
+    /// The run's position among its side's paths.
+    pub run: usize,
+    pub state: &'a State,
+    /// The run's JSON file.
+    pub path: &'a str,
+    /// The directory of the run's JSON file (sidecar paths are relative to it).
+    pub dir: &'a str,
+}
+
+/// A state both sides have: its instances in the runs of each side that
+/// have it (one a side for a pair).
 pub struct MatchedState<'a> {
-    pub reference: &'a State,
-    pub compare: &'a State,
     pub key: &'a str,
     /// Zero-based position among the states with the same key.
     pub occurrence: usize,
+    /// How many states of the compare side have this key (the most of any run).
     pub occurrence_count: usize,
+    pub reference: Vec<RunState<'a>>,
+    pub compare: Vec<RunState<'a>>,
 }
 
-/// States grouped by match key, keys in order of first appearance.
-struct KeyCounts<'a> {
-    order: Vec<&'a str>,
-    states: HashMap<&'a str, Vec<&'a State>>,
+impl<'a> MatchedState<'a> {
+    /// The first compare run's instance: its name and axis values stand
+    /// for the state.
+    pub fn compare_state(&self) -> &'a State {
+        self.compare[0].state
+    }
 }
 
-impl<'a> KeyCounts<'a> {
-    fn of(states: impl Iterator<Item = &'a State>) -> Self {
-        let mut grouped = KeyCounts {
+/// The states of one side on one device: every run's filtered states by
+/// `(key, occurrence)`, in order of first appearance over the runs.
+struct SideStates<'a> {
+    /// Keys in order of first appearance.
+    keys: Vec<&'a str>,
+    /// The most occurrences of each key in any run.
+    counts: HashMap<&'a str, usize>,
+    /// `(key, occurrence)` in order of first appearance.
+    order: Vec<(&'a str, usize)>,
+    instances: HashMap<(&'a str, usize), Vec<RunState<'a>>>,
+}
+
+impl<'a> SideStates<'a> {
+    fn of(runs: &[RunBench<'a>], device: i64, groups: &[Vec<AxisFilter>]) -> Self {
+        let mut side = SideStates {
+            keys: Vec::new(),
+            counts: HashMap::new(),
             order: Vec::new(),
-            states: HashMap::new(),
+            instances: HashMap::new(),
         };
-        for state in states {
-            let key = state_match_key(state);
-            grouped
-                .states
-                .entry(key)
-                .or_insert_with(|| {
-                    grouped.order.push(key);
-                    Vec::new()
-                })
-                .push(state);
+        for run in runs {
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            let states = run.bench.states().iter();
+            for state in states.filter(|s| s.device == device && matches_any_group(s, groups)) {
+                let key = state_match_key(state);
+                let occurrence = seen.entry(key).or_insert(0);
+                let id = (key, *occurrence);
+                *occurrence += 1;
+                let most = side.counts.entry(key).or_insert_with(|| {
+                    side.keys.push(key);
+                    0
+                });
+                *most = (*most).max(id.1 + 1);
+                let instances = side.instances.entry(id).or_insert_with(|| {
+                    side.order.push(id);
+                    Vec::with_capacity(runs.len())
+                });
+                instances.push(RunState {
+                    run: run.run,
+                    state,
+                    path: run.path,
+                    dir: run.dir,
+                });
+            }
         }
-        grouped
+        side
     }
 
-    fn same_counts(&self, other: &KeyCounts) -> bool {
-        self.states.len() == other.states.len()
-            && self.states.iter().all(|(key, states)| {
-                other
-                    .states
-                    .get(key)
-                    .is_some_and(|o| o.len() == states.len())
-            })
+    fn same_counts(&self, other: &SideStates) -> bool {
+        self.counts == other.counts
     }
 
     /// Python repr of the counts dict: `{'key': 2, ...}`.
     fn repr(&self) -> String {
         let items: Vec<String> = self
-            .order
+            .keys
             .iter()
-            .map(|key| format!("{}: {}", str_repr(key), self.states[key].len()))
+            .map(|key| format!("{}: {}", str_repr(key), self.counts[key]))
             .collect();
         format!("{{{}}}", items.join(", "))
     }
 }
 
-/// The states of one device pair: matched pairs in compare order, and the
+/// The states of one device pair: matched states in compare order, and the
 /// `(key, occurrence)` of states only one side has (lenient matching only).
 pub struct StateMatch<'a> {
     pub matched: Vec<MatchedState<'a>>,
@@ -88,32 +138,28 @@ pub struct StateMatch<'a> {
 /// The way out of the reference's failure on a changed set of states.
 pub const CHANGED_STATES_HINT: &str = "the set of states changed; --report-missing (or --fail-on) compares the states that match and lists the others as NEW / DROPPED";
 
-/// Matches the filtered states of one device pair by key and occurrence.
-/// Strict matching (the reference's) fails when the occurrence counts
-/// differ; lenient matching pairs what it can and lists the rest.
-pub fn match_device_states<'a>(
+/// Matches the filtered states of one device pair by key and occurrence,
+/// over the runs of both sides (a state some runs of a side lack is merged
+/// from the runs that have it). Strict matching (the reference's) fails
+/// when the sides' occurrence counts differ; lenient matching pairs what
+/// it can and lists the rest.
+pub fn match_states<'a>(
     bench_name: &str,
-    reference: &'a [State],
-    compare: &'a [State],
+    (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
     lenient: bool,
 ) -> Result<StateMatch<'a>, Failure> {
-    let select = |states: &'a [State], device: i64| {
-        states
-            .iter()
-            .filter(move |s| s.device == device && matches_any_group(s, groups))
-    };
-    let ref_groups = KeyCounts::of(select(reference, devices.0));
-    let cmp_groups = KeyCounts::of(select(compare, devices.1));
-    if !lenient && !ref_groups.same_counts(&cmp_groups) {
+    let mut ref_side = SideStates::of(reference, devices.0, groups);
+    let mut cmp_side = SideStates::of(compare, devices.1, groups);
+    if !lenient && !ref_side.same_counts(&cmp_side) {
         let message = format!(
             "benchmark {} device pair ref={} cmp={} has mismatched state occurrences: ref={}, cmp={}",
             str_repr(bench_name),
             devices.0,
             devices.1,
-            ref_groups.repr(),
-            cmp_groups.repr()
+            ref_side.repr(),
+            cmp_side.repr()
         );
         return Err(Failure::reported_with_notes(
             message,
@@ -121,34 +167,29 @@ pub fn match_device_states<'a>(
         ));
     }
     let mut result = StateMatch {
-        matched: Vec::new(),
+        matched: Vec::with_capacity(cmp_side.order.len()),
         only_reference: Vec::new(),
         only_compare: Vec::new(),
     };
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for state in select(compare, devices.1) {
-        let key = state_match_key(state);
-        let occurrence = seen.entry(key).or_insert(0);
-        match ref_groups
-            .states
-            .get(key)
-            .and_then(|states| states.get(*occurrence))
-        {
+    for id in &cmp_side.order {
+        let compare = cmp_side.instances.remove(id).unwrap_or_default();
+        match ref_side.instances.remove(id) {
             Some(reference) => result.matched.push(MatchedState {
+                key: id.0,
+                occurrence: id.1,
+                occurrence_count: cmp_side.counts[id.0],
                 reference,
-                compare: state,
-                key,
-                occurrence: *occurrence,
-                occurrence_count: cmp_groups.states[key].len(),
+                compare,
             }),
-            None => result.only_compare.push((key.to_string(), *occurrence)),
+            None => result.only_compare.push((id.0.to_string(), id.1)),
         }
-        *occurrence += 1;
     }
-    for key in &ref_groups.order {
-        let compare_count = cmp_groups.states.get(key).map_or(0, Vec::len);
-        for occurrence in compare_count..ref_groups.states[key].len() {
-            result.only_reference.push((key.to_string(), occurrence));
+    // By key, then occurrence, as the reference lists its counts.
+    for key in &ref_side.keys {
+        for occurrence in 0..ref_side.counts[key] {
+            if ref_side.instances.contains_key(&(*key, occurrence)) {
+                result.only_reference.push((key.to_string(), occurrence));
+            }
         }
     }
     Ok(result)

@@ -1,102 +1,65 @@
 //! No output overwrites an input or another output: `--json`,
 //! `--markdown-summary`, `--bulk-debug-python`, `--plot-output` and
-//! `--plot-along-output` are checked against each other and the input JSON
-//! files before any work, and against the sidecars each input pair
-//! references as soon as it is loaded. Paths are compared resolved
-//! (symlinks, `./`, `..`) and, for existing files, by device and inode
-//! (hard links).
+//! `--plot-along-output` are checked against each other, the `--config`
+//! file and the input JSON files before any work, against the sidecars
+//! each group of runs references as soon as it is loaded, and a templated
+//! chart name against all of them when it is chosen. Paths are compared
+//! resolved (symlinks, `./`, `..`) and, for existing files, by device and
+//! inode (hard links).
 
-use std::os::unix::fs::MetadataExt;
-use std::path::{Component, Path, PathBuf};
-
-use crate::app::Settings;
-use crate::cli::Extras;
 use crate::failure::Failure;
+use crate::loading::identity::Identity;
 use crate::loading::model::Root;
-use crate::loading::path_text::to_path;
 use crate::loading::sidecar::{py_dirname, resolve_sidecar_path};
-use crate::loading::summaries::Extracted;
-use crate::loading::summaries::Tag;
+use crate::loading::summaries::{Extracted, Lookup, Tag};
+use crate::rendering::charts::selection::DEFAULT_ALONG_TEMPLATE;
+use crate::rendering::charts::summary::DEFAULT_SUMMARY_OUTPUT;
+use crate::settings::Settings;
 
 /// Exit status of a usage error (as clap's); an output naming an input is one.
 pub const CONFLICT_EXIT: u8 = 2;
 
-/// What a path names on this system.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Identity {
-    resolved: PathBuf,
-    inode: Option<(u64, u64)>,
-}
-
-impl Identity {
-    fn of(path: &str) -> Identity {
-        let path = &*to_path(path);
-        Identity {
-            resolved: resolved(path),
-            inode: std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino())),
-        }
-    }
-
-    fn same(&self, other: &Identity) -> bool {
-        self.resolved == other.resolved || (self.inode.is_some() && self.inode == other.inode)
-    }
-}
-
-/// The path with symlinks resolved as far as it exists, and `.`/`..`
-/// removed from the rest.
-fn resolved(path: &Path) -> PathBuf {
-    if let Ok(canonical) = std::fs::canonicalize(path) {
-        return canonical;
-    }
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for part in absolute.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => {
-                out.push(other.as_os_str());
-                // Existing parents resolve their symlinks too.
-                if let Ok(canonical) = std::fs::canonicalize(&out) {
-                    out = canonical;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// One output file of the command line.
+/// One named file: an output of the command line, or an input.
 #[derive(Debug, Clone)]
-struct Output {
-    option: &'static str,
+struct Named {
+    /// The option of an output, or what kind of input it is.
+    what: String,
     path: String,
     identity: Identity,
 }
 
-/// The file outputs of a run and the paths they must not name.
+impl Named {
+    fn new(what: impl Into<String>, path: &str) -> Self {
+        Named {
+            what: what.into(),
+            path: path.to_string(),
+            identity: Identity::of(path),
+        }
+    }
+}
+
+/// The file outputs of a run and the inputs they must not name.
 #[derive(Debug, Clone, Default)]
-pub struct OutputGuard {
-    outputs: Vec<Output>,
+pub struct Collisions {
+    outputs: Vec<Named>,
+    /// Inputs seen so far, kept when charts are drawn: a chart's file name
+    /// may be chosen during the run (a templated `--plot-along-output`, the
+    /// numbered parts of a split summary chart) and is checked then.
+    inputs: Vec<Named>,
+    keep_inputs: bool,
 }
 
 fn conflict(message: String) -> Failure {
     Failure::Conflict(message)
 }
 
-impl OutputGuard {
-    /// `(option, path)` of every file output; two naming the same file are
-    /// an error.
-    pub fn new(outputs: Vec<(&'static str, String)>) -> Result<OutputGuard, Failure> {
-        let outputs: Vec<Output> = outputs
+impl Collisions {
+    /// The outputs of `settings`; two naming the same file are an error, as
+    /// is one naming the `--config` file.
+    pub fn new(settings: &Settings) -> Result<Collisions, Failure> {
+        let outputs: Vec<Named> = file_outputs(settings)
             .into_iter()
-            .map(|(option, path)| Output {
-                option,
-                identity: Identity::of(&path),
-                path,
-            })
+            .map(|(option, path)| Named::new(option, &path))
             .collect();
         for (index, first) in outputs.iter().enumerate() {
             if let Some(second) = outputs[index + 1..]
@@ -105,35 +68,47 @@ impl OutputGuard {
             {
                 return Err(conflict(format!(
                     "{} {} and {} {} name the same file",
-                    first.option, first.path, second.option, second.path
+                    first.what, first.path, second.what, second.path
                 )));
             }
         }
-        Ok(OutputGuard { outputs })
+        let mut collisions = Collisions {
+            outputs,
+            inputs: Vec::new(),
+            keep_inputs: settings.charts.any(),
+        };
+        if let Some(config) = &settings.config {
+            collisions.check_input("config file", config)?;
+        }
+        Ok(collisions)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.outputs.is_empty()
-    }
-
-    /// An output naming `input` (an input JSON file or a sidecar) is an error.
-    pub fn check_input(&self, kind: &str, input: &str) -> Result<(), Failure> {
-        if self.is_empty() {
+    /// An output naming `input` (an input JSON file, a sidecar, the config)
+    /// is an error.
+    pub fn check_input(&mut self, kind: &str, input: &str) -> Result<(), Failure> {
+        if self.outputs.is_empty() && !self.keep_inputs {
             return Ok(());
         }
-        let identity = Identity::of(input);
-        match self.outputs.iter().find(|o| o.identity.same(&identity)) {
-            Some(output) => Err(conflict(format!(
-                "{} {} would overwrite the {kind} {input}",
-                output.option, output.path
-            ))),
-            None => Ok(()),
+        let input = Named::new(kind, input);
+        if let Some(output) = self
+            .outputs
+            .iter()
+            .find(|o| o.identity.same(&input.identity))
+        {
+            return Err(conflict(format!(
+                "{} {} would overwrite the {kind} {}",
+                output.what, output.path, input.path
+            )));
         }
+        if self.keep_inputs {
+            self.inputs.push(input);
+        }
+        Ok(())
     }
 
     /// Checks every sidecar `root` (read from `json_path`) references.
-    pub fn check_sidecars(&self, json_path: &str, root: &Root) -> Result<(), Failure> {
-        if self.is_empty() {
+    pub fn check_sidecars(&mut self, json_path: &str, root: &Root) -> Result<(), Failure> {
+        if self.outputs.is_empty() && !self.keep_inputs {
             return Ok(());
         }
         for path in sidecar_paths(json_path, root) {
@@ -141,53 +116,64 @@ impl OutputGuard {
         }
         Ok(())
     }
+
+    /// Checks the file name of a chart (`option` names its files) against
+    /// the inputs seen so far and the other outputs. A chart may replace
+    /// the file its own option names: the file the chart was asked for.
+    pub fn check_chart(&self, option: &str, path: &str) -> Result<(), Failure> {
+        if self.outputs.is_empty() && self.inputs.is_empty() {
+            return Ok(());
+        }
+        let chart = Identity::of(path);
+        if let Some(input) = self.inputs.iter().find(|i| i.identity.same(&chart)) {
+            return Err(conflict(format!(
+                "{option} {path} would overwrite the {} {}",
+                input.what, input.path
+            )));
+        }
+        let other = self
+            .outputs
+            .iter()
+            .filter(|o| o.what != option)
+            .find(|o| o.identity.same(&chart));
+        match other {
+            Some(output) => Err(conflict(format!(
+                "{option} {path} and {} {} name the same file",
+                output.what, output.path
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// `(option, path)` of every output written to a file.
-pub fn file_outputs(settings: &Settings, extras: &Extras) -> Vec<(&'static str, String)> {
+fn file_outputs(settings: &Settings) -> Vec<(&'static str, String)> {
     let charts = &settings.charts;
     let summary_chart = charts.summary.then(|| {
         let path = charts.summary_output.as_deref();
-        path.unwrap_or(crate::rendering::charts::summary::DEFAULT_SUMMARY_OUTPUT)
-            .to_string()
+        path.unwrap_or(DEFAULT_SUMMARY_OUTPUT).to_string()
     });
     // A template with fields names its files only once they are drawn
-    // (checked then, see `Charts::finish_device_pair`).
+    // (see `check_chart`).
     let along_chart = charts.along.as_ref().and_then(|_| {
         let template = charts.along_template.as_deref();
-        let template =
-            template.unwrap_or(crate::rendering::charts::selection::DEFAULT_ALONG_TEMPLATE);
+        let template = template.unwrap_or(DEFAULT_ALONG_TEMPLATE);
         (!template.contains('{')).then(|| template.to_string())
     });
-    let bulk_debug = settings.bulk_debug.clone();
+    let outputs = &settings.outputs;
+    let file = |d: &Option<crate::settings::Destination>| {
+        d.as_ref().and_then(|d| d.file()).map(str::to_string)
+    };
     [
-        ("--json", extras.json.clone().filter(|p| p != "-")),
-        (
-            "--markdown-summary",
-            extras.markdown.clone().filter(|p| p != "-"),
-        ),
-        (
-            "--bulk-debug-python",
-            bulk_debug.filter(|p| !p.eq_ignore_ascii_case("stdout")),
-        ),
+        ("--json", file(&outputs.json)),
+        ("--markdown-summary", file(&outputs.markdown)),
+        ("--bulk-debug-python", file(&outputs.bulk_debug)),
         ("--plot-output", summary_chart),
         ("--plot-along-output", along_chart),
     ]
     .into_iter()
     .filter_map(|(option, path)| Some((option, path?)))
     .collect()
-}
-
-/// Checks a path chosen during the run (a templated chart file name)
-/// against the inputs of the current pair.
-pub fn check_chart_path(path: &str, inputs: &[String]) -> Result<(), Failure> {
-    let identity = Identity::of(path);
-    match inputs.iter().find(|i| Identity::of(i).same(&identity)) {
-        Some(input) => Err(conflict(format!(
-            "--plot-along-output {path} would overwrite the input {input}"
-        ))),
-        None => Ok(()),
-    }
 }
 
 /// The resolved paths of the sidecars the states of `root` advertise.
@@ -201,9 +187,7 @@ pub fn sidecar_paths(json_path: &str, root: &Root) -> Vec<String> {
         .filter_map(|s| s.summaries.as_ref());
     for summaries in summaries {
         for tag in [Tag::SampleTimes, Tag::SampleFrequencies] {
-            if let crate::loading::summaries::Lookup::Found(Extracted::Sidecar(Ok((_, name)))) =
-                summaries.lookup(tag)
-            {
+            if let Lookup::Found(Extracted::Sidecar(Ok((_, name)))) = summaries.lookup(tag) {
                 let path = resolve_sidecar_path(&json_dir, name);
                 if !paths.contains(&path) {
                     paths.push(path);
@@ -212,55 +196,4 @@ pub fn sidecar_paths(json_path: &str, root: &Root) -> Vec<String> {
         }
     }
     paths
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("nvbc-collide-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("sub")).unwrap();
-        dir
-    }
-
-    #[test]
-    fn dot_segments_symlinks_and_hard_links_name_the_same_file() {
-        let dir = scratch("identity");
-        let file = dir.join("ref.json");
-        std::fs::write(&file, "{}").unwrap();
-        std::os::unix::fs::symlink(&file, dir.join("link.json")).unwrap();
-        std::fs::hard_link(&file, dir.join("hard.json")).unwrap();
-        let of = |p: PathBuf| Identity::of(p.to_str().unwrap());
-        let original = of(file.clone());
-        assert!(original.same(&of(dir.join("sub/../ref.json"))));
-        assert!(original.same(&of(dir.join("./link.json"))));
-        assert!(original.same(&of(dir.join("hard.json"))));
-        assert!(!original.same(&of(dir.join("other.json"))));
-        // Files that do not exist yet compare by their resolved names.
-        assert!(of(dir.join("new.md")).same(&of(dir.join("sub/../new.md"))));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn two_outputs_on_one_file_are_a_conflict() {
-        let dir = scratch("outputs");
-        let a = dir.join("out.json").to_str().unwrap().to_string();
-        let b = dir.join("sub/../out.json").to_str().unwrap().to_string();
-        let error =
-            OutputGuard::new(vec![("--json", a.clone()), ("--markdown-summary", b)]).unwrap_err();
-        let Failure::Conflict(message) = error else {
-            panic!("not a conflict: {error:?}");
-        };
-        assert!(message.contains("--json") && message.contains("--markdown-summary"));
-        let guard = OutputGuard::new(vec![("--json", a.clone())]).unwrap();
-        assert!(guard.check_input("input file", &a).is_err());
-        assert!(
-            guard
-                .check_input("input file", "/nonexistent/x.json")
-                .is_ok()
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

@@ -17,18 +17,7 @@ use crate::failure::Failure;
 use crate::loading::model::State;
 use crate::loading::sidecar::SidecarEvidence;
 use crate::loading::timing::{Timing, extract_timing};
-
-/// One run's instance of a state.
-#[derive(Debug, Clone, Copy)]
-pub struct RunState<'a> {
-    /// The run's position among its side's paths.
-    pub run: usize,
-    pub state: &'a State,
-    /// The run's JSON file.
-    pub path: &'a str,
-    /// The directory of the run's JSON file (sidecar paths are relative to it).
-    pub dir: &'a str,
-}
+use crate::matching::RunState;
 
 /// The runs of one side that have the state, and how many runs the side has.
 #[derive(Debug, Clone, Copy)]

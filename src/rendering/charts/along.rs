@@ -19,7 +19,7 @@ use crate::pycompat::pyfmt::{parse_py_float, str_repr};
 use crate::rendering::charts::canvas::{
     Canvas, Chart, DEEP, PixelRect, Theme, best_legend_position, drawn, pt, sample_polyline,
 };
-use crate::rendering::charts::output::{PlotKind, save_chart};
+use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
 use crate::rendering::charts::ticks::{Tick, label_at, log_ticks, pow2_ticks};
 
 /// One line of an along chart.
@@ -89,20 +89,19 @@ pub fn missing_along_axis(axis_name: &str, benchmark: &str, state: &str) -> Stri
 }
 
 /// Draws one along chart (log-log, time [s] against the axis, `title` on
-/// top) into `path`. Returns the `Saved plot-along output to PATH` line or
-/// the `failed to write plot-along output to 'PATH': ...` error.
-pub fn render_along_chart(
+/// top) for the file `path`.
+pub fn draw_along_chart(
     title: &str,
     axis: AlongAxis<'_>,
     series: &[AlongSeries],
     path: &Path,
-) -> Result<String, String> {
+) -> Result<ChartFile, String> {
     let chart = AlongChart {
         title,
         axis,
         series,
     };
-    save_chart(&chart, ALONG_CANVAS, path, PlotKind::Along)
+    draw_chart(&chart, ALONG_CANVAS, path, PlotKind::Along)
 }
 
 const ALONG_CANVAS: (u32, u32) = (960, 720);

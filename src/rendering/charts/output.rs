@@ -4,8 +4,6 @@
 //! file-system errors in Python's wording (as upstream prints them).
 
 use std::collections::HashSet;
-use std::fs;
-use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use plotters::prelude::{BitMapBackend, IntoDrawingArea, SVGBackend};
@@ -56,6 +54,14 @@ impl PlotKind {
         match self {
             PlotKind::Summary => "comparison plot",
             PlotKind::Along => "plot-along output",
+        }
+    }
+
+    /// The option that names the chart's files.
+    pub fn option(self) -> &'static str {
+        match self {
+            PlotKind::Summary => "--plot-output",
+            PlotKind::Along => "--plot-along-output",
         }
     }
 
@@ -125,39 +131,48 @@ pub fn numbered_path(path: &str, number: usize) -> String {
     path.with_file_name(new_name).to_string_lossy().into_owned()
 }
 
-pub(super) fn save_chart<C: Chart>(
+/// A drawn chart: its file name and bytes, and the lines printed about it
+/// (the output owner writes it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartFile {
+    /// The option naming the file (`--plot-output`, `--plot-along-output`).
+    pub option: &'static str,
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// `Saved comparison plot to PATH`, printed once the file is written.
+    pub saved: String,
+    /// `failed to write comparison plot to 'PATH'`, the start of the
+    /// message of a failed write.
+    pub failed: String,
+}
+
+pub(super) fn draw_chart<C: Chart>(
     chart: &C,
     size: (u32, u32),
     path: &Path,
     kind: PlotKind,
-) -> Result<String, String> {
+) -> Result<ChartFile, String> {
     let shown = path.to_string_lossy();
-    let fail = |reason: String| {
-        format!(
-            "failed to write {} to {}: {reason}",
-            kind.saved_name(),
-            str_repr(&shown)
-        )
-    };
-    // Checked before touching the file system so a bad name leaves nothing behind.
+    let failed = format!(
+        "failed to write {} to {}",
+        kind.saved_name(),
+        str_repr(&shown)
+    );
+    let fail = |reason: String| format!("{failed}: {reason}");
+    // Checked before drawing so a bad name costs nothing and leaves nothing behind.
     let format = ImageFormat::from_path(path).map_err(fail)?;
-    ensure_parent(path).map_err(fail)?;
     let bytes = match format {
         ImageFormat::Png => png_bytes(chart, size),
         ImageFormat::Svg => svg_bytes(chart, size),
     }
     .map_err(fail)?;
-    crate::output::atomic::write_file(path, &bytes).map_err(|e| fail(python_os_error(&e, path)))?;
-    Ok(format!("Saved {} to {shown}", kind.saved_name()))
-}
-
-fn ensure_parent(path: &Path) -> Result<(), String> {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => {
-            fs::create_dir_all(parent).map_err(|e| python_os_error(&e, parent))
-        }
-        _ => Ok(()),
-    }
+    Ok(ChartFile {
+        option: kind.option(),
+        path: shown.to_string(),
+        bytes,
+        saved: format!("Saved {} to {shown}", kind.saved_name()),
+        failed,
+    })
 }
 
 fn png_bytes<C: Chart>(chart: &C, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
@@ -253,20 +268,4 @@ fn absolute(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// An I/O error in Python's `OSError` wording:
-/// `[Errno 13] Permission denied: 'path'`.
-fn python_os_error(err: &io::Error, path: &Path) -> String {
-    let Some(code) = err.raw_os_error() else {
-        return err.to_string();
-    };
-    let text = err.to_string();
-    let reason = text
-        .strip_suffix(&format!(" (os error {code})"))
-        .unwrap_or(&text);
-    format!(
-        "[Errno {code}] {reason}: {}",
-        str_repr(&path.to_string_lossy())
-    )
 }

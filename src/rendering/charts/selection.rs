@@ -3,7 +3,6 @@
 //! The drawing itself lives in the [`summary`](super::summary) and
 //! [`along`](super::along) modules.
 
-use std::io::Write;
 use std::path::Path;
 
 use crate::deciding::report::{AxisEntry, StateRecord};
@@ -11,11 +10,11 @@ use crate::failure::Failure;
 use crate::matching::filters::AxisFilter;
 use crate::printable::printable;
 use crate::rendering::charts::along::{
-    AlongAxis, AlongPoint, AlongSeries, along_axis_value, missing_along_axis, render_along_chart,
+    AlongAxis, AlongPoint, AlongSeries, along_axis_value, draw_along_chart, missing_along_axis,
 };
-use crate::rendering::charts::output::{OutputPaths, PlotKind, numbered_path};
+use crate::rendering::charts::output::{ChartFile, OutputPaths, PlotKind, numbered_path};
 use crate::rendering::charts::summary::{
-    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, render_summary_part,
+    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, draw_summary_part,
     summary_title,
 };
 use crate::rendering::charts::template::along_output_path;
@@ -51,9 +50,16 @@ pub struct Charts<'s> {
     /// Compare device id and name of each bar, to tell the devices of a
     /// multi-GPU file apart in the row labels.
     entry_devices: Vec<(i64, String)>,
-    /// Input files and sidecars of the current input pair, which no
-    /// templated chart file name may overwrite.
-    inputs: Vec<String>,
+}
+
+/// What finishing a chart gives, in order: lines to print and files to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChartEvent {
+    /// A line printed with the tables (`stdout`) or on stderr.
+    Message { text: String, stdout: bool },
+    /// A chart file; its `saved` line is printed where `stdout` says once
+    /// it is written.
+    File { file: ChartFile, stdout: bool },
 }
 
 /// `name=display` of the axes not pinned by a single-valued filter.
@@ -78,29 +84,7 @@ impl<'s> Charts<'s> {
             entries: Vec::new(),
             device_names: Vec::new(),
             entry_devices: Vec::new(),
-            inputs: Vec::new(),
         }
-    }
-
-    /// The input pair whose charts come next (only templated along chart
-    /// names need it: the other outputs are checked before the run).
-    pub fn set_inputs(&mut self, pair: &[(&str, &crate::loading::model::Root)]) {
-        let templated = self.settings.along.is_some()
-            && self
-                .settings
-                .along_template
-                .as_deref()
-                .is_none_or(|t| t.contains('{'));
-        if !templated {
-            return;
-        }
-        self.inputs = pair
-            .iter()
-            .flat_map(|(path, root)| {
-                std::iter::once(path.to_string())
-                    .chain(crate::output::collisions::sidecar_paths(path, root))
-            })
-            .collect();
     }
 
     /// A displayed row becomes a bar when its change is finite.
@@ -141,16 +125,20 @@ impl<'s> Charts<'s> {
     pub fn finish_input_pair(
         &mut self,
         global_filters: &[AxisFilter],
-        out: &mut dyn Write,
-    ) -> Result<(), Failure> {
+    ) -> Result<Vec<ChartEvent>, Failure> {
+        let mut events = Vec::new();
         if !self.settings.summary {
-            return Ok(());
+            return Ok(events);
         }
         let mut entries = std::mem::take(&mut self.entries);
         let device_names = std::mem::take(&mut self.device_names);
         label_devices(&mut entries, &std::mem::take(&mut self.entry_devices));
         if entries.is_empty() {
-            return writeln!(out, "{NO_SUMMARY_DATA}").map_err(Failure::write);
+            events.push(ChartEvent::Message {
+                text: NO_SUMMARY_DATA.to_string(),
+                stdout: true,
+            });
+            return Ok(events);
         }
         let displays: Vec<String> = global_filters
             .iter()
@@ -165,8 +153,11 @@ impl<'s> Charts<'s> {
             .unwrap_or(DEFAULT_SUMMARY_OUTPUT);
         let pages: Vec<&[SummaryEntry]> = entries.chunks(ROWS_PER_CHART).collect();
         if pages.len() > 1 {
-            let message = split_message(entries.len(), pages.len(), requested);
-            self.print_summary_message(&message, out)?;
+            let text = split_message(entries.len(), pages.len(), requested);
+            events.push(ChartEvent::Message {
+                text,
+                stdout: self.summary_messages_on_stdout(),
+            });
         }
         for (index, page) in pages.iter().enumerate() {
             let (requested, title) = if pages.len() > 1 {
@@ -176,27 +167,28 @@ impl<'s> Charts<'s> {
                 (requested.to_string(), title.clone())
             };
             let (path, warning) = self.paths.claim(&requested, PlotKind::Summary);
-            if let Some(warning) = warning {
-                eprintln!("{warning}");
+            if let Some(text) = warning {
+                events.push(ChartEvent::Message {
+                    text,
+                    stdout: false,
+                });
             }
-            let saved =
-                render_summary_part(page, &entries, &title, self.settings.dark, Path::new(&path))
+            let file =
+                draw_summary_part(page, &entries, &title, self.settings.dark, Path::new(&path))
                     .map_err(Failure::Fatal)?;
-            self.print_summary_message(&saved, out)?;
+            events.push(ChartEvent::File {
+                file,
+                stdout: self.summary_messages_on_stdout(),
+            });
         }
-        Ok(())
+        Ok(events)
     }
 
     /// Without --plot-output the reference's `Saved ...` line goes to
     /// stdout, where the reference prints it; upstream prints it on stderr
     /// otherwise. Other summary chart messages go with it.
-    fn print_summary_message(&self, message: &str, out: &mut dyn Write) -> Result<(), Failure> {
-        if self.settings.summary_output.is_none() {
-            writeln!(out, "{message}").map_err(Failure::write)
-        } else {
-            eprintln!("{message}");
-            Ok(())
-        }
+    fn summary_messages_on_stdout(&self) -> bool {
+        self.settings.summary_output.is_none()
     }
 
     /// The compare and reference series of one device pair along the axis:
@@ -277,13 +269,14 @@ impl<'s> Charts<'s> {
         records: &[StateRecord],
         device: (i64, usize),
         device_name: &str,
-    ) -> Result<(), Failure> {
+    ) -> Result<Vec<ChartEvent>, Failure> {
+        let mut events = Vec::new();
         let Some(axis) = self.settings.along.as_deref() else {
-            return Ok(());
+            return Ok(events);
         };
         let series = Self::along_series(axis, records)?;
         if series.iter().all(|s| s.points.is_empty()) {
-            return Ok(());
+            return Ok(events);
         }
         let benchmark = records.first().map_or("", |r| r.benchmark.as_str());
         let template = self
@@ -294,9 +287,11 @@ impl<'s> Charts<'s> {
         let requested = along_output_path(template, benchmark, device.0, axis, device.1)
             .map_err(Failure::Fatal)?;
         let (path, warning) = self.paths.claim(&requested, PlotKind::Along);
-        crate::output::collisions::check_chart_path(&path, &self.inputs)?;
-        if let Some(warning) = warning {
-            eprintln!("{warning}");
+        if let Some(text) = warning {
+            events.push(ChartEvent::Message {
+                text,
+                stdout: false,
+            });
         }
         let title = match device_name {
             "" => printable(&format!("{benchmark} (device {})", device.0)).into_owned(),
@@ -307,10 +302,13 @@ impl<'s> Charts<'s> {
             name: &axis_name,
             pow2: is_pow2_axis(axis, records),
         };
-        let saved = render_along_chart(&title, along_axis, &series, Path::new(&path))
+        let file = draw_along_chart(&title, along_axis, &series, Path::new(&path))
             .map_err(Failure::Fatal)?;
-        eprintln!("{saved}");
-        Ok(())
+        events.push(ChartEvent::File {
+            file,
+            stdout: false,
+        });
+        Ok(events)
     }
 }
 

@@ -17,7 +17,7 @@ use plotters::style::{Color, RGBColor};
 use crate::rendering::charts::canvas::{
     Canvas, Chart, PixelRect, Theme, best_legend_position, drawn, pt, sample_polyline, status_color,
 };
-use crate::rendering::charts::output::{PlotKind, save_chart};
+use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
 use crate::rendering::charts::ticks::percent_labels;
 
 /// Title of the summary chart before any device or filter suffix: the bars
@@ -68,35 +68,24 @@ pub fn summary_title(device_names: &[String], global_filter_displays: &[String])
     title
 }
 
-/// Draws the summary chart into `path` (parent directories are created).
-/// Returns the `Saved comparison plot to PATH` line, or the
-/// `failed to write comparison plot to 'PATH': ...` error. Zero entries give
-/// an empty chart; the caller prints [`NO_SUMMARY_DATA`] instead, as upstream.
-pub fn render_summary_chart(
-    entries: &[SummaryEntry],
-    title: &str,
-    dark: bool,
-    path: &Path,
-) -> Result<String, String> {
-    render_summary_part(entries, entries, title, dark, path)
-}
-
 /// Draws one part of a summary chart split into several files: the bars
 /// of `part`, on the x scale of `all` the rows, so that the parts compare.
-pub fn render_summary_part(
+/// Zero entries give an empty chart; the caller prints [`NO_SUMMARY_DATA`]
+/// instead, as upstream.
+pub fn draw_summary_part(
     part: &[SummaryEntry],
     all: &[SummaryEntry],
     title: &str,
     dark: bool,
     path: &Path,
-) -> Result<String, String> {
+) -> Result<ChartFile, String> {
     let chart = SummaryChart {
         entries: part,
         limits: summary_x_limits(all),
         title,
         dark,
     };
-    save_chart(
+    draw_chart(
         &chart,
         summary_canvas_size(part.len()),
         path,

@@ -1,0 +1,461 @@
+//! The side-effect-free part of comparing a benchmark, run ahead on all
+//! cores: its device pairs, state matching over the runs of both sides,
+//! decisions (with the warnings they raise, not yet printed) and table
+//! text. The run applies the results in order (`super::Run`), so output,
+//! warnings and errors appear where a serial run would print them.
+
+use std::cell::RefCell;
+
+use crate::deciding::decision::{self, Comparison, Side, Status};
+use crate::deciding::repetitions::RepetitionStats;
+use crate::deciding::repetitions::evidence::{RunFiles, SideRuns, decide_repeated};
+use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
+use crate::failure::Failure;
+use crate::loading::model::{AxisValue, Benchmark, State};
+use crate::loading::sidecar::SidecarEvidence;
+use crate::loading::timing::{Timing, extract_timing};
+use crate::matching::filters::AxisFilter;
+use crate::matching::{self, MatchedState, RunBench, StateMatch};
+use crate::parallel::map_in_parallel;
+use crate::rendering::axes::axis_cells;
+use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
+use crate::rendering::table::{Row, render_table};
+use crate::settings::{Layout, Settings};
+
+use super::sections::{FileContext, device_names};
+
+/// Benchmarks prepared per thread, at least: a few large benchmarks are
+/// better served by the parallel decisions and tables inside each.
+pub(super) const BENCHMARKS_PER_THREAD: usize = 4;
+
+/// A compared benchmark: its instances in the runs of each side.
+pub(super) struct BenchPair<'a> {
+    pub(super) reference: Vec<RunBench<'a>>,
+    pub(super) compare: Vec<RunBench<'a>>,
+}
+
+impl<'a> BenchPair<'a> {
+    /// The first compare run's instance names the benchmark and its axes.
+    pub(super) fn bench(&self) -> &'a Benchmark {
+        self.compare[0].bench
+    }
+
+    /// Every instance, reference runs first.
+    fn instances(&self) -> impl Iterator<Item = &'a Benchmark> + '_ {
+        self.reference.iter().chain(&self.compare).map(|r| r.bench)
+    }
+}
+
+/// The record of one matched state, the warnings its decision raised, and
+/// in repetition mode the files of each run (reference, compare).
+pub(super) struct DecidedState {
+    pub(super) record: Result<StateRecord, Failure>,
+    pub(super) warnings: Vec<String>,
+    pub(super) run_files: [Vec<RunFiles>; 2],
+}
+
+/// The side-effect-free work of one device pair: its state matching, the
+/// decisions and, when every decision succeeded, its table.
+pub(super) struct PairWork<'a> {
+    pub(super) state_match: StateMatch<'a>,
+    pub(super) decided: Vec<DecidedState>,
+    pub(super) table: Option<String>,
+}
+
+/// The reference and compare device of each device pair, paired by position.
+pub(super) fn benchmark_device_pairs(
+    s: &Settings,
+    pair: &BenchPair,
+) -> Result<Vec<(i64, i64)>, Failure> {
+    let cmp_ids = side_device_ids(&pair.compare, &s.compare_devices, "--compare-devices")?;
+    let ref_ids = side_device_ids(&pair.reference, &s.reference_devices, "--reference-devices")?;
+    if cmp_ids.len() != ref_ids.len() {
+        return Err(Failure::reported(format!(
+            "benchmark {} has {} reference device(s) but {} compare device(s); nvbench_compare pairs devices by position, so each compared benchmark must contain the same number of devices",
+            crate::pycompat::pyfmt::str_repr(&pair.bench().name),
+            ref_ids.len(),
+            cmp_ids.len()
+        )));
+    }
+    Ok(ref_ids.into_iter().zip(cmp_ids).collect())
+}
+
+/// The devices the instances of a benchmark list, in order of first
+/// appearance, picked by the device filter.
+fn side_device_ids(
+    runs: &[RunBench],
+    filter: &matching::filters::DeviceFilter,
+    option: &str,
+) -> Result<Vec<i64>, Failure> {
+    let name = &runs[0].bench.name;
+    if let [only] = runs {
+        return matching::benchmark_device_ids(name, &only.bench.devices, filter, option);
+    }
+    let mut ids: Vec<i64> = Vec::new();
+    for id in runs.iter().flat_map(|r| &r.bench.devices) {
+        if !ids.contains(id) {
+            ids.push(*id);
+        }
+    }
+    matching::benchmark_device_ids(name, &ids, filter, option)
+}
+
+pub(super) fn axis_names(bench: &Benchmark) -> Vec<String> {
+    (bench.axes.as_deref().unwrap_or(&[]))
+        .iter()
+        .map(|a| a.name.clone())
+        .collect()
+}
+
+/// A benchmark's states must be there, be objects and have a device in
+/// every run: the reference fails on each of these where it first reads
+/// them.
+pub(super) fn check_states(pair: &BenchPair) -> Result<(), Failure> {
+    let fail = |bench: &Benchmark, problem: &str| {
+        Err(Failure::fatal(format!(
+            "benchmark {} {problem}",
+            crate::pycompat::pyfmt::str_repr(&bench.name)
+        )))
+    };
+    if let Some(bench) = pair.instances().find(|b| b.states.is_none()) {
+        return fail(bench, "has no 'states'");
+    }
+    let positional = |b: &Benchmark| b.states().iter().any(|state| state.positional);
+    if let Some(bench) = pair.instances().find(|b| positional(b)) {
+        return fail(bench, "has a state that is an array, not an object");
+    }
+    let deviceless = |b: &Benchmark| {
+        b.states()
+            .iter()
+            .any(|state| state.device == crate::loading::model::MISSING_DEVICE)
+    };
+    if let Some(bench) = pair.instances().find(|b| deviceless(b)) {
+        // The reference's KeyError where it filters states by device.
+        return fail(bench, "has a state without a 'device'");
+    }
+    Ok(())
+}
+
+/// All device pairs of a benchmark, or `None` when any step fails: the
+/// failure is then met again, and reported, where it occurs in order.
+pub(super) fn prepare_benchmark<'a>(
+    s: &Settings,
+    context: &FileContext,
+    pair: &BenchPair<'a>,
+    resolve_sidecars: bool,
+) -> Option<Vec<PairWork<'a>>> {
+    let device_pairs = benchmark_device_pairs(s, pair).ok()?;
+    check_states(pair).ok()?;
+    let groups = s.filters.axis_filter_groups(&pair.bench().name);
+    let axis_names = axis_names(pair.bench());
+    device_pairs
+        .into_iter()
+        .map(|devices| {
+            prepare_pair(
+                s,
+                context,
+                pair,
+                devices,
+                (&groups, &axis_names),
+                resolve_sidecars,
+            )
+            .ok()
+        })
+        .collect()
+}
+
+pub(super) fn prepare_pair<'a>(
+    s: &Settings,
+    context: &FileContext,
+    pair: &BenchPair<'a>,
+    devices: (i64, i64),
+    (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
+    resolve_sidecars: bool,
+) -> Result<PairWork<'a>, Failure> {
+    let mut state_match = matching::match_states(
+        &pair.bench().name,
+        (&pair.reference, &pair.compare),
+        devices,
+        groups,
+        s.report_missing,
+    )?;
+    let decider = Decider {
+        settings: s,
+        context,
+        bench: pair.bench(),
+        devices,
+        resolve_sidecars,
+    };
+    // Decisions are independent: they run in parallel, and their results
+    // (and warnings, and the first error) are taken in order.
+    let mut decided = map_in_parallel(&state_match.matched, 32, |state| {
+        decider.decide_state(state)
+    });
+    if s.sort_by_change {
+        sort_by_change(&mut state_match.matched, &mut decided);
+    }
+    let records: Option<Vec<&StateRecord>> =
+        decided.iter().map(|d| d.record.as_ref().ok()).collect();
+    let table = records
+        .filter(|records| records.iter().any(|r| r.displayed))
+        .map(|records| table_text(s, axis_names, records));
+    Ok(PairWork {
+        state_match,
+        decided,
+        table,
+    })
+}
+
+/// `--sort change`: largest slowdown first, rows without a change last,
+/// ties in input order. Left alone when a decision failed, so that the
+/// first failure in input order is the one reported.
+fn sort_by_change(matched: &mut Vec<MatchedState>, decided: &mut Vec<DecidedState>) {
+    if decided.iter().any(|d| d.record.is_err()) {
+        return;
+    }
+    let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
+    let change = |(_, d): &(MatchedState, DecidedState)| {
+        d.record.as_ref().ok().and_then(|r| r.comparison.frac_diff)
+    };
+    // Stable: `None` (no change) sorts last, ties keep their input order.
+    pairs.sort_by(|a, b| match (change(a), change(b)) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (a, b) => b.is_some().cmp(&a.is_some()),
+    });
+    (*matched, *decided) = pairs.into_iter().unzip();
+}
+
+/// The table of the displayed records: the reference's for a pair, the
+/// repetition table with `--vs`.
+pub(super) fn table_text<'r>(
+    s: &Settings,
+    axis_names: &[String],
+    records: impl IntoIterator<Item = &'r StateRecord>,
+) -> String {
+    let shown = records.into_iter().filter(|r| r.displayed);
+    let cells = |r: &StateRecord| r.axis_values.iter().map(|a| a.display.clone()).collect();
+    match s.inputs.layout {
+        Layout::Pair => {
+            let rows: Vec<Row> = shown
+                .map(|r| Row {
+                    axis_cells: cells(r),
+                    comparison: &r.comparison,
+                })
+                .collect();
+            render_table(axis_names, &rows, s.display, s.no_color)
+        }
+        Layout::Repetitions => {
+            let rows: Vec<RepetitionRow> = shown
+                .filter_map(|r| {
+                    Some(RepetitionRow {
+                        axis_cells: cells(r),
+                        comparison: &r.comparison,
+                        stats: r.repetitions.as_ref()?,
+                    })
+                })
+                .collect();
+            render_repetition_table(axis_names, &rows, s.display, s.no_color)
+        }
+    }
+}
+
+/// A decision, the sidecar files both sides advertise (the first run's),
+/// and the repetition figures (`--vs`).
+struct Decided {
+    comparison: Comparison,
+    sidecars: [SidecarFile; 4],
+    stats: Option<RepetitionStats>,
+}
+
+/// Decides the matched states of one device pair. Shared by the threads
+/// that decide in parallel, so it only reads.
+struct Decider<'a> {
+    settings: &'a Settings,
+    context: &'a FileContext<'a>,
+    bench: &'a Benchmark,
+    devices: (i64, i64),
+    /// Resolve sidecar paths for the records (bulk-debug and JSON output).
+    resolve_sidecars: bool,
+}
+
+impl Decider<'_> {
+    /// Formats the axis values, decides, and records one matched state.
+    fn decide_state(&self, state: &MatchedState) -> DecidedState {
+        let warnings = RefCell::new(Vec::new());
+        let mut run_files = Default::default();
+        let record = self.record(state, &warnings, &mut run_files);
+        DecidedState {
+            record,
+            warnings: warnings.into_inner(),
+            run_files,
+        }
+    }
+
+    fn record(
+        &self,
+        state: &MatchedState,
+        warnings: &RefCell<Vec<String>>,
+        run_files: &mut [Vec<RunFiles>; 2],
+    ) -> Result<StateRecord, Failure> {
+        let (bench, compare) = (self.bench, state.compare_state());
+        let axes = bench.axes.as_deref().unwrap_or(&[]);
+        if compare.axis_values.is_none() {
+            // The reference's KeyError, where it reads the row's axis values.
+            return Err(Failure::fatal(format!(
+                "state {} of benchmark {} has no 'axis_values'",
+                crate::pycompat::pyfmt::str_repr(&compare.name),
+                crate::pycompat::pyfmt::str_repr(&bench.name)
+            )));
+        }
+        let values = compare.axis_values();
+        // Axis values are formatted before the decision, so their errors win.
+        let cells = axis_cells(values, axes)?;
+        let decided = match self.settings.inputs.layout {
+            Layout::Pair => self.decide_pair(state, warnings)?,
+            Layout::Repetitions => self.decide_runs(state, warnings, run_files)?,
+        };
+        Ok(StateRecord {
+            benchmark: bench.name.clone(),
+            reference_json: state.reference[0].path.to_string(),
+            compare_json: state.compare[0].path.to_string(),
+            devices: self.devices,
+            device_names: device_names(self.context, self.devices),
+            state_key: state.key.to_string(),
+            occurrence: state.occurrence,
+            occurrence_count: state.occurrence_count,
+            axis_values: axis_entries(values, cells),
+            displayed: is_displayed(self.settings, &decided.comparison),
+            comparison: decided.comparison,
+            sidecars: decided.sidecars,
+            repetitions: decided.stats,
+        })
+    }
+
+    /// One run a side: the reference's decision.
+    fn decide_pair(
+        &self,
+        state: &MatchedState,
+        warnings: &RefCell<Vec<String>>,
+    ) -> Result<Decided, Failure> {
+        let (reference, compare) = (&state.reference[0], &state.compare[0]);
+        let missing = decision::missing_summaries_decision(
+            presence(reference.state),
+            presence(compare.state),
+        );
+        let extract = |s: &State| match &s.summaries {
+            Some(summaries) if s.has_summaries() => {
+                extract_timing(summaries, &mut warnings.borrow_mut())
+            }
+            _ => Ok(Timing::default()),
+        };
+        // The compare side is read first, so its schema errors win.
+        let cmp_timing = extract(compare.state);
+        let ref_timing = cmp_timing.as_ref().ok().map(|_| extract(reference.state));
+        let cmp_timing = cmp_timing?;
+        let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
+        // Paths are resolved once, here; nothing is read until a decision needs it.
+        let ref_bulk = SidecarEvidence::new(&ref_timing, reference.dir, warnings);
+        let cmp_bulk = SidecarEvidence::new(&cmp_timing, compare.dir, warnings);
+        let sidecars = if self.resolve_sidecars {
+            let [rs, rf] = ref_bulk.paths();
+            let [cs, cf] = cmp_bulk.paths();
+            [rs, rf, cs, cf]
+                .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string())))
+        } else {
+            Default::default()
+        };
+        let comparison = match missing {
+            Some(decision) => decision::unavailable_comparison(decision, &ref_timing, &cmp_timing),
+            None => decision::compare_timings(
+                &Side {
+                    timing: &ref_timing,
+                    bulk: &ref_bulk,
+                },
+                &Side {
+                    timing: &cmp_timing,
+                    bulk: &cmp_bulk,
+                },
+                &self.settings.thresholds,
+            ),
+        };
+        Ok(Decided {
+            comparison,
+            sidecars,
+            stats: None,
+        })
+    }
+
+    /// `--vs`: each side's runs merged (one run a side decides as a pair).
+    fn decide_runs(
+        &self,
+        state: &MatchedState,
+        warnings: &RefCell<Vec<String>>,
+        run_files: &mut [Vec<RunFiles>; 2],
+    ) -> Result<Decided, Failure> {
+        let inputs = &self.settings.inputs;
+        let decided = decide_repeated(
+            SideRuns {
+                runs: &state.reference,
+                total_runs: inputs.baseline.paths.len(),
+            },
+            SideRuns {
+                runs: &state.compare,
+                total_runs: inputs.candidates[0].paths.len(),
+            },
+            &self.settings.thresholds,
+            presence,
+            warnings,
+        )?;
+        let first_files = |side: &[RunFiles]| -> [SidecarFile; 2] {
+            side.first()
+                .filter(|_| self.resolve_sidecars)
+                .map(|files| files.sidecars.clone())
+                .unwrap_or_default()
+        };
+        let [rs, rf] = first_files(&decided.run_files[0]);
+        let [cs, cf] = first_files(&decided.run_files[1]);
+        *run_files = decided.run_files;
+        Ok(Decided {
+            comparison: decided.comparison,
+            sidecars: [rs, rf, cs, cf],
+            stats: Some(decided.stats),
+        })
+    }
+}
+
+fn presence(state: &State) -> decision::Presence {
+    decision::Presence {
+        skipped: state.is_skipped(),
+        skip_reason: state
+            .skip_reason
+            .as_ref()
+            .filter(|r| r.truthy())
+            .map(|r| r.py_str()),
+        has_summaries: state.has_summaries(),
+    }
+}
+
+/// `????` rows are always shown; others when `|%diff| >= threshold`;
+/// with `--show`, only rows of the listed statuses.
+fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
+    let over_threshold = comparison.status == Status::Unknown
+        || comparison.frac_diff.is_some_and(|f| f.abs() >= s.threshold);
+    over_threshold
+        && s.show
+            .as_ref()
+            .is_none_or(|show| show.contains(&comparison.status))
+}
+
+/// A state's axis values with their table cells, as records keep them.
+fn axis_entries(values: &[AxisValue], cells: Vec<String>) -> Vec<AxisEntry> {
+    values
+        .iter()
+        .zip(cells)
+        .map(|(value, display)| AxisEntry {
+            name: value.name.clone(),
+            value_type: value.value_type.clone(),
+            value: value.value.clone(),
+            display,
+        })
+        .collect()
+}

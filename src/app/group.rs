@@ -1,0 +1,243 @@
+//! One group of runs (the files compared together): loading every run,
+//! the device sections each side's runs must share, and the benchmarks to
+//! compare with their instances in each run.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use crate::failure::Failure;
+use crate::loading::inputs::{check_file_version, parse_root};
+use crate::loading::model::{Device, Root};
+use crate::loading::runs::{Run, RunGroup};
+use crate::loading::sidecar::py_dirname;
+use crate::matching::RunBench;
+use crate::matching::filters::{DeviceFilter, FilterPlan};
+use crate::parallel::map_in_parallel;
+use crate::settings::{Layout, Settings};
+
+use super::sections::{report_device_mismatch, selected_devices};
+
+/// One loaded run.
+pub(super) struct LoadedRun {
+    pub(super) run: Run,
+    pub(super) dir: String,
+    pub(super) root: Root,
+}
+
+/// Parses every run of a group (at the same time where there are cores to
+/// spare), then prints the version warnings in order: baseline runs first.
+pub(super) fn load_group(
+    group: &RunGroup,
+    out: &mut dyn Write,
+) -> Result<Vec<Vec<LoadedRun>>, Failure> {
+    let all: Vec<&Run> = group.sides.iter().flatten().collect();
+    let parsed = parse_all(&all);
+    let mut loaded = Vec::with_capacity(all.len());
+    for (run, root) in all.into_iter().zip(parsed) {
+        let root = root?;
+        check_file_version(&run.path, &root, out)?;
+        loaded.push(LoadedRun {
+            run: run.clone(),
+            dir: py_dirname(&run.path),
+            root,
+        });
+    }
+    let mut loaded = loaded.into_iter();
+    Ok(group
+        .sides
+        .iter()
+        .map(|side| loaded.by_ref().take(side.len()).collect())
+        .collect())
+}
+
+/// Two files (a pair) are parsed on this thread and the run's helper
+/// thread, which needs no thread started per pair in directory mode; more
+/// are parsed on all cores.
+fn parse_all(runs: &[&Run]) -> Vec<Result<Root, Failure>> {
+    match runs {
+        [first, second] if crate::parallel::cores() > 1 => {
+            let second_path = second.path.clone();
+            let worker = crate::parallel::run_on_helper(move || parse_root(&second_path));
+            let first = parse_root(&first.path);
+            vec![first, worker.join()]
+        }
+        _ => map_in_parallel(runs, 1, |run| parse_root(&run.path)),
+    }
+}
+
+/// The selected devices of each run of each side: every run of a side
+/// must have the device sections of its first run, and the first runs of
+/// both sides must agree, as the device sections of a pair must.
+pub(super) fn match_devices<'r>(
+    s: &Settings,
+    sides: &'r [Vec<LoadedRun>],
+    notes: &mut dyn Write,
+) -> Result<[Vec<&'r Device>; 2], Failure> {
+    let [reference, compare] = sides else {
+        unreachable!("a comparison has a baseline and one candidate");
+    };
+    let ref_devices = devices_of(reference, &s.reference_devices, "--reference-devices")?;
+    let cmp_devices = devices_of(compare, &s.compare_devices, "--compare-devices")?;
+    if ref_devices[0].len() != cmp_devices[0].len() {
+        return Err(Failure::reported(format!(
+            "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
+            ref_devices[0].len(),
+            cmp_devices[0].len()
+        )));
+    }
+    check_devices(s, "reference runs", &ref_devices, notes)?;
+    check_devices(s, "compare runs", &cmp_devices, notes)?;
+    let heading = match s.inputs.layout {
+        Layout::Pair => "Device sections do not match",
+        Layout::Repetitions => "Device sections do not match (reference and compare)",
+    };
+    let firsts = [ref_devices[0].clone(), cmp_devices[0].clone()];
+    if let Some(other) = differing(&firsts) {
+        report_device_mismatch(s, heading, (&firsts[0], other), notes)?;
+    }
+    let first = |devices: Vec<Vec<&'r Device>>| devices.into_iter().next().unwrap_or_default();
+    Ok([first(ref_devices), first(cmp_devices)])
+}
+
+/// The selected devices of every run.
+fn devices_of<'a>(
+    runs: &'a [LoadedRun],
+    filter: &DeviceFilter,
+    option: &str,
+) -> Result<Vec<Vec<&'a Device>>, Failure> {
+    runs.iter()
+        .map(|r| selected_devices(&r.root, &r.run.path, filter, option))
+        .collect()
+}
+
+/// The first device list that differs from the first (Python list
+/// equality: element by element, key order ignored, 1 == 1.0).
+fn differing<'l, 'a>(devices: &'l [Vec<&'a Device>]) -> Option<&'l [&'a Device]> {
+    let first = &devices[0];
+    devices[1..]
+        .iter()
+        .find(|other| {
+            other.len() != first.len()
+                || !first.iter().zip(other.iter()).all(|(a, b)| a.python_eq(b))
+        })
+        .map(Vec::as_slice)
+}
+
+/// The runs of one side must have the same device sections.
+fn check_devices(
+    s: &Settings,
+    what: &str,
+    devices: &[Vec<&Device>],
+    notes: &mut dyn Write,
+) -> Result<(), Failure> {
+    match differing(devices) {
+        Some(other) => {
+            let heading = format!("Device sections do not match ({what})");
+            report_device_mismatch(s, &heading, (&devices[0], other), notes)
+        }
+        None => Ok(()),
+    }
+}
+
+/// Every run's benchmarks, or the error of the first file without them.
+pub(super) fn bench_runs(runs: &[LoadedRun]) -> Result<Vec<Vec<RunBench<'_>>>, Failure> {
+    runs.iter()
+        .map(|loaded| {
+            let Some(list) = &loaded.root.benchmarks else {
+                return Err(Failure::fatal(format!(
+                    "{}: the file has no 'benchmarks' section",
+                    loaded.run.path
+                )));
+            };
+            Ok(list
+                .iter()
+                .map(|bench| RunBench {
+                    run: loaded.run.index,
+                    path: &loaded.run.path,
+                    dir: &loaded.dir,
+                    bench,
+                })
+                .collect())
+        })
+        .collect()
+}
+
+/// A benchmark of one side: its `occurrence`-th instance of the name in
+/// each run that has one.
+pub(super) struct SideBench<'a> {
+    pub(super) name: &'a str,
+    pub(super) runs: Vec<RunBench<'a>>,
+}
+
+impl<'a> SideBench<'a> {
+    pub(super) fn path(&self) -> &'a str {
+        self.runs[0].path
+    }
+}
+
+/// The benchmarks `-b` selects, each name once per occurrence in a run,
+/// in order of first appearance over the runs (a pair: the file's list).
+pub(super) fn side_benchmarks<'a>(
+    runs: &[Vec<RunBench<'a>>],
+    filters: &FilterPlan,
+) -> Vec<SideBench<'a>> {
+    let mut benches: Vec<SideBench<'a>> = Vec::new();
+    // Positions in `benches` of each name's occurrences.
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for run in runs {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for instance in run
+            .iter()
+            .filter(|b| filters.selects_benchmark(&b.bench.name))
+        {
+            let name = instance.bench.name.as_str();
+            let occurrence = seen.entry(name).or_insert(0);
+            let positions = by_name.entry(name).or_default();
+            match positions.get(*occurrence) {
+                Some(&position) => benches[position].runs.push(*instance),
+                None => {
+                    positions.push(benches.len());
+                    benches.push(SideBench {
+                        name,
+                        runs: vec![*instance],
+                    });
+                }
+            }
+            *occurrence += 1;
+        }
+    }
+    benches
+}
+
+/// Each run's benchmarks by name: the first of a name, as the reference
+/// takes the first match.
+pub(super) struct FirstByName<'a>(Vec<HashMap<&'a str, RunBench<'a>>>);
+
+impl<'a> FirstByName<'a> {
+    pub(super) fn new(runs: &[Vec<RunBench<'a>>]) -> Self {
+        FirstByName(
+            runs.iter()
+                .map(|run| {
+                    let mut first = HashMap::with_capacity(run.len());
+                    for bench in run {
+                        first.entry(bench.bench.name.as_str()).or_insert(*bench);
+                    }
+                    first
+                })
+                .collect(),
+        )
+    }
+
+    /// The instances of `name`, in run order.
+    pub(super) fn instances(&self, name: &str) -> Vec<RunBench<'a>> {
+        self.0
+            .iter()
+            .filter_map(|run| run.get(name).copied())
+            .collect()
+    }
+
+    /// Some run has a benchmark of this name.
+    pub(super) fn contains(&self, name: &str) -> bool {
+        self.0.iter().any(|run| run.contains_key(name))
+    }
+}

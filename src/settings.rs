@@ -1,0 +1,146 @@
+//! What the user asked for, validated once (by `cli`) into ready values:
+//! the sides to compare, how to decide and display, and every output with
+//! its destination. A leaf of the pipeline: it holds the option values of
+//! the stages and nothing of the stages themselves, and no stage below
+//! `app` imports it.
+
+use crate::deciding::config::Thresholds;
+use crate::deciding::decision::Status;
+use crate::deciding::gate::GateCategory;
+use crate::matching::filters::{DeviceFilter, FilterPlan};
+use crate::rendering::charts::selection::ChartSettings;
+use crate::rendering::table::DisplayMode;
+
+/// Everything a comparison run needs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub inputs: Inputs,
+    /// `--threshold-diff`: rows with a smaller |change| are not shown.
+    pub threshold: f64,
+    pub display: DisplayMode,
+    pub no_color: bool,
+    pub ignore_devices: bool,
+    pub filters: FilterPlan,
+    pub reference_devices: DeviceFilter,
+    pub compare_devices: DeviceFilter,
+    /// Name of the preset the thresholds are based on.
+    pub preset: String,
+    pub thresholds: Thresholds,
+    /// The `--config` file: an input, which no output may overwrite.
+    pub config: Option<String>,
+    /// List states, benchmarks and files present on one side only (and
+    /// pair what can be paired instead of failing on them).
+    pub report_missing: bool,
+    /// Print the next steps for each AMBG reason after the summary.
+    pub explain_ambg: bool,
+    /// `--show`: only rows of these statuses are displayed.
+    pub show: Option<Vec<Status>>,
+    /// `--sort change`: each table's rows ordered by their change.
+    pub sort_by_change: bool,
+    pub charts: ChartSettings,
+    pub outputs: Outputs,
+    /// `--fail-on` categories (empty: the run is not gated).
+    pub fail_on: Vec<GateCategory>,
+}
+
+impl Settings {
+    /// Keep a record of every matched state (for JSON and markdown output).
+    pub fn keep_records(&self) -> bool {
+        self.outputs.json.is_some() || self.outputs.markdown.is_some()
+    }
+
+    /// Records name their sidecar files (bulk-debug and JSON output).
+    pub fn resolve_sidecars(&self) -> bool {
+        self.outputs.bulk_debug.is_some() || self.keep_records()
+    }
+
+    /// The reference's first path, as the reports name the comparison.
+    pub fn reference_label(&self) -> &str {
+        self.inputs.baseline.first()
+    }
+
+    /// The compare side's first path.
+    pub fn compare_label(&self) -> &str {
+        self.inputs.candidates[0].first()
+    }
+}
+
+/// The sides of the comparison: a baseline and candidates, each one or more
+/// runs (files, or directories whose same-named files are runs of the same
+/// benchmarks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    pub baseline: SidePaths,
+    pub candidates: Vec<SidePaths>,
+    pub layout: Layout,
+}
+
+impl Inputs {
+    /// Both sides in order, baseline first.
+    pub fn sides(&self) -> impl Iterator<Item = &SidePaths> {
+        std::iter::once(&self.baseline).chain(&self.candidates)
+    }
+}
+
+/// The paths given for one side, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SidePaths {
+    /// How the side is named in messages (`reference`, `compare`).
+    pub name: &'static str,
+    pub paths: Vec<String>,
+}
+
+impl SidePaths {
+    /// Every side has a path (checked when the command line is read).
+    pub fn first(&self) -> &str {
+        self.paths.first().map_or("", String::as_str)
+    }
+}
+
+/// How the comparison was asked for, which decides how it is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Two paths: the reference's tables and decisions, byte for byte.
+    Pair,
+    /// `--vs`: each side's runs merged, the repetition table.
+    Repetitions,
+}
+
+/// Where a document goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    Stdout,
+    /// Replaced whole and atomically.
+    File(String),
+    /// Added to what the file holds (`$GITHUB_STEP_SUMMARY`, which earlier
+    /// steps may have written to).
+    Append(String),
+}
+
+impl Destination {
+    /// The file written, when it is one.
+    pub fn file(&self) -> Option<&str> {
+        match self {
+            Destination::Stdout => None,
+            Destination::File(path) | Destination::Append(path) => Some(path),
+        }
+    }
+}
+
+/// The documents beyond the tables and their destinations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outputs {
+    pub json: Option<Destination>,
+    pub markdown: Option<Destination>,
+    /// `--max-bytes` of the markdown summary.
+    pub max_bytes: usize,
+    pub bulk_debug: Option<Destination>,
+}
+
+impl Outputs {
+    /// `--json -`: stdout carries the JSON document alone, so the tables
+    /// are not printed and the notes printed among them go to stderr.
+    pub fn json_to_stdout(&self) -> bool {
+        self.json == Some(Destination::Stdout)
+    }
+}
