@@ -194,3 +194,95 @@ pub fn match_states<'a>(
     }
     Ok(result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A benchmark whose states on device 0 have these match keys.
+    fn bench(keys: &[&str]) -> Benchmark {
+        let states: Vec<serde_json::Value> = keys
+            .iter()
+            .map(|key| serde_json::json!({"name": format!("Device=0 {key}"), "device": 0}))
+            .collect();
+        let value = serde_json::json!({"name": "b", "devices": [0], "states": states});
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn runs(benches: &[Benchmark]) -> Vec<RunBench<'_>> {
+        benches
+            .iter()
+            .enumerate()
+            .map(|(run, bench)| RunBench {
+                run,
+                path: "f.json",
+                dir: "",
+                bench,
+            })
+            .collect()
+    }
+
+    fn ids<'a>(matched: &[MatchedState<'a>]) -> Vec<(&'a str, usize, usize, usize)> {
+        matched
+            .iter()
+            .map(|m| (m.key, m.occurrence, m.reference.len(), m.compare.len()))
+            .collect()
+    }
+
+    #[test]
+    fn a_pair_matches_by_key_and_occurrence_in_compare_order() {
+        let (reference, compare) = (bench(&["a", "b", "a"]), bench(&["b", "a", "a"]));
+        let (r, c) = (
+            runs(std::slice::from_ref(&reference)),
+            runs(std::slice::from_ref(&compare)),
+        );
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
+        assert_eq!(
+            ids(&found.matched),
+            [("b", 0, 1, 1), ("a", 0, 1, 1), ("a", 1, 1, 1)]
+        );
+        assert_eq!(found.matched[1].occurrence_count, 2);
+        assert!(found.only_reference.is_empty() && found.only_compare.is_empty());
+    }
+
+    #[test]
+    fn a_changed_set_fails_strictly_and_is_listed_leniently() {
+        let (reference, compare) = (bench(&["a", "b", "a", "c"]), bench(&["b", "d"]));
+        let (r, c) = (
+            runs(std::slice::from_ref(&reference)),
+            runs(std::slice::from_ref(&compare)),
+        );
+        let Err(Failure::ReportedWithNotes(message, _)) =
+            match_states("b", (&r, &c), (0, 0), &[vec![]], false)
+        else {
+            panic!("a changed set must fail");
+        };
+        assert!(message.ends_with("ref={'a': 2, 'b': 1, 'c': 1}, cmp={'b': 1, 'd': 1}"));
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], true).unwrap();
+        assert_eq!(ids(&found.matched), [("b", 0, 1, 1)]);
+        // By key, then occurrence, as the reference counts them.
+        let only: Vec<(&str, usize)> = found
+            .only_reference
+            .iter()
+            .map(|(k, o)| (k.as_str(), *o))
+            .collect();
+        assert_eq!(only, [("a", 0), ("a", 1), ("c", 0)]);
+        assert_eq!(found.only_compare, [("d".to_string(), 0)]);
+    }
+
+    #[test]
+    fn a_state_some_runs_lack_is_merged_from_the_others() {
+        let reference = [bench(&["a", "b"]), bench(&["a"]), bench(&["b", "a"])];
+        let compare = [bench(&["a", "b"]), bench(&["b"])];
+        let (r, c) = (runs(&reference), runs(&compare));
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
+        assert_eq!(ids(&found.matched), [("a", 0, 3, 1), ("b", 0, 2, 2)]);
+        let runs_of = |m: &MatchedState| m.reference.iter().map(|s| s.run).collect::<Vec<_>>();
+        assert_eq!(runs_of(&found.matched[1]), [0, 2]);
+        // A key some run has twice counts twice for its side.
+        let twice = [bench(&["a", "a"]), bench(&["a"])];
+        let once = [bench(&["a"])];
+        let (r, c) = (runs(&twice), runs(&once));
+        assert!(match_states("b", (&r, &c), (0, 0), &[vec![]], false).is_err());
+    }
+}

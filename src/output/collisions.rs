@@ -197,3 +197,119 @@ pub fn sidecar_paths(json_path: &str, root: &Root) -> Vec<String> {
     }
     paths
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("nvbc-collide-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        dir
+    }
+
+    /// The settings of a command line ending in `r.json c.json`.
+    fn settings(args: &[&str]) -> Settings {
+        let all = ["nvbench-compare"]
+            .iter()
+            .chain(args)
+            .chain(&["r.json", "c.json"])
+            .map(std::ffi::OsString::from);
+        let (cli, filters) = crate::cli::parse(all).unwrap();
+        match crate::cli::into_command(cli, &filters) {
+            Ok(crate::cli::Command::Compare(settings)) => *settings,
+            _ => panic!("not a comparison: {args:?}"),
+        }
+    }
+
+    fn message(failure: Failure) -> String {
+        match failure {
+            Failure::Conflict(message) => message,
+            other => panic!("not a conflict: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn two_outputs_on_one_file_are_a_conflict() {
+        let dir = scratch("outputs");
+        let a = dir.join("out.json").to_str().unwrap().to_string();
+        let b = dir.join("sub/../out.json").to_str().unwrap().to_string();
+        let error = Collisions::new(&settings(&["--json", &a, "--markdown-summary", &b]));
+        let text = message(error.unwrap_err());
+        assert!(
+            text.contains("--json") && text.contains("--markdown-summary"),
+            "{text}"
+        );
+        let mut collisions = Collisions::new(&settings(&["--json", &a])).unwrap();
+        assert!(collisions.check_input("input file", &a).is_err());
+        assert!(
+            collisions
+                .check_input("input file", "/nonexistent/x.json")
+                .is_ok()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_config_file_is_an_input() {
+        let dir = scratch("config");
+        let config = dir.join("cfg.toml");
+        std::fs::write(&config, "version = 1\n").unwrap();
+        let config = config.to_str().unwrap();
+        let link = dir.join("link.toml");
+        std::os::unix::fs::symlink(config, &link).unwrap();
+        for option in ["--json", "--markdown-summary", "--bulk-debug-python"] {
+            for output in [config, link.to_str().unwrap()] {
+                let args = ["--config", config, option, output];
+                let text = message(Collisions::new(&settings(&args)).unwrap_err());
+                assert_eq!(
+                    text,
+                    format!("{option} {output} would overwrite the config file {config}")
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_chart_named_during_the_run_is_checked_against_inputs_and_outputs() {
+        let dir = scratch("charts");
+        let report = dir.join("x.png").to_str().unwrap().to_string();
+        let input = dir.join("r.json").to_str().unwrap().to_string();
+        let template = dir.join("{benchmark}.png").to_str().unwrap().to_string();
+        let args = [
+            "--json",
+            &report,
+            "--plot-along",
+            "N",
+            "--plot-along-output",
+            &template,
+        ];
+        let mut collisions = Collisions::new(&settings(&args)).unwrap();
+        collisions.check_input("input file", &input).unwrap();
+        let text = message(
+            collisions
+                .check_chart("--plot-along-output", &report)
+                .unwrap_err(),
+        );
+        assert!(text.contains("and --json"), "{text}");
+        let text = message(
+            collisions
+                .check_chart("--plot-along-output", &input)
+                .unwrap_err(),
+        );
+        assert!(text.ends_with(&format!("would overwrite the input file {input}")));
+        let other = dir.join("y.png").to_str().unwrap().to_string();
+        assert!(
+            collisions
+                .check_chart("--plot-along-output", &other)
+                .is_ok()
+        );
+        // The summary chart may be written to its own --plot-output file.
+        let chart = dir.join("plot.png").to_str().unwrap().to_string();
+        let collisions = Collisions::new(&settings(&["--plot", "--plot-output", &chart])).unwrap();
+        assert!(collisions.check_chart("--plot-output", &chart).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

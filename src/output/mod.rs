@@ -168,3 +168,48 @@ fn append(path: &str, text: &str) -> std::io::Result<()> {
         .open(path)
         .and_then(|mut file| file.write_all(text.as_bytes()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_outputs() -> Outputs {
+        let args = ["nvbench-compare", "r.json", "c.json"].map(std::ffi::OsString::from);
+        let (cli, filters) = crate::cli::parse(args).unwrap();
+        let Ok(crate::cli::Command::Compare(settings)) = crate::cli::into_command(cli, &filters)
+        else {
+            panic!("not a comparison");
+        };
+        Outputs::new(&settings).unwrap()
+    }
+
+    #[test]
+    fn a_chart_gets_its_directories_and_errors_use_python_wording() {
+        let dir = std::env::temp_dir().join(format!("nvbc-owner-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let outputs = no_outputs();
+        let nested = dir.join("plots/nested/compare.svg");
+        let nested = nested.to_str().unwrap();
+        let failed = |why: String| format!("failed: {why}");
+        outputs
+            .write_chart(("--plot-output", nested), b"<svg/>", failed)
+            .unwrap();
+        assert_eq!(std::fs::read(nested).unwrap(), b"<svg/>");
+        let blocker = dir.join("not-a-directory");
+        std::fs::write(&blocker, "").unwrap();
+        let target = blocker.join("compare.png");
+        let error = outputs
+            .write_chart(("--plot-output", target.to_str().unwrap()), b"png", failed)
+            .unwrap_err();
+        let Failure::Fatal(message) = error else {
+            panic!("not fatal: {error:?}");
+        };
+        assert!(message.starts_with("failed: [Errno "), "{message}");
+        assert!(
+            message.contains(&format!("'{}'", blocker.display())),
+            "{message}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

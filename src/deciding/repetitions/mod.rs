@@ -4,7 +4,7 @@
 //! through the usual decision tree ([`evidence`]), with one more way to a
 //! clear gap when the processes separate ([`process_gap`]); the figures
 //! shown beside the status (noise, Δ ± σ, significance) are defined here.
-//! `crate::app::repeated` drives it; `crate::loading::runs` finds the runs.
+//! The pipeline (`app`) drives it; `loading::runs` finds the runs.
 
 pub mod evidence;
 pub mod merge;
