@@ -310,18 +310,27 @@ fn no_color_from_env() -> bool {
 /// Parses the command line. `Err(code)` means the process should exit with
 /// that code (clap already printed help or an error).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<FilterArg>), i32> {
-    let matches = Cli::command().try_get_matches_from(args).map_err(|error| {
-        let _ = error.print();
-        error.exit_code()
-    })?;
-    let cli = Cli::from_arg_matches(&matches).map_err(|error| {
-        let _ = error.print();
-        error.exit_code()
-    })?;
+    let matches = Cli::command()
+        .try_get_matches_from(args)
+        .map_err(print_clap_message)?;
+    let cli = Cli::from_arg_matches(&matches).map_err(print_clap_message)?;
     let mut cli = cli;
     cli.paths_before_vs = paths_before_vs(&matches);
     let filters = ordered_filter_args(&matches);
     Ok((cli, filters))
+}
+
+/// Prints clap's help, version or error; gives the exit status. Help and
+/// version go to stdout, and a failure to write them (a full disk) is an
+/// error, not a silent success.
+fn print_clap_message(error: clap::Error) -> i32 {
+    match error.print() {
+        Err(e) if !error.use_stderr() => {
+            eprintln!("nvbench-compare: error: cannot write to stdout: {e}");
+            1
+        }
+        _ => error.exit_code(),
+    }
 }
 
 /// `--json -` makes stdout a JSON document: nothing else may be printed

@@ -48,13 +48,13 @@ impl Failure {
         }
     }
 
-    /// Writing the report failed. A closed pipe (`| head`) ends the run
-    /// quietly: nobody is left to read a message.
+    /// Writing to stdout failed (a full disk, `/dev/full`). A closed pipe
+    /// (`| head`) ends the run quietly: nobody is left to read a message.
     pub fn write(error: std::io::Error) -> Self {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             Failure::AlreadyReported
         } else {
-            Failure::Fatal(format!("cannot write output: {error}"))
+            Failure::Fatal(format!("cannot write to stdout: {error}"))
         }
     }
 }

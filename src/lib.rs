@@ -22,18 +22,28 @@ pub mod rendering;
 pub mod settings;
 pub mod suggest;
 
-/// Runs a parsed command line, writing the report to `out`; gives the exit code.
+/// Runs a parsed command line, writing the report to `out`; gives the exit
+/// code. Everything written is flushed here, so that a write error on
+/// stdout, even of a small output held in a buffer, fails the run.
 pub fn run(
     cli: cli::Cli,
     filter_args: &[matching::filters::FilterArg],
     out: &mut dyn std::io::Write,
 ) -> u8 {
-    match cli::into_command(cli, filter_args) {
+    let code = match cli::into_command(cli, filter_args) {
         Ok(cli::Command::Print(text)) => match out.write_all(text.as_bytes()) {
             Ok(()) => 0,
             Err(e) => app::report_failure(failure::Failure::write(e), out),
         },
         Ok(cli::Command::Compare(settings)) => app::run(&settings, out),
         Err(failure) => app::report_failure(failure, out),
+    };
+    match out.flush() {
+        // A run that failed already said why (or could not: its message
+        // was for stdout); its status stands.
+        Err(e) if code != 1 => {
+            app::report_failure(failure::Failure::write(e), &mut std::io::sink())
+        }
+        _ => code,
     }
 }

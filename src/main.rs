@@ -4,6 +4,7 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    nvbench_compare::output::report_oversized_writes();
     let (cli, filter_args) = match nvbench_compare::cli::parse(std::env::args_os()) {
         Ok(parsed) => parsed,
         Err(code) => return ExitCode::from(u8::try_from(code).unwrap_or(2)),

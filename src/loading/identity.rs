@@ -12,21 +12,60 @@ use crate::loading::path_text::to_path;
 pub struct Identity {
     resolved: PathBuf,
     inode: Option<(u64, u64)>,
+    /// The device number of a character device (a terminal, `/dev/null`).
+    char_device: Option<u64>,
 }
+
+/// `/dev/null`'s device number: major 1, minor 3.
+const DEV_NULL: u64 = (1 << 8) | 3;
 
 impl Identity {
     pub fn of(path: &str) -> Identity {
         let path = &*to_path(path);
+        let metadata = std::fs::metadata(path).ok();
         Identity {
             resolved: resolved(path),
-            inode: std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino())),
+            inode: metadata.as_ref().map(|m| (m.dev(), m.ino())),
+            char_device: metadata.as_ref().and_then(char_device),
         }
+    }
+
+    /// What the process's stdout is, whatever name it goes by
+    /// (`/dev/stdout`, `/proc/self/fd/1`, the file it was redirected to).
+    pub fn of_stdout() -> Option<Identity> {
+        let metadata = std::fs::metadata("/proc/self/fd/1")
+            .or_else(|_| std::fs::metadata("/dev/fd/1"))
+            .ok()?;
+        Some(Identity {
+            resolved: PathBuf::new(),
+            inode: Some((metadata.dev(), metadata.ino())),
+            char_device: char_device(&metadata),
+        })
+    }
+
+    /// Writing to it replaces no file (a terminal, `/dev/null`).
+    pub fn is_char_device(&self) -> bool {
+        self.char_device.is_some()
+    }
+
+    /// `/dev/null`: what is written there is gone.
+    pub fn is_dev_null(&self) -> bool {
+        self.char_device == Some(DEV_NULL)
     }
 
     /// Both name one file: the same resolved path, or the same inode.
     pub fn same(&self, other: &Identity) -> bool {
-        self.resolved == other.resolved || (self.inode.is_some() && self.inode == other.inode)
+        let named = !self.resolved.as_os_str().is_empty() && self.resolved == other.resolved;
+        named || (self.inode.is_some() && self.inode == other.inode)
     }
+}
+
+fn char_device(metadata: &std::fs::Metadata) -> Option<u64> {
+    use std::os::unix::fs::FileTypeExt;
+    metadata
+        .file_type()
+        .is_char_device()
+        .then(|| metadata.rdev())
 }
 
 /// The path with symlinks resolved as far as it exists, and `.`/`..`
@@ -76,6 +115,9 @@ mod tests {
         assert!(!original.same(&of(dir.join("other.json"))));
         // Files that do not exist yet compare by their resolved names.
         assert!(of(dir.join("new.md")).same(&of(dir.join("sub/../new.md"))));
+        assert!(!original.is_char_device());
+        let null = Identity::of("/dev/null");
+        assert!(null.is_char_device() && null.is_dev_null());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -57,9 +57,15 @@ impl Collisions {
     /// The outputs of `settings`; two naming the same file are an error, as
     /// is one naming the `--config` file.
     pub fn new(settings: &Settings) -> Result<Collisions, Failure> {
-        let outputs: Vec<Named> = file_outputs(settings)
+        let all: Vec<Named> = file_outputs(settings)
             .into_iter()
             .map(|(option, path)| Named::new(option, &path))
+            .collect();
+        one_document_on_stdout(settings, &all)?;
+        // Writing to a terminal or `/dev/null` replaces no file.
+        let outputs: Vec<Named> = all
+            .into_iter()
+            .filter(|o| !o.identity.is_char_device())
             .collect();
         for (index, first) in outputs.iter().enumerate() {
             if let Some(second) = outputs[index + 1..]
@@ -143,6 +149,25 @@ impl Collisions {
             ))),
             None => Ok(()),
         }
+    }
+}
+
+/// With `--json -` stdout carries the JSON document alone: another
+/// document sent there under another name (`/dev/stdout`, `/proc/self/fd/1`,
+/// the file stdout is redirected to) is refused as `-` is.
+fn one_document_on_stdout(settings: &Settings, outputs: &[Named]) -> Result<(), Failure> {
+    if !settings.outputs.json_to_stdout() {
+        return Ok(());
+    }
+    let Some(stdout) = Identity::of_stdout().filter(|s| !s.is_dev_null()) else {
+        return Ok(());
+    };
+    match outputs.iter().find(|o| o.identity.same(&stdout)) {
+        Some(output) => Err(conflict(format!(
+            "--json - and {} {} cannot both write to stdout",
+            output.what, output.path
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -249,6 +274,13 @@ mod tests {
                 .is_ok()
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn character_devices_are_no_file_to_overwrite() {
+        let args = ["--json", "/dev/null", "--markdown-summary", "/dev/null"];
+        let mut collisions = Collisions::new(&settings(&args)).unwrap();
+        assert!(collisions.check_input("input file", "/dev/null").is_ok());
     }
 
     #[test]

@@ -105,7 +105,7 @@ impl Outputs {
             Destination::Stdout => console
                 .stdout()
                 .write_all(document.text.as_bytes())
-                .map_err(|e| fail(e, "-")),
+                .map_err(Failure::write),
             Destination::File(path) => {
                 atomic::write_file(path, document.text.as_bytes()).map_err(|e| fail(e, path))
             }
@@ -156,6 +156,16 @@ impl Outputs {
         }
         atomic::write_file(target, bytes)
             .map_err(|e| Failure::Fatal(failed(os_error_text(&e, path))))
+    }
+}
+
+/// A write beyond the file size limit (`ulimit -f`) fails with EFBIG, which
+/// is reported and leaves the destination as it was, instead of killing
+/// the process with SIGXFSZ halfway through a temporary file.
+pub fn report_oversized_writes() {
+    // SAFETY: setting a signal's disposition to "ignore" is always sound.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 
