@@ -4,7 +4,7 @@
 //! filter, file set or state set at fault. A run that did compare states
 //! still hears about each `-b` name, `-a` axis or value that matched nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::loading::model::{Benchmark, Root};
 use crate::loading::scalar::Scalar;
@@ -22,6 +22,8 @@ pub struct AxisOffer {
     pub axes: Vec<(String, Vec<String>)>,
     /// `(axis, value)` pairs already listed: large files have many states.
     seen: HashSet<(String, String)>,
+    /// Position of each axis in `axes`: a state may have many axes.
+    positions: HashMap<String, usize>,
 }
 
 impl AxisOffer {
@@ -39,9 +41,10 @@ impl AxisOffer {
         if !self.seen.insert((name.to_string(), value.clone())) {
             return;
         }
-        let index = match self.axes.iter().position(|(n, _)| n == name) {
-            Some(index) => index,
+        let index = match self.positions.get(name) {
+            Some(index) => *index,
             None => {
+                self.positions.insert(name.to_string(), self.axes.len());
                 self.axes.push((name.to_string(), Vec::new()));
                 self.axes.len() - 1
             }
@@ -50,10 +53,8 @@ impl AxisOffer {
     }
 
     fn values_of(&self, name: &str) -> Option<&[String]> {
-        self.axes
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, values)| values.as_slice())
+        let index = *self.positions.get(name)?;
+        Some(self.axes[index].1.as_slice())
     }
 }
 
@@ -168,15 +169,7 @@ fn hint_names(name: &str, names: &[&str]) -> String {
     if names.is_empty() {
         return " (the inputs have no benchmark)".to_string();
     }
-    let more = if names.len() > LISTED_NAMES {
-        ", ..."
-    } else {
-        ""
-    };
-    format!(
-        " (the inputs have {}{more})",
-        quoted_list(names.iter().take(LISTED_NAMES).copied())
-    )
+    format!(" (the inputs have {})", listed(names.iter().copied()))
 }
 
 fn unique<'a>(names: impl IntoIterator<Item = &'a String>) -> Vec<&'a str> {
@@ -234,7 +227,7 @@ fn axis_filter_reason(filter: &AxisFilter, axes: &AxisOffer) -> Option<String> {
         } else if names.is_empty() {
             "the states have no axes".to_string()
         } else {
-            format!("the axes are {}", quoted_list(names))
+            format!("the axes are {}", listed(names.iter().copied()))
         };
         return Some(format!(
             "-a {shown} matched nothing: no axis is named '{}' ({hint})",

@@ -43,15 +43,17 @@ fn float64_cell(value: &Scalar) -> Result<String, Failure> {
 
 /// The displayed form of one axis value of a state.
 pub fn axis_cell(axis_value: &AxisValue, axes: &[Axis]) -> Result<String, Failure> {
-    let axis = axes
-        .iter()
-        .find(|axis| axis.name == axis_value.name)
-        .ok_or_else(|| {
-            Failure::fatal(format!(
-                "axis value {} names no axis of its benchmark",
-                str_repr(&axis_value.name)
-            ))
-        })?;
+    let axis = axes.iter().find(|axis| axis.name == axis_value.name);
+    format_axis_value(axis_value, axis)
+}
+
+fn format_axis_value(axis_value: &AxisValue, axis: Option<&Axis>) -> Result<String, Failure> {
+    let axis = axis.ok_or_else(|| {
+        Failure::fatal(format!(
+            "axis value {} names no axis of its benchmark",
+            str_repr(&axis_value.name)
+        ))
+    })?;
     let value = axis_value.value.as_ref().ok_or_else(|| {
         Failure::fatal(format!(
             "axis value {} has no 'value'",
@@ -67,9 +69,25 @@ pub fn axis_cell(axis_value: &AxisValue, axes: &[Axis]) -> Result<String, Failur
     }
 }
 
-/// The cells of a state's axis values, in the state's order.
+/// Up to this many axes a linear search is quicker than building a map.
+const AXES_SEARCHED_IN_ORDER: usize = 16;
+
+/// The cells of a state's axis values, in the state's order. Each value's
+/// axis is the first of its name, found through a map when there are many
+/// axes, so that time stays linear in their number.
 pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<Vec<String>, Failure> {
-    values.iter().map(|value| axis_cell(value, axes)).collect()
+    if axes.len() <= AXES_SEARCHED_IN_ORDER {
+        return values.iter().map(|value| axis_cell(value, axes)).collect();
+    }
+    let mut first: std::collections::HashMap<&str, &Axis> =
+        std::collections::HashMap::with_capacity(axes.len());
+    for axis in axes {
+        first.entry(axis.name.as_str()).or_insert(axis);
+    }
+    values
+        .iter()
+        .map(|value| format_axis_value(value, first.get(value.name.as_str()).copied()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -118,5 +136,29 @@ mod tests {
             axis_cell(&value("N", "x"), &axes).unwrap_err(),
             Failure::reported("invalid literal for int() with base 10: 'x'")
         );
+    }
+
+    #[test]
+    fn many_axes_give_the_cells_of_the_first_axis_of_each_name() {
+        for count in [3, AXES_SEARCHED_IN_ORDER + 1, 1000] {
+            let mut axes: Vec<Axis> = (0..count)
+                .map(|i| axis(&format!("A{i}"), "int64", ""))
+                .collect();
+            // A second axis of the first name: the first one formats.
+            axes.push(axis("A0", "int64", "pow2"));
+            let values: Vec<AxisValue> = (0..count)
+                .rev()
+                .map(|i| value(&format!("A{i}"), "1024"))
+                .collect();
+            let cells = axis_cells(&values, &axes).unwrap();
+            assert_eq!(cells.len(), count);
+            assert!(cells.iter().all(|c| c == "1024"), "{count}: {cells:?}");
+            let unknown = [value("Q", "1")];
+            let error = axis_cells(&unknown, &axes).unwrap_err();
+            assert_eq!(
+                error,
+                Failure::fatal("axis value 'Q' names no axis of its benchmark")
+            );
+        }
     }
 }
