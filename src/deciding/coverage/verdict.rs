@@ -2,6 +2,7 @@
 //! the reference's AMBG message and severity when they do not.
 
 use super::{CoverageThresholds, Coverages};
+use crate::pycompat::pyfmt::format_f;
 
 /// Both directions must reach both thresholds (spec step 3). NaN fails.
 pub fn coverages_support_same(c: &Coverages, t: &CoverageThresholds) -> bool {
@@ -47,13 +48,7 @@ fn py_max(items: &[f64]) -> f64 {
         .fold(first, |best, &x| if x > best { x } else { best })
 }
 
-/// Python `f"{v * 100.0:.1f}%"`. Rust's `{:.1}` rounds the exact binary
-/// value half-to-even like Python; only NaN is spelled differently.
+/// Python `f"{v * 100.0:.1f}%"`.
 pub fn format_percent(v: f64) -> String {
-    let percent = v * 100.0;
-    if percent.is_nan() {
-        "nan%".to_string()
-    } else {
-        format!("{percent:.1}%")
-    }
+    format!("{}%", format_f(v * 100.0, 1))
 }
