@@ -31,52 +31,227 @@ pub const PRESET_NAMES: [&str; 3] = ["default", "permissive", "strict"];
 const DEFAULT_PRESET: &str = "default";
 const CONFIG_VERSION: i64 = 1;
 
-const DEFAULT_THRESHOLDS: Thresholds = Thresholds {
-    clear_gap_relative: 0.005,
-    same_center_relative: 0.005,
-    same_overlap_fraction: 0.5,
-    same_relative_dispersion_ceiling: 0.02,
-    bulk_sample_coverage: 0.97,
-    bulk_support_coverage: 0.80,
-    rare_sample_fraction: 0.001,
-    rare_max_removed_sample_fraction: 0.01,
-};
+/// The top-level keys besides the threshold tables, and the one key of `[preset]`.
+const VERSION_KEY: &str = "version";
+const PRESET_TABLE: &str = "preset";
+const PRESET_NAME_KEY: &str = "name";
 
-const STRICT_THRESHOLDS: Thresholds = Thresholds {
-    clear_gap_relative: 0.01,
-    same_center_relative: 0.0025,
-    same_overlap_fraction: 0.75,
-    same_relative_dispersion_ceiling: 0.01,
-    bulk_sample_coverage: 0.995,
-    bulk_support_coverage: 0.90,
-    rare_sample_fraction: 0.001,
-    rare_max_removed_sample_fraction: 0.005,
-};
+/// The values a threshold accepts besides being a finite number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// `>= 0`.
+    NonNegative,
+    /// `>= 0` and `<= 1`.
+    Fraction,
+}
 
-const PERMISSIVE_THRESHOLDS: Thresholds = Thresholds {
-    clear_gap_relative: 0.0025,
-    same_center_relative: 0.01,
-    same_overlap_fraction: 0.25,
-    same_relative_dispersion_ceiling: 0.05,
-    bulk_sample_coverage: 0.98,
-    bulk_support_coverage: 0.60,
-    rare_sample_fraction: 0.001,
-    rare_max_removed_sample_fraction: 0.02,
-};
+impl Bound {
+    /// Inclusive lower bound and optional inclusive upper bound.
+    fn range(self) -> (f64, Option<f64>) {
+        match self {
+            Bound::NonNegative => (0.0, None),
+            Bound::Fraction => (0.0, Some(1.0)),
+        }
+    }
+}
+
+/// A threshold's value in each built-in preset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PresetValues {
+    pub default: f64,
+    pub permissive: f64,
+    pub strict: f64,
+}
+
+/// One configurable threshold: its TOML table and key, the field of
+/// [`Thresholds`] it sets, the values it accepts and its preset values.
+pub struct Key {
+    /// The dotted TOML table, e.g. `bulk.rare_support`.
+    pub section: &'static str,
+    pub name: &'static str,
+    pub field: fn(&mut Thresholds) -> &mut f64,
+    pub bound: Bound,
+    pub presets: PresetValues,
+}
+
+impl Key {
+    /// `section.name`, as messages and the markdown report spell it.
+    pub fn full_name(&self) -> String {
+        format!("{}.{}", self.section, self.name)
+    }
+
+    /// This threshold's value in `thresholds`.
+    pub fn value(&self, thresholds: &Thresholds) -> f64 {
+        // `Thresholds` is `Copy`: one accessor serves reads and writes.
+        let mut copy = *thresholds;
+        *(self.field)(&mut copy)
+    }
+}
+
+/// Every threshold, grouped by table, in the reference's order: the order
+/// it validates them (which decides which error wins when several values
+/// are invalid), dumps them and reports them. A table's sub-tables follow
+/// it, as `bulk.rare_support` follows `bulk`.
+pub const KEYS: [Key; 8] = [
+    Key {
+        section: "clear_gap",
+        name: "relative",
+        field: |t| &mut t.clear_gap_relative,
+        bound: Bound::NonNegative,
+        presets: PresetValues {
+            default: 0.005,
+            permissive: 0.0025,
+            strict: 0.01,
+        },
+    },
+    Key {
+        section: "same",
+        name: "center_relative",
+        field: |t| &mut t.same_center_relative,
+        bound: Bound::NonNegative,
+        presets: PresetValues {
+            default: 0.005,
+            permissive: 0.01,
+            strict: 0.0025,
+        },
+    },
+    Key {
+        section: "same",
+        name: "overlap_fraction",
+        field: |t| &mut t.same_overlap_fraction,
+        bound: Bound::Fraction,
+        presets: PresetValues {
+            default: 0.5,
+            permissive: 0.25,
+            strict: 0.75,
+        },
+    },
+    Key {
+        section: "same",
+        name: "relative_dispersion_ceiling",
+        field: |t| &mut t.same_relative_dispersion_ceiling,
+        bound: Bound::NonNegative,
+        presets: PresetValues {
+            default: 0.02,
+            permissive: 0.05,
+            strict: 0.01,
+        },
+    },
+    Key {
+        section: "bulk",
+        name: "sample_coverage",
+        field: |t| &mut t.bulk_sample_coverage,
+        bound: Bound::Fraction,
+        presets: PresetValues {
+            default: 0.97,
+            permissive: 0.98,
+            strict: 0.995,
+        },
+    },
+    Key {
+        section: "bulk",
+        name: "support_coverage",
+        field: |t| &mut t.bulk_support_coverage,
+        bound: Bound::Fraction,
+        presets: PresetValues {
+            default: 0.80,
+            permissive: 0.60,
+            strict: 0.90,
+        },
+    },
+    Key {
+        section: "bulk.rare_support",
+        name: "sample_fraction",
+        field: |t| &mut t.rare_sample_fraction,
+        bound: Bound::Fraction,
+        presets: PresetValues {
+            default: 0.001,
+            permissive: 0.001,
+            strict: 0.001,
+        },
+    },
+    Key {
+        section: "bulk.rare_support",
+        name: "max_removed_sample_fraction",
+        field: |t| &mut t.rare_max_removed_sample_fraction,
+        bound: Bound::Fraction,
+        presets: PresetValues {
+            default: 0.01,
+            permissive: 0.02,
+            strict: 0.005,
+        },
+    },
+];
+
+/// The threshold tables in [`KEYS`] order, each once.
+fn sections() -> impl Iterator<Item = &'static str> {
+    KEYS.iter()
+        .enumerate()
+        .filter(|(i, key)| *i == 0 || KEYS[i - 1].section != key.section)
+        .map(|(_, key)| key.section)
+}
+
+/// The threshold tables directly inside `parent` (`""`: the top level),
+/// with the key that names each in its parent.
+fn child_sections(parent: &str) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+    sections().filter_map(move |section| {
+        let (above, leaf) = section.rsplit_once('.').unwrap_or(("", section));
+        (above == parent).then_some((section, leaf))
+    })
+}
+
+fn keys_of(section: &str) -> impl Iterator<Item = &'static Key> + '_ {
+    KEYS.iter().filter(move |key| key.section == section)
+}
+
+/// The keys a table may hold: for a threshold table its thresholds and
+/// sub-tables; at the top level the version, `[preset]` and the tables.
+fn known_keys(section: &str) -> Vec<&'static str> {
+    let fixed = if section.is_empty() {
+        vec![VERSION_KEY, PRESET_TABLE]
+    } else {
+        Vec::new()
+    };
+    let thresholds = keys_of(section).map(|key| key.name);
+    let tables = child_sections(section).map(|(_, leaf)| leaf);
+    fixed.into_iter().chain(thresholds).chain(tables).collect()
+}
 
 /// The thresholds of a built-in preset, or `None` for an unknown name.
 pub fn preset(name: &str) -> Option<Thresholds> {
-    match name {
-        "default" => Some(DEFAULT_THRESHOLDS),
-        "strict" => Some(STRICT_THRESHOLDS),
-        "permissive" => Some(PERMISSIVE_THRESHOLDS),
-        _ => None,
-    }
+    let value: fn(&PresetValues) -> f64 = match name {
+        "default" => |p| p.default,
+        "permissive" => |p| p.permissive,
+        "strict" => |p| p.strict,
+        _ => return None,
+    };
+    Some(Thresholds::from_keys(|key| value(&key.presets)))
 }
 
 impl Default for Thresholds {
     fn default() -> Self {
-        DEFAULT_THRESHOLDS
+        Thresholds::from_keys(|key| key.presets.default)
+    }
+}
+
+impl Thresholds {
+    /// Every field set from its row of [`KEYS`].
+    fn from_keys(value: impl Fn(&Key) -> f64) -> Self {
+        // Each field has exactly one row (tested), so none stays NaN.
+        let mut thresholds = Thresholds {
+            clear_gap_relative: f64::NAN,
+            same_center_relative: f64::NAN,
+            same_overlap_fraction: f64::NAN,
+            same_relative_dispersion_ceiling: f64::NAN,
+            bulk_sample_coverage: f64::NAN,
+            bulk_support_coverage: f64::NAN,
+            rare_sample_fraction: f64::NAN,
+            rare_max_removed_sample_fraction: f64::NAN,
+        };
+        for key in &KEYS {
+            *(key.field)(&mut thresholds) = value(key);
+        }
+        thresholds
     }
 }
 
@@ -84,102 +259,11 @@ fn known_preset(name: &str) -> Result<Thresholds, String> {
     preset(name).ok_or_else(|| format!("unknown comparison preset {}", str_repr(name)))
 }
 
-/// One configurable threshold: where it lives in `Thresholds` and which values it accepts.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Field {
-    ClearGapRelative,
-    SameCenterRelative,
-    SameOverlapFraction,
-    SameRelativeDispersionCeiling,
-    BulkSampleCoverage,
-    BulkSupportCoverage,
-    RareSampleFraction,
-    RareMaxRemovedSampleFraction,
-}
-
-impl Field {
-    fn slot(self, thresholds: &mut Thresholds) -> &mut f64 {
-        match self {
-            Field::ClearGapRelative => &mut thresholds.clear_gap_relative,
-            Field::SameCenterRelative => &mut thresholds.same_center_relative,
-            Field::SameOverlapFraction => &mut thresholds.same_overlap_fraction,
-            Field::SameRelativeDispersionCeiling => {
-                &mut thresholds.same_relative_dispersion_ceiling
-            }
-            Field::BulkSampleCoverage => &mut thresholds.bulk_sample_coverage,
-            Field::BulkSupportCoverage => &mut thresholds.bulk_support_coverage,
-            Field::RareSampleFraction => &mut thresholds.rare_sample_fraction,
-            Field::RareMaxRemovedSampleFraction => &mut thresholds.rare_max_removed_sample_fraction,
-        }
-    }
-
-    /// Inclusive lower bound and optional inclusive upper bound.
-    fn range(self) -> (f64, Option<f64>) {
-        match self {
-            Field::ClearGapRelative
-            | Field::SameCenterRelative
-            | Field::SameRelativeDispersionCeiling => (0.0, None),
-            Field::SameOverlapFraction
-            | Field::BulkSampleCoverage
-            | Field::BulkSupportCoverage
-            | Field::RareSampleFraction
-            | Field::RareMaxRemovedSampleFraction => (0.0, Some(1.0)),
-        }
-    }
-}
-
-/// A TOML table of threshold values. Keys are listed in the order the
-/// reference validates them, which decides which error wins when several
-/// values of one table are invalid.
-struct Section {
-    name: &'static str,
-    keys: &'static [(&'static str, Field)],
-}
-
-const CLEAR_GAP_SECTION: Section = Section {
-    name: "clear_gap",
-    keys: &[("relative", Field::ClearGapRelative)],
-};
-
-const SAME_SECTION: Section = Section {
-    name: "same",
-    keys: &[
-        ("center_relative", Field::SameCenterRelative),
-        ("overlap_fraction", Field::SameOverlapFraction),
-        (
-            "relative_dispersion_ceiling",
-            Field::SameRelativeDispersionCeiling,
-        ),
-    ],
-};
-
-const BULK_SECTION: Section = Section {
-    name: "bulk",
-    keys: &[
-        ("sample_coverage", Field::BulkSampleCoverage),
-        ("support_coverage", Field::BulkSupportCoverage),
-    ],
-};
-
-const RARE_SUPPORT_SECTION: Section = Section {
-    name: "bulk.rare_support",
-    keys: &[
-        ("sample_fraction", Field::RareSampleFraction),
-        (
-            "max_removed_sample_fraction",
-            Field::RareMaxRemovedSampleFraction,
-        ),
-    ],
-};
-
-const TOP_LEVEL_KEYS: [&str; 5] = ["version", "preset", "clear_gap", "same", "bulk"];
-const RARE_SUPPORT_KEY: &str = "rare_support";
-
 /// What a config file contributes: an optional base preset and explicit values.
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct ConfigFile {
     preset_name: Option<String>,
-    overrides: Vec<(Field, f64)>,
+    overrides: Vec<(&'static Key, f64)>,
 }
 
 /// Effective preset name and thresholds: default < TOML `[preset] name` <
@@ -201,43 +285,31 @@ pub fn resolve(
         .or(config.preset_name.as_deref())
         .unwrap_or(DEFAULT_PRESET);
     let mut thresholds = known_preset(preset_name)?;
-    for (field, value) in &config.overrides {
-        *field.slot(&mut thresholds) = *value;
+    for (key, value) in &config.overrides {
+        *(key.field)(&mut thresholds) = *value;
     }
     Ok((preset_name.to_string(), thresholds))
 }
 
 /// Exactly the reference's `--dump-config` text (ends with a newline).
 pub fn dump(preset_name: &str, thresholds: &Thresholds) -> String {
-    let t = thresholds;
-    let lines = [
-        format!("version = {CONFIG_VERSION}"),
+    let mut lines = vec![
+        format!("{VERSION_KEY} = {CONFIG_VERSION}"),
         String::new(),
-        "[preset]".to_string(),
-        format!("name = \"{preset_name}\""),
-        String::new(),
-        "[clear_gap]".to_string(),
-        format!("relative = {}", float_repr(t.clear_gap_relative)),
-        String::new(),
-        "[same]".to_string(),
-        format!("center_relative = {}", float_repr(t.same_center_relative)),
-        format!("overlap_fraction = {}", float_repr(t.same_overlap_fraction)),
-        format!(
-            "relative_dispersion_ceiling = {}",
-            float_repr(t.same_relative_dispersion_ceiling)
-        ),
-        String::new(),
-        "[bulk]".to_string(),
-        format!("sample_coverage = {}", float_repr(t.bulk_sample_coverage)),
-        format!("support_coverage = {}", float_repr(t.bulk_support_coverage)),
-        String::new(),
-        "[bulk.rare_support]".to_string(),
-        format!("sample_fraction = {}", float_repr(t.rare_sample_fraction)),
-        format!(
-            "max_removed_sample_fraction = {}",
-            float_repr(t.rare_max_removed_sample_fraction)
-        ),
+        format!("[{PRESET_TABLE}]"),
+        format!("{PRESET_NAME_KEY} = \"{preset_name}\""),
     ];
+    for section in sections() {
+        lines.push(String::new());
+        lines.push(format!("[{section}]"));
+        for key in keys_of(section) {
+            lines.push(format!(
+                "{} = {}",
+                key.name,
+                float_repr(key.value(thresholds))
+            ));
+        }
+    }
     let mut text = lines.join("\n");
     text.push('\n');
     text
@@ -516,23 +588,16 @@ fn describe_rejected_datetime(text: &str, datetime: &Datetime) -> String {
 /// version, `[preset]`, `[clear_gap]`, `[same]`, `[bulk]`, `[bulk.rare_support]`.
 fn interpret_config(parsed: &ParsedToml) -> Result<ConfigFile, String> {
     let document = &parsed.table;
-    if let Some(unknown) = unknown_keys(document, &TOP_LEVEL_KEYS) {
+    if let Some(unknown) = unknown_keys(document, &known_keys("")) {
         return Err(format!("unknown top-level config key(s): {unknown}"));
     }
-    check_version(document.get("version"), &parsed.oversized_integers)?;
-    let preset_name = match document.get("preset") {
+    check_version(document.get(VERSION_KEY), &parsed.oversized_integers)?;
+    let preset_name = match document.get(PRESET_TABLE) {
         Some(value) => read_preset_table(value)?,
         None => None,
     };
     let mut overrides = Vec::new();
-    for section in [&CLEAR_GAP_SECTION, &SAME_SECTION] {
-        if let Some(value) = document.get(section.name) {
-            overrides.extend(read_section(value, section)?);
-        }
-    }
-    if let Some(value) = document.get("bulk") {
-        overrides.extend(read_bulk_table(value)?);
-    }
+    read_sections_in(document, "", &mut overrides)?;
     Ok(ConfigFile {
         preset_name,
         overrides,
@@ -566,11 +631,13 @@ fn missing_version_message() -> String {
 }
 
 fn read_preset_table(value: &Value) -> Result<Option<String>, String> {
-    let table = expect_table(value, "preset")?;
-    if let Some(unknown) = unknown_keys(table, &["name"]) {
-        return Err(format!("unknown config key(s) in [preset]: {unknown}"));
+    let table = expect_table(value, PRESET_TABLE)?;
+    if let Some(unknown) = unknown_keys(table, &[PRESET_NAME_KEY]) {
+        return Err(format!(
+            "unknown config key(s) in [{PRESET_TABLE}]: {unknown}"
+        ));
     }
-    let Some(name) = table.get("name") else {
+    let Some(name) = table.get(PRESET_NAME_KEY) else {
         return Ok(None);
     };
     let Value::String(name) = name else {
@@ -580,45 +647,38 @@ fn read_preset_table(value: &Value) -> Result<Option<String>, String> {
     Ok(Some(name.clone()))
 }
 
-fn read_bulk_table(value: &Value) -> Result<Vec<(Field, f64)>, String> {
-    let table = expect_table(value, BULK_SECTION.name)?;
-    let known: Vec<&str> = BULK_SECTION
-        .keys
-        .iter()
-        .map(|(key, _)| *key)
-        .chain([RARE_SUPPORT_KEY])
-        .collect();
-    if let Some(unknown) = unknown_keys(table, &known) {
-        return Err(format!("unknown config key(s) in [bulk]: {unknown}"));
-    }
-    let mut overrides = read_section_values(table, &BULK_SECTION)?;
-    if let Some(rare_support) = table.get(RARE_SUPPORT_KEY) {
-        overrides.extend(read_section(rare_support, &RARE_SUPPORT_SECTION)?);
-    }
-    Ok(overrides)
-}
-
-fn read_section(value: &Value, section: &Section) -> Result<Vec<(Field, f64)>, String> {
-    let table = expect_table(value, section.name)?;
-    let known: Vec<&str> = section.keys.iter().map(|(key, _)| *key).collect();
-    if let Some(unknown) = unknown_keys(table, &known) {
-        return Err(format!(
-            "unknown config key(s) in [{}]: {unknown}",
-            section.name
-        ));
-    }
-    read_section_values(table, section)
-}
-
-fn read_section_values(table: &Table, section: &Section) -> Result<Vec<(Field, f64)>, String> {
-    let mut overrides = Vec::new();
-    for (key, field) in section.keys {
-        if let Some(value) = table.get(*key) {
-            let full_key = format!("{}.{key}", section.name);
-            overrides.push((*field, read_threshold(value, &full_key, *field)?));
+/// Reads the threshold tables directly inside `parent` (`""`: the top
+/// level) that `table` holds, in [`KEYS`] order.
+fn read_sections_in(
+    table: &Table,
+    parent: &str,
+    overrides: &mut Vec<(&'static Key, f64)>,
+) -> Result<(), String> {
+    for (section, leaf) in child_sections(parent) {
+        if let Some(value) = table.get(leaf) {
+            read_section(value, section, overrides)?;
         }
     }
-    Ok(overrides)
+    Ok(())
+}
+
+/// One threshold table: unknown keys first, then its own values, then its
+/// sub-tables.
+fn read_section(
+    value: &Value,
+    section: &str,
+    overrides: &mut Vec<(&'static Key, f64)>,
+) -> Result<(), String> {
+    let table = expect_table(value, section)?;
+    if let Some(unknown) = unknown_keys(table, &known_keys(section)) {
+        return Err(format!("unknown config key(s) in [{section}]: {unknown}"));
+    }
+    for key in keys_of(section) {
+        if let Some(value) = table.get(key.name) {
+            overrides.push((key, read_threshold(value, key)?));
+        }
+    }
+    read_sections_in(table, section, overrides)
 }
 
 /// Both `[name]` tables and inline tables count; arrays of tables do not.
@@ -641,27 +701,11 @@ pub fn unknown_key_hints(path: &str) -> Vec<String> {
         return Vec::new();
     };
     let document = &parsed.table;
-    let mut tables: Vec<(&str, &Table, Vec<&str>)> = vec![("", document, TOP_LEVEL_KEYS.to_vec())];
-    if let Some(preset) = sub_table(document, "preset") {
-        tables.push(("preset", preset, vec!["name"]));
+    let mut tables: Vec<(&str, &Table, Vec<&str>)> = vec![("", document, known_keys(""))];
+    if let Some(preset) = sub_table(document, PRESET_TABLE) {
+        tables.push((PRESET_TABLE, preset, vec![PRESET_NAME_KEY]));
     }
-    for section in [&CLEAR_GAP_SECTION, &SAME_SECTION] {
-        if let Some(table) = sub_table(document, section.name) {
-            tables.push((section.name, table, section_keys(section)));
-        }
-    }
-    if let Some(bulk) = sub_table(document, BULK_SECTION.name) {
-        let mut keys = section_keys(&BULK_SECTION);
-        keys.push(RARE_SUPPORT_KEY);
-        tables.push((BULK_SECTION.name, bulk, keys));
-        if let Some(rare) = sub_table(bulk, RARE_SUPPORT_KEY) {
-            tables.push((
-                RARE_SUPPORT_SECTION.name,
-                rare,
-                section_keys(&RARE_SUPPORT_SECTION),
-            ));
-        }
-    }
+    threshold_tables_in(document, "", &mut tables);
     let mut hints = Vec::new();
     for (name, table, known) in tables {
         for key in table.keys().filter(|key| !known.contains(&key.as_str())) {
@@ -675,7 +719,8 @@ pub fn unknown_key_hints(path: &str) -> Vec<String> {
             }
         }
     }
-    if let Some(Value::String(name)) = sub_table(document, "preset").and_then(|p| p.get("name")) {
+    let preset_name = sub_table(document, PRESET_TABLE).and_then(|p| p.get(PRESET_NAME_KEY));
+    if let Some(Value::String(name)) = preset_name {
         if preset(name).is_none() {
             if let Some(hint) = did_you_mean(&close_names(name, PRESET_NAMES)) {
                 hints.push(format!("unknown preset '{name}': {hint}"));
@@ -692,8 +737,19 @@ fn sub_table<'a>(table: &'a Table, key: &str) -> Option<&'a Table> {
     }
 }
 
-fn section_keys(section: &Section) -> Vec<&'static str> {
-    section.keys.iter().map(|(key, _)| *key).collect()
+/// The threshold tables that `table` holds inside `parent`, depth first,
+/// each with its known keys.
+fn threshold_tables_in<'a>(
+    table: &'a Table,
+    parent: &str,
+    tables: &mut Vec<(&'static str, &'a Table, Vec<&'static str>)>,
+) {
+    for (section, leaf) in child_sections(parent) {
+        if let Some(sub) = sub_table(table, leaf) {
+            tables.push((section, sub, known_keys(section)));
+            threshold_tables_in(sub, section, tables);
+        }
+    }
 }
 
 /// Keys of `table` outside `known`, sorted and comma-separated, if any.
@@ -711,9 +767,9 @@ fn unknown_keys(table: &Table, known: &[&str]) -> Option<String> {
 }
 
 /// A threshold must be a number (integers count, booleans do not), finite,
-/// and inside the field's range.
-fn read_threshold(value: &Value, full_key: &str, field: Field) -> Result<f64, String> {
-    let key = str_repr(full_key);
+/// and inside the key's bound.
+fn read_threshold(value: &Value, threshold: &Key) -> Result<f64, String> {
+    let key = str_repr(&threshold.full_name());
     let number = match value {
         Value::Integer(integer) => *integer as f64,
         Value::Float(float) => *float,
@@ -722,7 +778,7 @@ fn read_threshold(value: &Value, full_key: &str, field: Field) -> Result<f64, St
     if !number.is_finite() {
         return Err(format!("config value {key} must be finite"));
     }
-    let (minimum, maximum) = field.range();
+    let (minimum, maximum) = threshold.bound.range();
     if number < minimum {
         return Err(format!(
             "config value {key} must be >= {}",
@@ -1341,6 +1397,60 @@ mod tests {
         assert!(text.contains("\nrelative = 1e+16\n"), "{text}");
         assert!(text.contains("\ncenter_relative = 1e-05\n"), "{text}");
         assert!(text.contains("\nsample_coverage = 0.0\n"), "{text}");
+    }
+
+    #[test]
+    fn keys_are_grouped_by_table_with_sub_tables_after_their_parent() {
+        let sections: Vec<&str> = sections().collect();
+        assert_eq!(sections, ["clear_gap", "same", "bulk", "bulk.rare_support"]);
+        // `sections` lists a table once only if its rows stand together.
+        for section in &sections {
+            let rows: Vec<usize> = (0..KEYS.len())
+                .filter(|&i| KEYS[i].section == *section)
+                .collect();
+            assert_eq!(rows[rows.len() - 1] - rows[0] + 1, rows.len(), "{section}");
+        }
+        assert_eq!(
+            known_keys(""),
+            ["version", "preset", "clear_gap", "same", "bulk"]
+        );
+        assert_eq!(
+            known_keys("bulk"),
+            ["sample_coverage", "support_coverage", "rare_support"]
+        );
+    }
+
+    // -- hints -------------------------------------------------------------------
+
+    #[test]
+    fn hints_cover_every_table_in_reference_order() {
+        let config = TempConfig::new(
+            "versio = 1\npresett = 2\nclear_gapp = 1\n\
+             same = { center_relatve = 0.1, overlap_fractio = 3 }\n\
+             [clear_gap]\nrelativ = 1\n[bulk]\nsample_coverag = 1\nrare_suport = 2\n\
+             [bulk.rare_support]\nsample_fractio = 1\nmax_removed_sample_fractin = 2\n\
+             [preset]\nnam = \"x\"\nname = \"strct\"\n",
+        );
+        assert_eq!(
+            unknown_key_hints(config.path()),
+            [
+                "unknown key 'clear_gapp' at the top level: did you mean 'clear_gap'?",
+                "unknown key 'presett' at the top level: did you mean 'preset'?",
+                "unknown key 'versio' at the top level: did you mean 'version'?",
+                "unknown key 'nam' in [preset]: did you mean 'name'?",
+                "unknown key 'relativ' in [clear_gap]: did you mean 'relative'?",
+                "unknown key 'center_relatve' in [same]: did you mean 'center_relative'?",
+                "unknown key 'overlap_fractio' in [same]: did you mean 'overlap_fraction'?",
+                "unknown key 'rare_suport' in [bulk]: did you mean 'rare_support'?",
+                "unknown key 'sample_coverag' in [bulk]: did you mean 'sample_coverage'?",
+                "unknown key 'max_removed_sample_fractin' in [bulk.rare_support]: \
+                 did you mean 'max_removed_sample_fraction'?",
+                "unknown key 'sample_fractio' in [bulk.rare_support]: \
+                 did you mean 'sample_fraction' or 'max_removed_sample_fraction'?",
+                "unknown preset 'strct': did you mean 'strict'?",
+            ]
+        );
+        assert!(unknown_key_hints("nope.toml").is_empty());
     }
 
     // -- value checks ------------------------------------------------------------
