@@ -360,7 +360,13 @@ fn nan_and_zero_inputs_do_not_panic() {
     };
     let c = coverages(&[1.0, 1.0, 2.0], &[1.0], &nan_thresholds);
     assert!(!coverages_support_same(&c, &nan_thresholds));
-    let _ = mismatch_message(&c, &nan_thresholds);
+    // A NaN tolerance covers nothing; Python's max keeps the leading NaN.
+    let (message, severity) = mismatch_message(&c, &nan_thresholds);
+    assert_eq!(
+        message,
+        "sample: min(ref=0.0%, cmp=0.0%) >= nan%; support: min(ref=0.0%, cmp=0.0%) >= nan%"
+    );
+    assert!(severity.is_nan());
 }
 
 // Quantile expectations are numpy 2.4 `np.quantile` results.
