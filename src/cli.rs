@@ -7,8 +7,8 @@ use std::io::Write;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use crate::app::Settings;
-use crate::deciding::decision::Status;
 use crate::deciding::gate::GateCategory;
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
 use crate::rendering::charts::selection::ChartSettings;

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use crate::deciding::config::Thresholds;
-use crate::deciding::decision::Status;
 use crate::deciding::report::{MissingKind, Presence, Report, StateRecord};
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::inputs::{InputPairs, input_pairs, load_pair};
 use crate::loading::model::{Benchmark, Device, Root, State};

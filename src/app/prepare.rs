@@ -6,8 +6,9 @@
 
 use std::cell::RefCell;
 
-use crate::deciding::decision::{self, Comparison, Side, Status};
+use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::{AxisValue, Benchmark, State};
 use crate::loading::sidecar::SidecarEvidence;

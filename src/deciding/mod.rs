@@ -2,8 +2,9 @@
 //! named reason per state and what the run found as a whole.
 //!
 //! The decision tree ([`decision`]) is pure functions over timing values and
-//! bulk evidence, whose statistics are in [`coverage`]; the thresholds come
-//! from presets and TOML ([`config`]). [`report`] collects tallies, records,
+//! bulk evidence, whose statistics are in [`coverage`], giving a [`status`]
+//! with a named reason; the thresholds come from presets and TOML
+//! ([`config`]). [`report`] collects tallies, records,
 //! NEW/DROPPED states and geomeans; [`gate`] turns them into the `--fail-on`
 //! verdict. No I/O, no formatting, no colour.
 
@@ -15,4 +16,5 @@ mod radix;
 pub mod repetitions;
 pub mod report;
 pub mod samples;
+pub mod status;
 mod value_stats;

@@ -2,7 +2,8 @@
 //! matched state and, when a machine-readable or gate output needs them,
 //! per-state records, states present on one side only, and geomeans.
 
-use crate::deciding::decision::{Comparison, Reason, ReasonCode, Status};
+use crate::deciding::decision::Comparison;
+use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::scalar::Scalar;
 use crate::printable::printable;
 

@@ -8,9 +8,9 @@
 use std::fmt::Write;
 
 use crate::deciding::config::{KEYS, Thresholds};
-use crate::deciding::decision::Status;
 use crate::deciding::gate::{GateOutcome, Verdict};
 use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
+use crate::deciding::status::Status;
 use crate::printable::printable;
 use crate::pycompat::pyfmt::float_repr;
 use crate::rendering::advice::next_step;

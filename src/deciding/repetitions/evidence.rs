@@ -13,6 +13,7 @@ use crate::deciding::decision::{
     estimate_of, is_positive_finite, summary_cycle_interval, timing_interval,
 };
 use crate::deciding::report::SidecarFile;
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::State;
 use crate::loading::sidecar::SidecarEvidence;
@@ -246,7 +247,7 @@ pub fn decide_repeated(
         cmp_side.stats(compare.total_runs),
         comparison.frac_diff,
     );
-    if comparison.status == decision::Status::Undecided {
+    if comparison.status == Status::Undecided {
         apply_process_gap(&mut comparison, (&ref_side, &cmp_side), &stats, t);
     }
     Ok(RepeatedDecision {
