@@ -11,3 +11,4 @@ pub mod pprint;
 pub mod pyfmt;
 pub mod pyjson;
 pub mod tabulate;
+pub mod unicode;
