@@ -6,7 +6,7 @@ use std::io::Write;
 
 use crate::deciding::report::Report;
 use crate::failure::Failure;
-use crate::loading::sidecar::os_error_text;
+use crate::pycompat::oserror::os_error_text;
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::bulk_debug::bulk_debug_script;
 use crate::rendering::summary::{render_missing, render_summary};

@@ -8,6 +8,7 @@ use std::io;
 use crate::deciding::decision::{BulkEvidence, BulkSamples};
 use crate::loading::path_text::to_path;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
+use crate::pycompat::oserror::os_error_text;
 
 /// Python's `os.path.join(directory, name)` for POSIX paths.
 pub fn py_join(directory: &str, name: &str) -> String {
@@ -51,23 +52,6 @@ pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
         return filename.to_string();
     }
     beside_json
-}
-
-/// Python's `OSError` text: `[Errno 2] No such file or directory: 'x'`.
-pub fn os_error_text(error: &io::Error, path: &str) -> String {
-    let description = error.to_string();
-    let description = description
-        .split(" (os error")
-        .next()
-        .unwrap_or(&description)
-        .to_string();
-    match error.raw_os_error() {
-        Some(code) => format!(
-            "[Errno {code}] {description}: {}",
-            crate::pycompat::pyfmt::str_repr(path)
-        ),
-        None => format!("{description}: {}", crate::pycompat::pyfmt::str_repr(path)),
-    }
 }
 
 /// Opens a sidecar that must be a regular file: a directory, FIFO or device
@@ -258,15 +242,6 @@ mod tests {
         assert_eq!(py_dirname("results.json"), "");
         assert_eq!(py_dirname("/x"), "/");
         assert_eq!(py_dirname("a//b"), "a");
-    }
-
-    #[test]
-    fn os_error_text_matches_python() {
-        let error = io::Error::from_raw_os_error(2);
-        assert_eq!(
-            os_error_text(&error, "x.bin"),
-            "[Errno 2] No such file or directory: 'x.bin'"
-        );
     }
 
     #[test]

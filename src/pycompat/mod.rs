@@ -7,6 +7,7 @@
 //! benchmarks, states or decisions.
 
 pub mod jsondiff;
+pub mod oserror;
 pub mod pprint;
 pub mod pyfmt;
 pub mod pyjson;

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{self, Read};
 
 use super::messages;
-use crate::pycompat::pyfmt::str_repr;
+use crate::pycompat::oserror::os_error_text;
 
 pub(super) fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
     if path.contains('\0') {
@@ -17,34 +17,18 @@ pub(super) fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
 /// Reads the whole file, describing failures the way Python's `OSError` prints.
 fn read_file_like_python(path: &str) -> Result<Vec<u8>, String> {
     const EISDIR: i32 = 21;
-    let mut file = File::open(path).map_err(|error| describe_os_error(&error, Some(path)))?;
+    let mut file = File::open(path).map_err(|error| os_error_text(&error, path))?;
     // Linux lets open(2) succeed on a directory; Python's open() rejects it
     // right away with EISDIR naming the path, so do the same.
     if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
         let error = io::Error::from_raw_os_error(EISDIR);
-        return Err(describe_os_error(&error, Some(path)));
+        return Err(os_error_text(&error, path));
     }
     let mut bytes = Vec::new();
     // Read failures after a successful open carry no file name in Python.
     file.read_to_end(&mut bytes)
-        .map_err(|error| describe_os_error(&error, None))?;
+        .map_err(|error| os_error_text(&error, None))?;
     Ok(bytes)
-}
-
-/// Python's `str(OSError)`: `[Errno N] strerror` plus `: 'filename'` when known.
-pub(super) fn describe_os_error(error: &io::Error, filename: Option<&str>) -> String {
-    let Some(code) = error.raw_os_error() else {
-        return error.to_string();
-    };
-    // Rust and Python both take the text from the C library's strerror();
-    // Rust appends " (os error N)", which Python does not print.
-    let rendered = error.to_string();
-    let suffix = format!(" (os error {code})");
-    let reason = rendered.strip_suffix(&suffix).unwrap_or(&rendered);
-    match filename {
-        Some(name) => format!("[Errno {code}] {reason}: {}", str_repr(name)),
-        None => format!("[Errno {code}] {reason}"),
-    }
 }
 
 /// Strict UTF-8 decoding; the error text is Python's `UnicodeDecodeError`

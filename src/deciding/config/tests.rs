@@ -1,12 +1,10 @@
 //! The config's tests: the reference's messages, precedence, the dump, and
 //! the checks of every key at its bounds.
 
-use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::keys::{KEYS, known_keys, sections};
-use super::reading::describe_os_error;
 use super::*;
 use crate::pycompat::pyfmt::str_repr;
 
@@ -262,24 +260,6 @@ fn path_below_a_file_is_not_a_directory() {
     assert_eq!(
         resolve(None, Some(&path)).unwrap_err(),
         format!("failed to read comparison config {quoted}: [Errno 20] Not a directory: {quoted}")
-    );
-}
-
-#[test]
-fn os_errors_use_python_wording() {
-    let denied = io::Error::from_raw_os_error(13);
-    assert_eq!(
-        describe_os_error(&denied, Some("x")),
-        "[Errno 13] Permission denied: 'x'"
-    );
-    let io_failure = io::Error::from_raw_os_error(5);
-    assert_eq!(
-        describe_os_error(&io_failure, None),
-        "[Errno 5] Input/output error"
-    );
-    assert_eq!(
-        describe_os_error(&io::Error::from_raw_os_error(2), Some("it's.toml")),
-        "[Errno 2] No such file or directory: \"it's.toml\""
     );
 }
 

@@ -5,11 +5,11 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use plotters::prelude::{BitMapBackend, IntoDrawingArea, SVGBackend};
 
+use crate::pycompat::oserror::os_error_text;
 use crate::pycompat::pyfmt::str_repr;
 use crate::rendering::charts::canvas::{Canvas, Chart, DPI, Flavor};
 
@@ -147,14 +147,15 @@ pub(super) fn save_chart<C: Chart>(
         ImageFormat::Svg => svg_bytes(chart, size),
     }
     .map_err(fail)?;
-    crate::output::atomic::write_file(path, &bytes).map_err(|e| fail(python_os_error(&e, path)))?;
+    crate::output::atomic::write_file(path, &bytes)
+        .map_err(|e| fail(os_error_text(&e, &path.to_string_lossy())))?;
     Ok(format!("Saved {} to {shown}", kind.saved_name()))
 }
 
 fn ensure_parent(path: &Path) -> Result<(), String> {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => {
-            fs::create_dir_all(parent).map_err(|e| python_os_error(&e, parent))
+            fs::create_dir_all(parent).map_err(|e| os_error_text(&e, &parent.to_string_lossy()))
         }
         _ => Ok(()),
     }
@@ -253,20 +254,4 @@ fn absolute(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// An I/O error in Python's `OSError` wording:
-/// `[Errno 13] Permission denied: 'path'`.
-fn python_os_error(err: &io::Error, path: &Path) -> String {
-    let Some(code) = err.raw_os_error() else {
-        return err.to_string();
-    };
-    let text = err.to_string();
-    let reason = text
-        .strip_suffix(&format!(" (os error {code})"))
-        .unwrap_or(&text);
-    format!(
-        "[Errno {code}] {reason}: {}",
-        str_repr(&path.to_string_lossy())
-    )
 }
