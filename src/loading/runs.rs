@@ -4,7 +4,7 @@
 
 use crate::failure::Failure;
 use crate::loading::path_text::to_path;
-use crate::loading::sidecar::py_join;
+use crate::pycompat::paths::py_join;
 
 /// The paths given for each side: files, or directories whose same-named
 /// files are runs of the same benchmarks.

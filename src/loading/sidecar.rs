@@ -9,27 +9,7 @@ use crate::deciding::decision::{BulkEvidence, BulkSamples};
 use crate::loading::path_text::to_path;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
 use crate::pycompat::oserror::os_error_text;
-
-/// Python's `os.path.join(directory, name)` for POSIX paths.
-pub fn py_join(directory: &str, name: &str) -> String {
-    if name.starts_with('/') || directory.is_empty() {
-        name.to_string()
-    } else if directory.ends_with('/') {
-        format!("{directory}{name}")
-    } else {
-        format!("{directory}/{name}")
-    }
-}
-
-/// Python's `os.path.dirname(path)` for POSIX paths.
-pub fn py_dirname(path: &str) -> String {
-    let head = &path[..path.rfind('/').map_or(0, |i| i + 1)];
-    if !head.is_empty() && head.chars().any(|c| c != '/') {
-        head.trim_end_matches('/').to_string()
-    } else {
-        head.to_string()
-    }
-}
+use crate::pycompat::paths::{py_dirname, py_join};
 
 /// Where a sidecar named in a JSON file lives: absolute names as given,
 /// otherwise next to the JSON file, then next to its directory, then
@@ -232,17 +212,6 @@ impl BulkEvidence for SidecarEvidence<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn python_path_helpers() {
-        assert_eq!(py_join("", "a.bin"), "a.bin");
-        assert_eq!(py_join("dir/", "a.bin"), "dir/a.bin");
-        assert_eq!(py_join("dir", "/abs/a.bin"), "/abs/a.bin");
-        assert_eq!(py_dirname("base/results.json"), "base");
-        assert_eq!(py_dirname("results.json"), "");
-        assert_eq!(py_dirname("/x"), "/");
-        assert_eq!(py_dirname("a//b"), "a");
-    }
 
     #[test]
     fn a_fifo_sidecar_is_neither_material_nor_read() {
