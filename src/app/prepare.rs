@@ -8,10 +8,10 @@ use std::cell::RefCell;
 
 use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
+use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::{AxisValue, Benchmark, State};
-use crate::loading::sidecar::SidecarEvidence;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, StateMatch};

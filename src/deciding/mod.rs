@@ -16,5 +16,6 @@ mod radix;
 pub mod repetitions;
 pub mod report;
 pub mod samples;
+pub mod sidecar_evidence;
 pub mod status;
 mod value_stats;

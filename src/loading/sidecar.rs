@@ -1,11 +1,10 @@
 //! `--jsonbin` sidecars: float32 sample times and SM clock frequencies next
 //! to the JSON file, read only when a decision needs them.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 
-use crate::deciding::decision::{BulkEvidence, BulkSamples};
 use crate::loading::path_text::to_path;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
 use crate::pycompat::oserror::os_error_text;
@@ -162,21 +161,20 @@ impl Sidecar {
     }
 }
 
-/// The bulk evidence of one state, loaded at most once and only on demand.
-pub struct SidecarEvidence<'w> {
+/// The two sidecars one state advertises (sample times, SM clock
+/// frequencies) with their resolved paths; nothing is read until asked.
+pub struct StateSidecars<'w> {
     samples: Option<Sidecar>,
     frequencies: Option<Sidecar>,
-    loaded: OnceCell<Option<BulkSamples>>,
     /// Warnings of this state, printed by the caller in state order.
     warnings: &'w RefCell<Vec<String>>,
 }
 
-impl<'w> SidecarEvidence<'w> {
+impl<'w> StateSidecars<'w> {
     pub fn new(timing: &Timing, json_dir: &str, warnings: &'w RefCell<Vec<String>>) -> Self {
-        SidecarEvidence {
+        StateSidecars {
             samples: Sidecar::new(&timing.samples, json_dir, "sample time"),
             frequencies: Sidecar::new(&timing.frequencies, json_dir, "sample frequency"),
-            loaded: OnceCell::new(),
             warnings,
         }
     }
@@ -187,25 +185,22 @@ impl<'w> SidecarEvidence<'w> {
             .map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count_text.as_str())))
     }
 
-    fn load(&self) -> Option<BulkSamples> {
+    /// Both sidecars are advertised with a positive count and are non-empty files.
+    pub fn are_material(&self) -> bool {
+        let material = |s: &Option<Sidecar>| s.as_ref().is_some_and(Sidecar::is_material);
+        material(&self.samples) && material(&self.frequencies)
+    }
+
+    /// The sample times and frequencies, each `None` (with a warning) when
+    /// it cannot be read.
+    pub fn read(&self) -> (Option<Vec<f32>>, Option<Vec<f32>>) {
         // Both files are read (and warned about) before either is judged.
         let times = self.samples.as_ref().and_then(|s| s.load(self.warnings));
         let frequencies = self
             .frequencies
             .as_ref()
             .and_then(|s| s.load(self.warnings));
-        BulkSamples::new(times?, frequencies?)
-    }
-}
-
-impl BulkEvidence for SidecarEvidence<'_> {
-    fn has_material_cycle_sources(&self) -> bool {
-        let material = |s: &Option<Sidecar>| s.as_ref().is_some_and(Sidecar::is_material);
-        material(&self.samples) && material(&self.frequencies)
-    }
-
-    fn time_and_cycles(&self) -> Option<&BulkSamples> {
-        self.loaded.get_or_init(|| self.load()).as_ref()
+        (times, frequencies)
     }
 }
 
@@ -235,10 +230,10 @@ mod tests {
             ..Timing::default()
         };
         let warnings = RefCell::new(Vec::new());
-        let evidence = SidecarEvidence::new(&timing, "", &warnings);
+        let sidecars = StateSidecars::new(&timing, "", &warnings);
         // Opening a FIFO for reading would block this test forever.
-        assert!(!evidence.has_material_cycle_sources());
-        assert!(evidence.time_and_cycles().is_none());
+        assert!(!sidecars.are_material());
+        assert_eq!(sidecars.read(), (None, None));
         assert!(
             warnings.borrow()[0].contains("not a regular file"),
             "{:?}",

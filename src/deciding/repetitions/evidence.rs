@@ -13,10 +13,10 @@ use crate::deciding::decision::{
     estimate_of, is_positive_finite, summary_cycle_interval, timing_interval,
 };
 use crate::deciding::report::SidecarFile;
+use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::State;
-use crate::loading::sidecar::SidecarEvidence;
 use crate::loading::timing::{Timing, extract_timing};
 
 /// One run's instance of a state.
