@@ -15,10 +15,10 @@ pub mod matching;
 pub mod memory;
 pub mod output;
 pub mod parallel;
-pub mod printable;
 pub mod pycompat;
 pub mod rendering;
 pub mod suggest;
+pub mod text;
 
 use std::io::Write;
 

@@ -30,12 +30,12 @@ use crate::matching::filters::{AxisFilter, DeviceFilter, FilterPlan, matching_gr
 use crate::matching::nothing_compared::Offer;
 use crate::output::collisions::OutputGuard;
 use crate::parallel::{drop_in_background, map_in_parallel};
-use crate::printable::{not_a_marker, printable};
 use crate::pycompat::paths::py_dirname;
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::bulk_debug::bulk_debug_row;
 use crate::rendering::charts::selection::{ChartSettings, Charts};
 use crate::rendering::table::DisplayMode;
+use crate::text::printable::{not_a_marker, printable};
 
 pub(crate) use output::{notes, summary_text, write_bulk_debug};
 use prepare::{BENCHMARKS_PER_THREAD, PairWork, prepare_benchmark, prepare_pair, table_text};

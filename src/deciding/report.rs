@@ -5,7 +5,7 @@
 use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::scalar::Scalar;
-use crate::printable::printable;
+use crate::text::printable::printable;
 
 /// Occurrences of one reason, keeping the message of its most severe instance.
 #[derive(Debug, Clone)]

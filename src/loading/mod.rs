@@ -11,7 +11,6 @@ pub mod fastjson;
 pub mod inputs;
 pub mod mapped;
 pub mod model;
-pub mod path_text;
 pub mod runs;
 pub mod scalar;
 pub mod sidecar;

@@ -3,8 +3,8 @@
 //! file name across all the runs of both sides.
 
 use crate::failure::Failure;
-use crate::loading::path_text::to_path;
 use crate::pycompat::paths::py_join;
+use crate::text::path_text::to_path;
 
 /// The paths given for each side: files, or directories whose same-named
 /// files are runs of the same benchmarks.

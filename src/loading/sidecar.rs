@@ -5,10 +5,10 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 
-use crate::loading::path_text::to_path;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
 use crate::pycompat::oserror::os_error_text;
 use crate::pycompat::paths::{py_dirname, py_join};
+use crate::text::path_text::to_path;
 
 /// Where a sidecar named in a JSON file lives: absolute names as given,
 /// otherwise next to the JSON file, then next to its directory, then

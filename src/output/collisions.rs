@@ -13,11 +13,11 @@ use crate::app::Settings;
 use crate::cli::Extras;
 use crate::failure::Failure;
 use crate::loading::model::Root;
-use crate::loading::path_text::to_path;
 use crate::loading::sidecar::resolve_sidecar_path;
 use crate::loading::summaries::Extracted;
 use crate::loading::summaries::Tag;
 use crate::pycompat::paths::py_dirname;
+use crate::text::path_text::to_path;
 
 /// Exit status of a usage error (as clap's); an output naming an input is one.
 pub const CONFLICT_EXIT: u8 = 2;

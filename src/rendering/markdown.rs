@@ -11,11 +11,11 @@ use crate::deciding::config::{KEYS, Thresholds};
 use crate::deciding::gate::{GateOutcome, Verdict};
 use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
-use crate::printable::printable;
 use crate::pycompat::pyfmt::float_repr;
 use crate::rendering::advice::next_step;
 use crate::rendering::markdown_budget::{Document, RowSection};
 use crate::rendering::units::{change, percentage, positive_duration};
+use crate::text::printable::printable;
 
 /// GitHub's limit for a job summary.
 pub const DEFAULT_MAX_BYTES: usize = 1024 * 1024;
