@@ -6,8 +6,8 @@ use std::io::Write;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
-use crate::deciding::decision::Status;
 use crate::deciding::gate::GateCategory;
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
 use crate::rendering::charts::selection::ChartSettings;
@@ -81,7 +81,7 @@ fn parse_fail_on(text: &str) -> Result<FailOn, String> {
 fn path_text_parser() -> impl clap::builder::TypedValueParser<Value = String> {
     use clap::builder::TypedValueParser;
     clap::builder::OsStringValueParser::new()
-        .map(|name: std::ffi::OsString| crate::loading::path_text::to_text(&name))
+        .map(|name: std::ffi::OsString| crate::text::path_text::to_text(&name))
 }
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
@@ -126,7 +126,7 @@ Exit codes:
 )]
 pub struct Cli {
     /// Reference and compare JSON files, or two directories (same-named .json files are paired)
-    // Any file name, UTF-8 or not, as lossless text (`loading::path_text`).
+    // Any file name, UTF-8 or not, as lossless text (`text::path_text`).
     #[arg(value_name = "PATH", value_parser = path_text_parser())]
     pub paths: Vec<String>,
 

@@ -16,11 +16,14 @@ pub mod matching;
 pub mod memory;
 pub mod output;
 pub mod parallel;
-pub mod printable;
 pub mod pycompat;
 pub mod rendering;
 pub mod settings;
 pub mod suggest;
+pub mod text;
+
+#[cfg(test)]
+mod layering;
 
 /// Runs a parsed command line, writing the report to `out`; gives the exit
 /// code. Everything written is flushed here, so that a write error on

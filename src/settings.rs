@@ -5,8 +5,8 @@
 //! `app` imports it.
 
 use crate::deciding::config::Thresholds;
-use crate::deciding::decision::Status;
 use crate::deciding::gate::GateCategory;
+use crate::deciding::status::Status;
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::rendering::charts::selection::ChartSettings;
 use crate::rendering::table::DisplayMode;

@@ -34,8 +34,9 @@ use proptest::test_runner::RngSeed;
 
 use nvbench_compare::deciding::config::{Thresholds, preset};
 use nvbench_compare::deciding::decision::{
-    BulkEvidence, BulkSamples, Comparison, NoBulk, ReasonCode, Side, Status, compare_timings,
+    BulkEvidence, BulkSamples, Comparison, NoBulk, Side, compare_timings,
 };
+use nvbench_compare::deciding::status::{ReasonCode, Status};
 use nvbench_compare::loading::timing::Timing;
 
 fn config() -> ProptestConfig {

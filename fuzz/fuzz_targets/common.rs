@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use nvbench_compare::deciding::decision::{BulkEvidence, Comparison, NoBulk, Side, Status, compare_timings};
+use nvbench_compare::deciding::decision::{BulkEvidence, Comparison, NoBulk, Side, compare_timings};
+use nvbench_compare::deciding::status::Status;
 use nvbench_compare::deciding::config::Thresholds;
 use nvbench_compare::loading::timing::Timing;
 

@@ -1,6 +1,6 @@
 //! Sidecar loader: arbitrary bytes in two sidecar files, arbitrary claimed
 //! counts (including 10^12) and special paths (directory, FIFO, /dev/zero,
-//! missing) -> `sidecar::SidecarEvidence` and `read_float32_file` -> the
+//! missing) -> `sidecar_evidence::SidecarEvidence` and `read_float32_file` -> the
 //! bulk steps of the decision tree (with the swap and self-comparison
 //! invariants checked).
 //!
@@ -16,7 +16,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use nvbench_compare::deciding::config::preset;
-use nvbench_compare::loading::sidecar::{SidecarEvidence, read_float32_file};
+use nvbench_compare::deciding::sidecar_evidence::SidecarEvidence;
+use nvbench_compare::loading::sidecar::read_float32_file;
 use nvbench_compare::loading::timing::{SidecarRef, Timing};
 
 fn robust(min: f64, median: f64, q3: f64) -> Timing {

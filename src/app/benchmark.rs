@@ -6,13 +6,14 @@
 
 use std::cell::RefCell;
 
-use crate::deciding::decision::{self, Comparison, Side, Status};
+use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::repetitions::RepetitionStats;
 use crate::deciding::repetitions::evidence::{RunFiles, SideRuns, decide_repeated};
 use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
+use crate::deciding::sidecar_evidence::SidecarEvidence;
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::{AxisValue, Benchmark, State};
-use crate::loading::sidecar::SidecarEvidence;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, StateMatch};

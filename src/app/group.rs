@@ -9,10 +9,10 @@ use crate::failure::Failure;
 use crate::loading::inputs::{check_file_version, parse_root};
 use crate::loading::model::{Device, Root};
 use crate::loading::runs::{Run, RunGroup};
-use crate::loading::sidecar::py_dirname;
 use crate::matching::RunBench;
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::parallel::map_in_parallel;
+use crate::pycompat::paths::py_dirname;
 use crate::settings::{Layout, Settings};
 
 use super::sections::{report_device_mismatch, selected_devices};

@@ -27,11 +27,11 @@ use crate::matching::filters::{AxisFilter, matching_group};
 use crate::matching::nothing_compared::{Offer, pair_offer};
 use crate::output::{Console, Outputs};
 use crate::parallel::{drop_in_background, map_in_parallel};
-use crate::printable::{not_a_marker, printable};
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::bulk_debug::{bulk_debug_row, run_rows};
 use crate::rendering::charts::selection::{ChartEvent, Charts};
 use crate::settings::{Layout, Settings};
+use crate::text::printable::{not_a_marker, printable};
 
 use benchmark::{
     BENCHMARKS_PER_THREAD, BenchPair, DecidedState, PairWork, axis_names, benchmark_device_pairs,

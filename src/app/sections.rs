@@ -10,9 +10,9 @@ use crate::failure::Failure;
 use crate::loading::model::{Device, Root};
 use crate::matching::filters::DeviceFilter;
 use crate::matching::{self};
-use crate::printable::printable;
 use crate::pycompat::jsondiff::symmetric_diff_repr;
 use crate::rendering::{Color, colorize};
+use crate::text::printable::printable;
 
 use crate::settings::Settings;
 

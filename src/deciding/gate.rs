@@ -1,8 +1,8 @@
 //! `--fail-on`: the regression gate. Pure: a report and the selected
 //! categories in, the categories that tripped out.
 
-use crate::deciding::decision::Status;
 use crate::deciding::report::Report;
+use crate::deciding::status::Status;
 use crate::suggest::{close_names, did_you_mean};
 
 /// The exit code of a failed gate: distinct from 1 (error) and from 2
@@ -189,7 +189,7 @@ pub fn describe_failures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deciding::decision::{Reason, ReasonCode};
+    use crate::deciding::status::{Reason, ReasonCode};
 
     fn report_with(statuses: &[Status]) -> Report {
         let mut report = Report::default();

@@ -2,9 +2,10 @@
 //! matched state and, when a machine-readable or gate output needs them,
 //! per-state records, states present on one side only, and geomeans.
 
-use crate::deciding::decision::{Comparison, Reason, ReasonCode, Status};
+use crate::deciding::decision::Comparison;
+use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::scalar::Scalar;
-use crate::printable::printable;
+use crate::text::printable::printable;
 
 /// Occurrences of one reason, keeping the message of its most severe instance.
 #[derive(Debug, Clone)]

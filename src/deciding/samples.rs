@@ -109,7 +109,8 @@ fn all_positive_finite(values: &[f32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deciding::coverage::{oracle, sample_interval, sorted_unique};
+    use crate::deciding::coverage::tests::oracle;
+    use crate::deciding::coverage::tests::support::{sample_interval, sorted_unique};
 
     fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         let mut state = seed;

@@ -5,7 +5,7 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::loading::path_text::to_path;
+use crate::text::path_text::to_path;
 
 /// What a path names on this system.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,9 +6,9 @@ use std::io::Write;
 use crate::failure::Failure;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
 use crate::loading::model::Root;
-use crate::loading::path_text::{to_path, to_text};
-use crate::loading::sidecar::os_error_text;
-use crate::printable::printable;
+use crate::pycompat::oserror::os_error_text;
+use crate::text::path_text::{to_path, to_text};
+use crate::text::printable::printable;
 
 /// `name` has the extension `.json` in Python's `os.path.splitext` sense
 /// (a name made only of dots before `.json` has no extension).

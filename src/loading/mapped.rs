@@ -9,7 +9,7 @@ use std::io;
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 
-use crate::loading::path_text::to_path;
+use crate::text::path_text::to_path;
 
 /// How far behind the parser pages are released, and in what steps.
 const RELEASE_STEP: usize = 16 << 20;

@@ -12,7 +12,6 @@ pub mod identity;
 pub mod inputs;
 pub mod mapped;
 pub mod model;
-pub mod path_text;
 pub mod runs;
 pub mod scalar;
 pub mod sidecar;

@@ -4,8 +4,8 @@
 
 use crate::failure::Failure;
 use crate::loading::identity::Identity;
-use crate::loading::path_text::to_path;
-use crate::loading::sidecar::py_join;
+use crate::pycompat::paths::py_join;
+use crate::text::path_text::to_path;
 
 /// The paths given for one side.
 #[derive(Debug, Clone, Copy)]
@@ -109,8 +109,8 @@ fn check_distinct(side: &SideArgs) -> Result<(), Failure> {
             };
             return Err(Failure::fatal(format!(
                 "--vs: {} and {} are the same {what}, given twice among the {} runs; each run must be a separate {what} (from a separate process)",
-                crate::printable::printable(&side.paths[first]),
-                crate::printable::printable(&side.paths[second]),
+                crate::text::printable::printable(&side.paths[first]),
+                crate::text::printable::printable(&side.paths[second]),
                 side.name
             )));
         }

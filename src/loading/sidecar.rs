@@ -1,34 +1,14 @@
 //! `--jsonbin` sidecars: float32 sample times and SM clock frequencies next
 //! to the JSON file, read only when a decision needs them.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 
-use crate::deciding::decision::{BulkEvidence, BulkSamples};
-use crate::loading::path_text::to_path;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
-
-/// Python's `os.path.join(directory, name)` for POSIX paths.
-pub fn py_join(directory: &str, name: &str) -> String {
-    if name.starts_with('/') || directory.is_empty() {
-        name.to_string()
-    } else if directory.ends_with('/') {
-        format!("{directory}{name}")
-    } else {
-        format!("{directory}/{name}")
-    }
-}
-
-/// Python's `os.path.dirname(path)` for POSIX paths.
-pub fn py_dirname(path: &str) -> String {
-    let head = &path[..path.rfind('/').map_or(0, |i| i + 1)];
-    if !head.is_empty() && head.chars().any(|c| c != '/') {
-        head.trim_end_matches('/').to_string()
-    } else {
-        head.to_string()
-    }
-}
+use crate::pycompat::oserror::os_error_text;
+use crate::pycompat::paths::{py_dirname, py_join};
+use crate::text::path_text::to_path;
 
 /// Where a sidecar named in a JSON file lives: absolute names as given,
 /// otherwise next to the JSON file, then next to its directory, then
@@ -51,23 +31,6 @@ pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
         return filename.to_string();
     }
     beside_json
-}
-
-/// Python's `OSError` text: `[Errno 2] No such file or directory: 'x'`.
-pub fn os_error_text(error: &io::Error, path: &str) -> String {
-    let description = error.to_string();
-    let description = description
-        .split(" (os error")
-        .next()
-        .unwrap_or(&description)
-        .to_string();
-    match error.raw_os_error() {
-        Some(code) => format!(
-            "[Errno {code}] {description}: {}",
-            crate::pycompat::pyfmt::str_repr(path)
-        ),
-        None => format!("{description}: {}", crate::pycompat::pyfmt::str_repr(path)),
-    }
 }
 
 /// Opens a sidecar that must be a regular file: a directory, FIFO or device
@@ -198,21 +161,20 @@ impl Sidecar {
     }
 }
 
-/// The bulk evidence of one state, loaded at most once and only on demand.
-pub struct SidecarEvidence<'w> {
+/// The two sidecars one state advertises (sample times, SM clock
+/// frequencies) with their resolved paths; nothing is read until asked.
+pub struct StateSidecars<'w> {
     samples: Option<Sidecar>,
     frequencies: Option<Sidecar>,
-    loaded: OnceCell<Option<BulkSamples>>,
     /// Warnings of this state, printed by the caller in state order.
     warnings: &'w RefCell<Vec<String>>,
 }
 
-impl<'w> SidecarEvidence<'w> {
+impl<'w> StateSidecars<'w> {
     pub fn new(timing: &Timing, json_dir: &str, warnings: &'w RefCell<Vec<String>>) -> Self {
-        SidecarEvidence {
+        StateSidecars {
             samples: Sidecar::new(&timing.samples, json_dir, "sample time"),
             frequencies: Sidecar::new(&timing.frequencies, json_dir, "sample frequency"),
-            loaded: OnceCell::new(),
             warnings,
         }
     }
@@ -223,51 +185,28 @@ impl<'w> SidecarEvidence<'w> {
             .map(|s| s.as_ref().map(|s| (s.path.as_str(), s.count_text.as_str())))
     }
 
-    fn load(&self) -> Option<BulkSamples> {
+    /// Both sidecars are advertised with a positive count and are non-empty files.
+    pub fn are_material(&self) -> bool {
+        let material = |s: &Option<Sidecar>| s.as_ref().is_some_and(Sidecar::is_material);
+        material(&self.samples) && material(&self.frequencies)
+    }
+
+    /// The sample times and frequencies, each `None` (with a warning) when
+    /// it cannot be read.
+    pub fn read(&self) -> (Option<Vec<f32>>, Option<Vec<f32>>) {
         // Both files are read (and warned about) before either is judged.
         let times = self.samples.as_ref().and_then(|s| s.load(self.warnings));
         let frequencies = self
             .frequencies
             .as_ref()
             .and_then(|s| s.load(self.warnings));
-        BulkSamples::new(times?, frequencies?)
-    }
-}
-
-impl BulkEvidence for SidecarEvidence<'_> {
-    fn has_material_cycle_sources(&self) -> bool {
-        let material = |s: &Option<Sidecar>| s.as_ref().is_some_and(Sidecar::is_material);
-        material(&self.samples) && material(&self.frequencies)
-    }
-
-    fn time_and_cycles(&self) -> Option<&BulkSamples> {
-        self.loaded.get_or_init(|| self.load()).as_ref()
+        (times, frequencies)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn python_path_helpers() {
-        assert_eq!(py_join("", "a.bin"), "a.bin");
-        assert_eq!(py_join("dir/", "a.bin"), "dir/a.bin");
-        assert_eq!(py_join("dir", "/abs/a.bin"), "/abs/a.bin");
-        assert_eq!(py_dirname("base/results.json"), "base");
-        assert_eq!(py_dirname("results.json"), "");
-        assert_eq!(py_dirname("/x"), "/");
-        assert_eq!(py_dirname("a//b"), "a");
-    }
-
-    #[test]
-    fn os_error_text_matches_python() {
-        let error = io::Error::from_raw_os_error(2);
-        assert_eq!(
-            os_error_text(&error, "x.bin"),
-            "[Errno 2] No such file or directory: 'x.bin'"
-        );
-    }
 
     #[test]
     fn a_fifo_sidecar_is_neither_material_nor_read() {
@@ -291,10 +230,10 @@ mod tests {
             ..Timing::default()
         };
         let warnings = RefCell::new(Vec::new());
-        let evidence = SidecarEvidence::new(&timing, "", &warnings);
+        let sidecars = StateSidecars::new(&timing, "", &warnings);
         // Opening a FIFO for reading would block this test forever.
-        assert!(!evidence.has_material_cycle_sources());
-        assert!(evidence.time_and_cycles().is_none());
+        assert!(!sidecars.are_material());
+        assert_eq!(sidecars.read(), (None, None));
         assert!(
             warnings.borrow()[0].contains("not a regular file"),
             "{:?}",

@@ -102,7 +102,7 @@ pub fn register(bytes: &[u8], path: &str) -> Registration {
     INSTALL.call_once(install_handler);
     let mut message = format!(
         "nvbench-compare: error: cannot read {}: the file was truncated while it was being read\n",
-        crate::printable::printable(path)
+        crate::text::printable::printable(path)
     )
     .into_bytes()
     .into_boxed_slice();

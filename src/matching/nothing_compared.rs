@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 use crate::loading::model::{Benchmark, Root};
 use crate::loading::scalar::Scalar;
 use crate::matching::filters::{AxisFilter, FilterPlan, matches_any_group};
-use crate::printable::printable;
 use crate::suggest::{close_names, did_you_mean};
+use crate::text::printable::printable;
 
 /// Names listed when no close name exists: enough to see what is there.
 const LISTED_NAMES: usize = 8;

@@ -10,8 +10,9 @@
 use crate::failure::Failure;
 use crate::loading::identity::Identity;
 use crate::loading::model::Root;
-use crate::loading::sidecar::{py_dirname, resolve_sidecar_path};
+use crate::loading::sidecar::resolve_sidecar_path;
 use crate::loading::summaries::{Extracted, Lookup, Tag};
+use crate::pycompat::paths::py_dirname;
 use crate::rendering::charts::selection::DEFAULT_ALONG_TEMPLATE;
 use crate::rendering::charts::summary::DEFAULT_SUMMARY_OUTPUT;
 use crate::settings::Settings;

@@ -13,7 +13,7 @@ use std::io::Write;
 
 use crate::failure::Failure;
 use crate::loading::model::Root;
-use crate::loading::sidecar::os_error_text;
+use crate::pycompat::oserror::os_error_text;
 use crate::settings::{Destination, Settings};
 use collisions::Collisions;
 

@@ -1,8 +1,14 @@
-//! Python-compatible number formatting: `repr(float)`, `%.Ng` / `format(x, "g")`,
-//! and `%.Nf` with Python's handling of non-finite values.
+//! Python-compatible formatting: `repr(float)`, `%.Ng` / `format(x, "g")`,
+//! `%.Nf` with Python's handling of non-finite values, and `repr(str)`.
 //!
-//! The reference prints numbers through Python's formatting rules; every
-//! byte of our output that depends on them goes through this module.
+//! The reference prints numbers and quoted names through Python's rules;
+//! every byte of our output that depends on them goes through this module.
+//! Names come from untrusted input files and the bulk-debug output is
+//! executed as Python, so [`str_repr`] must always produce a literal that
+//! evaluates back to the same string: it escapes exactly what CPython
+//! escapes ([`crate::pycompat::unicode`]).
+
+use crate::pycompat::unicode::is_printable_non_ascii;
 
 /// Shortest round-trip digits and decimal exponent of a finite, non-zero `x`:
 /// `x = 0.d1d2d3... * 10^decpt` (the `decpt` convention of David Gay's dtoa).
@@ -219,7 +225,60 @@ fn remove_digit_underscores(text: &str) -> Option<String> {
     Some(text.replace('_', ""))
 }
 
-pub use crate::pycompat::pprint::str_repr;
+/// Python `repr(str)`: the same quote choice and escapes as CPython, so the
+/// result is a valid literal that evaluates back to `text`.
+pub fn str_repr(text: &str) -> String {
+    let quote = choose_quote(text);
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(quote);
+    for ch in text.chars() {
+        push_escaped_char(&mut out, ch, quote);
+    }
+    out.push(quote);
+    out
+}
+
+/// CPython prefers `'`; it switches to `"` only when that avoids escaping,
+/// i.e. the text has a `'` but no `"`.
+fn choose_quote(text: &str) -> char {
+    if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    }
+}
+
+/// Appends `ch` as it appears inside a CPython string repr quoted with `quote`.
+fn push_escaped_char(out: &mut String, ch: char, quote: char) {
+    match ch {
+        '\\' => out.push_str("\\\\"),
+        _ if ch == quote => {
+            out.push('\\');
+            out.push(ch);
+        }
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        ' '..='~' => out.push(ch),
+        _ if ch.is_ascii() => push_hex_escape(out, ch), // C0 controls and DEL
+        _ if is_printable_non_ascii(ch) => out.push(ch),
+        _ => push_hex_escape(out, ch),
+    }
+}
+
+/// `\xNN`, `\uNNNN` or `\UNNNNNNNN` (lowercase hex), the shortest form that
+/// holds the code point, as CPython chooses.
+fn push_hex_escape(out: &mut String, ch: char) {
+    let code = u32::from(ch);
+    let escaped = if code <= 0xFF {
+        format!("\\x{code:02x}")
+    } else if code <= 0xFFFF {
+        format!("\\u{code:04x}")
+    } else {
+        format!("\\U{code:08x}")
+    };
+    out.push_str(&escaped);
+}
 
 #[cfg(test)]
 mod tests {
@@ -330,6 +389,37 @@ mod tests {
 
     #[test]
     fn str_repr_matches_python() {
+        let cases = [
+            ("", "''"),
+            ("plain", "'plain'"),
+            ("'", "\"'\""),
+            ("\"", "'\"'"),
+            ("'\"", "'\\'\"'"),
+            ("it's", "\"it's\""),
+            ("say \"hi\"", "'say \"hi\"'"),
+            ("\\", "'\\\\'"),
+            ("\"\"\"", "'\"\"\"'"),
+            ("'''", "\"'''\""),
+            ("\u{0}\u{1}\u{1b}\u{7f}", "'\\x00\\x01\\x1b\\x7f'"),
+            ("\t\n\u{d}\u{b}\u{c}", "'\\t\\n\\r\\x0b\\x0c'"),
+            (
+                "\u{80}\u{9f}\u{a0}\u{ad}\u{e9}\u{ff}",
+                "'\\x80\\x9f\\xa0\\xad\u{e9}\u{ff}'",
+            ),
+            (
+                "\u{378}\u{2028}\u{2029}\u{200b}\u{feff}\u{3000}",
+                "'\\u0378\\u2028\\u2029\\u200b\\ufeff\\u3000'",
+            ),
+            (
+                "\u{e000}\u{1f600}\u{e0001}\u{10ffff}\u{2a6e0}",
+                "'\\ue000\u{1f600}\\U000e0001\\U0010ffff\\U0002a6e0'",
+            ),
+            ("\u{4e2d}\u{6587} \u{e9}", "'\u{4e2d}\u{6587} \u{e9}'"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(str_repr(text), expected, "repr of {text:?}");
+        }
+
         assert_eq!(str_repr("abc"), "'abc'");
         assert_eq!(str_repr("it's"), "\"it's\"");
         assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");

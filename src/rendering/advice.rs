@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use crate::deciding::decision::ReasonCode;
 use crate::deciding::report::Tally;
+use crate::deciding::status::ReasonCode;
 
 /// What would turn an AMBG with this reason into a decision.
 pub fn next_step(code: ReasonCode) -> &'static str {
@@ -64,7 +64,7 @@ pub fn render_next_steps(tally: &Tally) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deciding::decision::{Reason, Status};
+    use crate::deciding::status::{Reason, Status};
 
     #[test]
     fn one_line_per_reason_present() {

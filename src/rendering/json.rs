@@ -2,8 +2,9 @@
 //! Non-finite numbers are written as `null`.
 
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
-use crate::deciding::config::Thresholds;
+use crate::deciding::config::{KEYS, Thresholds};
 use crate::deciding::decision::{Comparison, Interval};
 use crate::deciding::gate::GateOutcome;
 use crate::deciding::report::{
@@ -24,17 +25,24 @@ struct Tool {
     version: &'static str,
 }
 
-#[derive(Serialize)]
+/// The preset, then every threshold named by its dotted key with `_` for
+/// `.` (`bulk.rare_support.sample_fraction` is
+/// `bulk_rare_support_sample_fraction`), in the config table's order.
 struct ThresholdsJson<'a> {
     preset: &'a str,
-    clear_gap_relative: f64,
-    same_center_relative: f64,
-    same_overlap_fraction: f64,
-    same_relative_dispersion_ceiling: f64,
-    bulk_sample_coverage: f64,
-    bulk_support_coverage: f64,
-    bulk_rare_support_sample_fraction: f64,
-    bulk_rare_support_max_removed_sample_fraction: f64,
+    thresholds: &'a Thresholds,
+}
+
+impl Serialize for ThresholdsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1 + KEYS.len()))?;
+        map.serialize_entry("preset", self.preset)?;
+        for key in &KEYS {
+            let name = key.full_name().replace('.', "_");
+            map.serialize_entry(&name, &key.value(self.thresholds))?;
+        }
+        map.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -327,14 +335,7 @@ pub fn render_json(report: &Report, gate: &GateOutcome, preset: &str, t: &Thresh
         },
         thresholds: ThresholdsJson {
             preset,
-            clear_gap_relative: t.clear_gap_relative,
-            same_center_relative: t.same_center_relative,
-            same_overlap_fraction: t.same_overlap_fraction,
-            same_relative_dispersion_ceiling: t.same_relative_dispersion_ceiling,
-            bulk_sample_coverage: t.bulk_sample_coverage,
-            bulk_support_coverage: t.bulk_support_coverage,
-            bulk_rare_support_sample_fraction: t.rare_sample_fraction,
-            bulk_rare_support_max_removed_sample_fraction: t.rare_max_removed_sample_fraction,
+            thresholds: t,
         },
         gate: gate_json(gate),
         summary: Summary {
@@ -373,4 +374,34 @@ pub fn render_json(report: &Report, gate: &GateOutcome, preset: &str, t: &Thresh
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deciding::config::preset;
+
+    #[test]
+    fn thresholds_are_named_by_their_dotted_keys() {
+        let report = Report::default();
+        let gate = GateOutcome::decide(&report, &[], None);
+        let t = Thresholds {
+            same_overlap_fraction: 0.3,
+            ..preset("strict").unwrap()
+        };
+        let text = render_json(&report, &gate, "strict", &t);
+        let document: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            serde_json::to_string(&document["thresholds"]).unwrap(),
+            "{\"preset\":\"strict\",\"clear_gap_relative\":0.01,\"same_center_relative\":0.0025,\
+             \"same_overlap_fraction\":0.3,\"same_relative_dispersion_ceiling\":0.01,\
+             \"bulk_sample_coverage\":0.995,\"bulk_support_coverage\":0.9,\
+             \"bulk_rare_support_sample_fraction\":0.001,\
+             \"bulk_rare_support_max_removed_sample_fraction\":0.005}"
+        );
+        assert!(
+            text.contains("  \"thresholds\": {\n    \"preset\": \"strict\",\n    \"clear_gap_relative\": 0.01,\n"),
+            "{text}"
+        );
+    }
 }

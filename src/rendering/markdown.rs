@@ -7,15 +7,15 @@
 
 use std::fmt::Write;
 
-use crate::deciding::config::Thresholds;
-use crate::deciding::decision::Status;
+use crate::deciding::config::{KEYS, Thresholds};
 use crate::deciding::gate::{GateOutcome, Verdict};
 use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
-use crate::printable::printable;
+use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::float_repr;
 use crate::rendering::advice::next_step;
 use crate::rendering::markdown_budget::{Document, RowSection};
 use crate::rendering::units::{change, percentage, positive_duration};
+use crate::text::printable::printable;
 
 /// GitHub's limit for a job summary.
 pub const DEFAULT_MAX_BYTES: usize = 1024 * 1024;
@@ -128,25 +128,9 @@ fn verdict_line(gate: &GateOutcome) -> String {
 }
 
 fn thresholds_text(preset: &str, t: &Thresholds) -> String {
-    let values = [
-        ("clear_gap.relative", t.clear_gap_relative),
-        ("same.center_relative", t.same_center_relative),
-        ("same.overlap_fraction", t.same_overlap_fraction),
-        (
-            "same.relative_dispersion_ceiling",
-            t.same_relative_dispersion_ceiling,
-        ),
-        ("bulk.sample_coverage", t.bulk_sample_coverage),
-        ("bulk.support_coverage", t.bulk_support_coverage),
-        ("bulk.rare_support.sample_fraction", t.rare_sample_fraction),
-        (
-            "bulk.rare_support.max_removed_sample_fraction",
-            t.rare_max_removed_sample_fraction,
-        ),
-    ];
-    let listed: Vec<String> = values
+    let listed: Vec<String> = KEYS
         .iter()
-        .map(|(name, value)| format!("`{name} = {}`", float_repr(*value)))
+        .map(|key| format!("`{} = {}`", key.full_name(), float_repr(key.value(t))))
         .collect();
     format!(
         "- Preset: {}; thresholds: {}\n",
@@ -416,6 +400,19 @@ mod tests {
         assert!(
             text.contains("**Gate: not gated** (no `--fail-on`)\n\n- Reference"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn thresholds_line_lists_every_key_in_table_order() {
+        let t = crate::deciding::config::preset("permissive").unwrap();
+        assert_eq!(
+            thresholds_text("permissive", &t),
+            "- Preset: `permissive`; thresholds: `clear_gap.relative = 0.0025`, \
+             `same.center_relative = 0.01`, `same.overlap_fraction = 0.25`, \
+             `same.relative_dispersion_ceiling = 0.05`, `bulk.sample_coverage = 0.98`, \
+             `bulk.support_coverage = 0.6`, `bulk.rare_support.sample_fraction = 0.001`, \
+             `bulk.rare_support.max_removed_sample_fraction = 0.02`\n"
         );
     }
 

@@ -20,7 +20,7 @@ pub mod units;
 
 use owo_colors::OwoColorize;
 
-use crate::deciding::decision::Status;
+use crate::deciding::status::Status;
 
 /// ANSI foreground colors the reference uses. owo-colors writes colorama's
 /// codes (`ESC[31m` ... `ESC[39m`, bright black as `ESC[90m`), so the bytes

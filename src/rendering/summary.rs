@@ -75,7 +75,7 @@ pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deciding::decision::{Reason, ReasonCode, Status};
+    use crate::deciding::status::{Reason, ReasonCode, Status};
 
     fn reason(code: ReasonCode, message: &str, severity: f64) -> Reason {
         Reason {

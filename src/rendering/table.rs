@@ -2,13 +2,13 @@
 
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
-use crate::printable::printable;
 use crate::pycompat::tabulate::{Align, github_table};
 use crate::rendering::status_cell;
 use crate::rendering::units::{
     IntervalWidths, TimingText, center_diff, change, duration, explicit_widths, interval_span,
     percentage, positive_duration, timing_with_explicit_interval,
 };
+use crate::text::printable::printable;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DisplayMode {

@@ -1,7 +1,8 @@
 //! Durations, percentages and intervals as the reference prints them in
 //! table cells.
 
-use crate::deciding::decision::{Interval, Status, is_positive_finite};
+use crate::deciding::decision::{Interval, is_positive_finite};
+use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::{format_f, format_f_signed};
 
 /// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is

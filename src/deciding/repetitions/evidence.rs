@@ -13,9 +13,10 @@ use crate::deciding::decision::{
     estimate_of, is_positive_finite, summary_cycle_interval, timing_interval,
 };
 use crate::deciding::report::SidecarFile;
+use crate::deciding::sidecar_evidence::SidecarEvidence;
+use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::State;
-use crate::loading::sidecar::SidecarEvidence;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::RunState;
 
@@ -235,7 +236,7 @@ pub fn decide_repeated(
         cmp_side.stats(compare.total_runs),
         comparison.frac_diff,
     );
-    if comparison.status == decision::Status::Undecided {
+    if comparison.status == Status::Undecided {
         apply_process_gap(&mut comparison, (&ref_side, &cmp_side), &stats, t);
     }
     Ok(RepeatedDecision {

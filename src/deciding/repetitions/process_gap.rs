@@ -17,7 +17,8 @@
 //! "Decision quality under drift").
 
 use crate::deciding::config::Thresholds;
-use crate::deciding::decision::{Decision, Interval, Reason, ReasonCode, Status, clear_gap_status};
+use crate::deciding::decision::{Decision, Interval, clear_gap_status};
+use crate::deciding::status::{Reason, ReasonCode, Status};
 
 /// Fewer runs give too little evidence on the scatter between processes.
 pub const MIN_RUNS: usize = 3;

@@ -4,10 +4,11 @@
 //! file-system errors in Python's wording (as upstream prints them).
 
 use std::collections::HashSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use plotters::prelude::{BitMapBackend, IntoDrawingArea, SVGBackend};
 
+use crate::pycompat::paths::{py_abspath, py_suffix};
 use crate::pycompat::pyfmt::str_repr;
 use crate::rendering::charts::canvas::{Canvas, Chart, DPI, Flavor};
 
@@ -26,7 +27,7 @@ impl ImageFormat {
             .file_name()
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
-        match python_suffix(&name).map(|ext| ext.to_ascii_lowercase()) {
+        match py_suffix(&name).map(|ext| ext.to_ascii_lowercase()) {
             Some(ext) if ext == "png" => Ok(ImageFormat::Png),
             Some(ext) if ext == "svg" => Ok(ImageFormat::Svg),
             Some(ext) => Err(format!(
@@ -91,7 +92,7 @@ impl OutputPaths {
     /// file left from an earlier run is overwritten on first use; `-copy-N`
     /// names skip files that exist.
     pub fn claim(&mut self, requested: &str, kind: PlotKind) -> (String, Option<String>) {
-        if self.claimed.insert(absolute(Path::new(requested))) {
+        if self.claimed.insert(py_abspath(Path::new(requested))) {
             return (requested.to_string(), None);
         }
         let original = Path::new(requested);
@@ -99,7 +100,7 @@ impl OutputPaths {
         // is normally found within a handful of tries.
         for counter in 1..=1_000_000u32 {
             let candidate = with_copy_suffix(original, counter);
-            let key = absolute(&candidate);
+            let key = py_abspath(&candidate);
             if !self.claimed.contains(&key) && !candidate.exists() {
                 self.claimed.insert(key);
                 let resolved = candidate.to_string_lossy().into_owned();
@@ -124,7 +125,7 @@ pub fn numbered_path(path: &str, number: usize) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let new_name = match python_suffix(&name) {
+    let new_name = match py_suffix(&name) {
         Some(ext) => format!("{}-{number}.{ext}", &name[..name.len() - ext.len() - 1]),
         None => format!("{name}-{number}"),
     };
@@ -222,22 +223,13 @@ fn svg_bytes<C: Chart>(chart: &C, size: (u32, u32)) -> Result<Vec<u8>, String> {
     Ok(svg.into_bytes())
 }
 
-// Small Python-compatible helpers (messages quote values as Python does)
-
-/// pathlib's suffix rule: the part after the last dot, unless the dot
-/// starts the name or ends it.
-fn python_suffix(name: &str) -> Option<&str> {
-    let dot = name.rfind('.')?;
-    (dot > 0 && dot + 1 < name.len()).then(|| &name[dot + 1..])
-}
-
 /// `stem-copy-N.ext` next to `path` (pathlib's stem and suffix).
 pub(super) fn with_copy_suffix(path: &Path, counter: u32) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let new_name = match python_suffix(&name) {
+    let new_name = match py_suffix(&name) {
         Some(ext) => format!(
             "{}-copy-{counter}.{ext}",
             &name[..name.len() - ext.len() - 1]
@@ -245,27 +237,4 @@ pub(super) fn with_copy_suffix(path: &Path, counter: u32) -> PathBuf {
         None => format!("{name}-copy-{counter}"),
     };
     path.with_file_name(new_name)
-}
-
-/// `os.path.abspath`: joined to the working directory and normalized
-/// without resolving symbolic links.
-fn absolute(path: &Path) -> PathBuf {
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
-    let mut out = PathBuf::new();
-    for part in joined.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }

@@ -8,7 +8,6 @@ use std::path::Path;
 use crate::deciding::report::{AxisEntry, StateRecord};
 use crate::failure::Failure;
 use crate::matching::filters::AxisFilter;
-use crate::printable::printable;
 use crate::rendering::charts::along::{
     AlongAxis, AlongPoint, AlongSeries, along_axis_value, draw_along_chart, missing_along_axis,
 };
@@ -18,6 +17,7 @@ use crate::rendering::charts::summary::{
     summary_title,
 };
 use crate::rendering::charts::template::along_output_path;
+use crate::text::printable::printable;
 
 /// Where `--plot-along` charts go without `--plot-along-output`: the
 /// reference draws them only on a display; a file keeps them usable in CI.

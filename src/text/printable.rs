@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 
-use crate::loading::path_text::{byte_escape, is_reserved};
+use crate::text::path_text::{byte_escape, is_reserved};
 
 /// The marker lines around the generated bulk-debug Python.
 pub const BULK_BEGIN: &str = "# NVB-BULK-BEGIN";
@@ -18,7 +18,7 @@ pub const BULK_END: &str = "# NVB-BULK-END";
 
 /// `text` with its control characters (C0, DEL, C1) escaped as Rust writes
 /// them (`\n`, `\r`, `\t`, `\u{1b}`), and the bytes of a non-UTF-8 file
-/// name as `\xff` (see `loading::path_text`): the text stays on one line
+/// name as `\xff` (see `text::path_text`): the text stays on one line
 /// and sends nothing to the terminal. Text without them (every real name) is
 /// borrowed, not copied.
 pub fn printable(text: &str) -> Cow<'_, str> {

@@ -1,0 +1,59 @@
+//! Reading a config file: its bytes as Python's `open()` reads them, and
+//! strict UTF-8 decoding, failing with the reference's texts.
+
+use std::fs::File;
+use std::io::{self, Read};
+
+use super::messages;
+use crate::pycompat::oserror::os_error_text;
+
+pub(super) fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
+    if path.contains('\0') {
+        return Err(messages::EMBEDDED_NULL_BYTE.to_string());
+    }
+    read_file_like_python(path).map_err(|os_error| messages::read_failed(path, &os_error))
+}
+
+/// Reads the whole file, describing failures the way Python's `OSError` prints.
+fn read_file_like_python(path: &str) -> Result<Vec<u8>, String> {
+    const EISDIR: i32 = 21;
+    let mut file = File::open(path).map_err(|error| os_error_text(&error, path))?;
+    // Linux lets open(2) succeed on a directory; Python's open() rejects it
+    // right away with EISDIR naming the path, so do the same.
+    if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
+        let error = io::Error::from_raw_os_error(EISDIR);
+        return Err(os_error_text(&error, path));
+    }
+    let mut bytes = Vec::new();
+    // Read failures after a successful open carry no file name in Python.
+    file.read_to_end(&mut bytes)
+        .map_err(|error| os_error_text(&error, None))?;
+    Ok(bytes)
+}
+
+/// Strict UTF-8 decoding; the error text is Python's `UnicodeDecodeError`
+/// message, which the reference prints bare (it is not a TOML or OS error).
+pub(super) fn decode_utf8(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes)
+        .map_err(|error| describe_utf8_error(error.as_bytes(), error.utf8_error()))
+}
+
+fn describe_utf8_error(bytes: &[u8], error: std::str::Utf8Error) -> String {
+    let start = error.valid_up_to();
+    let first = bytes.get(start).copied().unwrap_or(0);
+    let (length, reason) = match error.error_len() {
+        None => (bytes.len().saturating_sub(start), "unexpected end of data"),
+        Some(length) if is_utf8_lead_byte(first) => (length, "invalid continuation byte"),
+        Some(length) => (length, "invalid start byte"),
+    };
+    let location = if length <= 1 {
+        format!("byte 0x{first:02x} in position {start}")
+    } else {
+        format!("bytes in position {start}-{}", start + length - 1)
+    };
+    format!("'utf-8' codec can't decode {location}: {reason}")
+}
+
+fn is_utf8_lead_byte(byte: u8) -> bool {
+    (0xC2..=0xF4).contains(&byte)
+}

@@ -1,0 +1,187 @@
+//! Sorted runs: `np.unique(values, return_counts=True)` of a run's bulk
+//! samples, radix sorted on their bit patterns (see [`super::super::radix`]
+//! for why that sort, and not a comparison sort, is the one used).
+
+use super::super::radix::{LARGE_LEN, RadixKey, give_back, lsd_sort, sort_huge, take_buffer};
+use super::super::value_stats::BitStats;
+
+/// Distinct values in ascending order with their occurrence counts, like
+/// `np.unique(values, return_counts=True)`. Compute it once per array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SortedUnique {
+    pub values: Vec<f64>,
+    pub counts: Vec<u64>,
+}
+
+/// Minimum, maximum, AND and OR of a set of keys.
+pub(super) type KeyStats = BitStats;
+
+/// Ascending positive finite values as reduced keys: the value of reduced
+/// key `r` has the bit pattern `(r << shift) + min` (as float32 bits when
+/// `float32`). Only the bits that vary are kept: the low `shift` bits are
+/// the same in every key (cycles, products of two float32 values, end in
+/// zero bits), and subtracting the minimum keeps the order.
+pub(super) struct SortedBits {
+    pub(super) keys: Reduced,
+    shift: u32,
+    min: u64,
+    float32: bool,
+}
+
+pub(super) enum Reduced {
+    /// At most 32 varying bits (sample times, float32 patterns).
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl SortedBits {
+    pub(super) fn value(&self, reduced: u64) -> f64 {
+        let bits = (reduced << self.shift) + self.min;
+        if self.float32 {
+            f64::from(f32::from_bits(bits as u32))
+        } else {
+            f64::from_bits(bits)
+        }
+    }
+
+    pub(super) fn unique(mut self) -> SortedUnique {
+        if let Reduced::Wide(keys) = &mut self.keys
+            && keys.len() > LARGE_LEN
+        {
+            let keys = std::mem::take(keys);
+            return unique_in_place(keys, |r| self.value(r));
+        }
+        match (&self.keys, self.float32) {
+            (Reduced::Narrow(keys), true) => unique_keys(keys, |r| {
+                f64::from(f32::from_bits(
+                    ((u64::from(r) << self.shift) + self.min) as u32,
+                ))
+            }),
+            (Reduced::Narrow(keys), false) => unique_keys(keys, |r| {
+                f64::from_bits((u64::from(r) << self.shift) + self.min)
+            }),
+            (Reduced::Wide(keys), _) => unique_keys(keys, |r| self.value(r)),
+        }
+    }
+}
+
+impl Drop for SortedBits {
+    fn drop(&mut self) {
+        match &mut self.keys {
+            Reduced::Narrow(keys) => give_back(u32::pool(), std::mem::take(keys)),
+            Reduced::Wide(keys) => give_back(u64::pool(), std::mem::take(keys)),
+        }
+    }
+}
+
+/// `np.unique(values, return_counts=True)` of positive finite values given
+/// as their bit patterns (float32 patterns when `float32`), with the
+/// patterns' statistics.
+pub(in crate::deciding) fn sorted_unique_of_bits(
+    bits: impl ExactSizeIterator<Item = u64>,
+    stats: BitStats,
+    float32: bool,
+) -> SortedUnique {
+    if bits.len() == 0 {
+        return SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
+    }
+    sort_bits(bits, stats, float32).unique()
+}
+
+/// Radix sorts the reduced keys of the bit patterns `bits`.
+pub(super) fn sort_bits(
+    bits: impl Iterator<Item = u64>,
+    stats: KeyStats,
+    float32: bool,
+) -> SortedBits {
+    let shift = ((stats.any ^ stats.all) | 1 << 63).trailing_zeros();
+    let (min, span) = (stats.min, (stats.max - stats.min) >> shift);
+    let width = u64::BITS - span.leading_zeros();
+    let reduce = |key: u64| (key - min) >> shift;
+    let keys = if width <= 32 {
+        let mut keys = take_buffer(u32::pool());
+        keys.extend(bits.map(|key| reduce(key) as u32));
+        sort_reduced(&mut keys, width);
+        Reduced::Narrow(keys)
+    } else {
+        let mut keys = take_buffer(u64::pool());
+        keys.extend(bits.map(reduce));
+        sort_reduced(&mut keys, width);
+        Reduced::Wide(keys)
+    };
+    SortedBits {
+        keys,
+        shift,
+        min,
+        float32,
+    }
+}
+
+fn sort_reduced<K: RadixKey>(keys: &mut Vec<K>, width: u32) {
+    if keys.len() > LARGE_LEN {
+        sort_huge(keys);
+    } else {
+        lsd_sort(keys, width);
+    }
+}
+
+/// Runs of equal keys in ascending `keys`, without a data-dependent branch.
+/// Only the last key of each run is turned into its value.
+fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    let n = keys.len();
+    if n == 0 {
+        return SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
+    }
+    // Counting the runs first sizes the outputs exactly, so no buffer of
+    // one slot per sample is needed (with 10^8 distinct samples that buffer
+    // alone was 800 MB).
+    let runs = 1 + keys.windows(2).filter(|pair| pair[0] != pair[1]).count();
+    // `ends[u]` is one past the last index of run `u`; every slot is written
+    // before it is read.
+    let mut ends = vec![0u64; runs];
+    let mut run = 0;
+    for (i, pair) in keys.windows(2).enumerate() {
+        ends[run] = i as u64 + 1;
+        run += usize::from(pair[0] != pair[1]);
+    }
+    ends[run] = n as u64;
+    let values = ends
+        .iter()
+        .map(|&end| value(keys[end as usize - 1]))
+        .collect();
+    // The run ends become the counts in place, from the back.
+    for u in (1..runs).rev() {
+        ends[u] -= ends[u - 1];
+    }
+    SortedUnique {
+        values,
+        counts: ends,
+    }
+}
+
+/// [`unique_keys`] of a huge run, reusing the keys' buffer for the values:
+/// with every value distinct, a second buffer would add a sidecar's worth.
+fn unique_in_place(mut keys: Vec<u64>, value: impl Fn(u64) -> f64) -> SortedUnique {
+    let runs = 1 + keys.windows(2).filter(|pair| pair[0] != pair[1]).count();
+    let mut counts = Vec::with_capacity(runs);
+    let mut run_start = 0;
+    for i in 1..=keys.len() {
+        if i == keys.len() || keys[i] != keys[i - 1] {
+            // The run's key moves down to its slot: `counts.len() <= i - 1`.
+            keys[counts.len()] = keys[i - 1];
+            counts.push((i - run_start) as u64);
+            run_start = i;
+        }
+    }
+    keys.truncate(runs);
+    keys.shrink_to_fit();
+    // Same size and alignment: collected in place.
+    let values = keys.into_iter().map(value).collect();
+    SortedUnique { values, counts }
+}

@@ -1,0 +1,83 @@
+//! The rare-value support filter (spec `bulk.rare_support.*`): which unique
+//! values count towards support coverage, and why the filter was on or off.
+
+use super::CoverageThresholds;
+use super::verdict::format_percent;
+
+/// Outcome of the rare-value filter applied before unique-support coverage
+/// (spec `bulk.rare_support.*`). Every variant except `Filtered` means the
+/// full support was kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SupportFilter {
+    /// Rare values were dropped; they held this fraction of all samples.
+    Filtered {
+        removed_sample_fraction: f64,
+    },
+    Disabled,
+    AllValuesUnique,
+    NoRareValues,
+    WouldRemoveTooMuchMass,
+    WouldRemoveAllSupport,
+}
+
+impl SupportFilter {
+    /// The reference's short description, e.g. `on(0.3%)` or `off(disabled)`.
+    pub fn describe(&self) -> String {
+        match self {
+            SupportFilter::Filtered {
+                removed_sample_fraction,
+            } => {
+                format!("on({})", format_percent(*removed_sample_fraction))
+            }
+            SupportFilter::Disabled => "off(disabled)".to_string(),
+            SupportFilter::AllValuesUnique => "off(all values unique)".to_string(),
+            SupportFilter::NoRareValues => "off(no rare values)".to_string(),
+            SupportFilter::WouldRemoveTooMuchMass => "off(would remove too much mass)".to_string(),
+            SupportFilter::WouldRemoveAllSupport => "off(would remove all support)".to_string(),
+        }
+    }
+}
+
+/// Rare-value filter (spec `bulk.rare_support.*`): values seen fewer than
+/// `max(2, ceil(sample_fraction * total))` times are dropped from support
+/// coverage, but only when that removes some values, keeps some, and removes
+/// at most `max_removed_sample_fraction` of the samples.
+pub(super) fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
+    let keep_all = || vec![true; counts.len()];
+    let total = saturating_sum(counts.iter().copied());
+    if counts.is_empty()
+        || total == 0
+        || t.rare_sample_fraction <= 0.0
+        || t.rare_max_removed_sample_fraction <= 0.0
+    {
+        return (keep_all(), SupportFilter::Disabled);
+    }
+    if counts.iter().all(|&c| c == 1) {
+        return (keep_all(), SupportFilter::AllValuesUnique);
+    }
+    // Compared as f64: exact for any realistic count (< 2^53).
+    let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+    let keep = |c: u64| c as f64 >= min_count;
+    let kept = counts.iter().fold(0usize, |n, &c| n + usize::from(keep(c)));
+    if kept == counts.len() {
+        return (keep_all(), SupportFilter::NoRareValues);
+    }
+    if kept == 0 {
+        return (keep_all(), SupportFilter::WouldRemoveAllSupport);
+    }
+    let removed = saturating_sum(counts.iter().copied().filter(|&c| !keep(c)));
+    let removed_sample_fraction = removed as f64 / total as f64;
+    if removed_sample_fraction > t.rare_max_removed_sample_fraction {
+        return (keep_all(), SupportFilter::WouldRemoveTooMuchMass);
+    }
+    (
+        counts.iter().map(|&c| keep(c)).collect(),
+        SupportFilter::Filtered {
+            removed_sample_fraction,
+        },
+    )
+}
+
+pub(super) fn saturating_sum(counts: impl Iterator<Item = u64>) -> u64 {
+    counts.fold(0, u64::saturating_add)
+}

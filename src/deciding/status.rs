@@ -1,0 +1,117 @@
+//! What a comparison concludes: its status (SAME, FAST, SLOW, AMBG, ????)
+//! and the named reason for it, with the canonical code of the JSON report
+//! and the short code of the explain view.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    Unknown,
+    Undecided,
+    Same,
+    Fast,
+    Slow,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Unknown => "????",
+            Status::Undecided => "AMBG",
+            Status::Same => "SAME",
+            Status::Fast => "FAST",
+            Status::Slow => "SLOW",
+        }
+    }
+}
+
+/// Every reason the decision tree can give, with its canonical code and the
+/// short code of the explain view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ReasonCode {
+    BulkCycleDataUnusable,
+    BulkCycleGapNotConfirmed,
+    BulkCycleSame,
+    BulkCycleSupportMismatch,
+    BulkDataUnavailable,
+    BulkSame,
+    BulkTimeDataUnusable,
+    BulkTimeSame,
+    BulkTimeSupportMismatch,
+    CentersNotClose,
+    ClearGapConfirmedByBulkCycles,
+    ClearGapConfirmedBySummaryCycles,
+    CycleSameNotConfirmed,
+    InvalidClockRate,
+    MissingClockRate,
+    MissingInterval,
+    NoClearGap,
+    NoiseTooHigh,
+    NoiseUnavailable,
+    /// Repetition mode: every process of one side clearly beyond every
+    /// process of the other, in time and cycles (`crate::deciding::repetitions::process_gap`).
+    ProcessGapConfirmed,
+    SameConfirmedByCycles,
+    SameSummary,
+    SameWithoutClockRate,
+    SummaryCycleGapNotConfirmed,
+    GpuTimingSummariesMissing,
+    StateSkipped,
+    TimingCenterMissing,
+    TimingCenterNonfinite,
+    TimingCenterNonpositive,
+    WeakIntervalOverlap,
+}
+
+impl ReasonCode {
+    pub fn canonical(self) -> &'static str {
+        self.codes().0
+    }
+
+    /// The short code shown in the explain view's Reason column.
+    pub fn display(self) -> &'static str {
+        self.codes().1
+    }
+
+    fn codes(self) -> (&'static str, &'static str) {
+        use ReasonCode::*;
+        match self {
+            BulkCycleDataUnusable => ("bulk_cycle_data_unusable", "bc-bad"),
+            BulkCycleGapNotConfirmed => ("bulk_cycle_gap_not_confirmed", "bc-gap-miss"),
+            BulkCycleSame => ("bulk_cycle_same", "bc-same"),
+            BulkCycleSupportMismatch => ("bulk_cycle_support_mismatch", "bc-sup-miss"),
+            BulkDataUnavailable => ("bulk_data_unavailable", "bulk-miss"),
+            BulkSame => ("bulk_same", "bulk-same"),
+            BulkTimeDataUnusable => ("bulk_time_data_unusable", "bt-bad"),
+            BulkTimeSame => ("bulk_time_same", "bt-same"),
+            BulkTimeSupportMismatch => ("bulk_time_support_mismatch", "bt-sup-miss"),
+            CentersNotClose => ("centers_not_close", "centers-far"),
+            ClearGapConfirmedByBulkCycles => ("clear_gap_confirmed_by_bulk_cycles", "bc-gap"),
+            ClearGapConfirmedBySummaryCycles => ("clear_gap_confirmed_by_summary_cycles", "sc-gap"),
+            CycleSameNotConfirmed => ("cycle_same_not_confirmed", "sc-same-miss"),
+            InvalidClockRate => ("invalid_clock_rate", "clk-bad"),
+            MissingClockRate => ("missing_clock_rate", "clk-miss"),
+            MissingInterval => ("missing_interval", "int-miss"),
+            NoClearGap => ("no_clear_gap", "no-gap"),
+            NoiseTooHigh => ("noise_too_high", "noise-high"),
+            NoiseUnavailable => ("noise_unavailable", "noise-miss"),
+            ProcessGapConfirmed => ("process_gap_confirmed", "proc-gap"),
+            SameConfirmedByCycles => ("same_confirmed_by_cycles", "sc-same"),
+            SameSummary => ("same_summary", "sum-same"),
+            SameWithoutClockRate => ("same_without_clock_rate", "same-no-clk"),
+            SummaryCycleGapNotConfirmed => ("summary_cycle_gap_not_confirmed", "sc-gap-miss"),
+            GpuTimingSummariesMissing => ("gpu_timing_summaries_missing", "summ-miss"),
+            StateSkipped => ("state_skipped", "state-skip"),
+            TimingCenterMissing => ("timing_center_missing", "center-miss"),
+            TimingCenterNonfinite => ("timing_center_nonfinite", "center-nonfin"),
+            TimingCenterNonpositive => ("timing_center_nonpositive", "center-nonpos"),
+            WeakIntervalOverlap => ("weak_interval_overlap", "weak-overlap"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reason {
+    pub code: ReasonCode,
+    pub message: String,
+    /// Orders reasons of the same code: the summary shows the most severe message.
+    pub severity: f64,
+}
