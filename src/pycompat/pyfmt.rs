@@ -238,6 +238,13 @@ pub fn str_repr(text: &str) -> String {
     out
 }
 
+/// The lone surrogate Python's `surrogateescape` decodes a file name's odd
+/// byte to (U+DC80..=U+DCFF), for a character of `text::path_text`'s
+/// reserved range.
+pub fn surrogate_escape(ch: char) -> u32 {
+    0xDC00 + u32::from(crate::text::path_text::reserved_byte(ch).unwrap_or(0xFD))
+}
+
 /// CPython prefers `'`; it switches to `"` only when that avoids escaping,
 /// i.e. the text has a `'` but no `"`.
 fn choose_quote(text: &str) -> char {
@@ -261,6 +268,11 @@ fn push_escaped_char(out: &mut String, ch: char, quote: char) {
         '\r' => out.push_str("\\r"),
         ' '..='~' => out.push(ch),
         _ if ch.is_ascii() => push_hex_escape(out, ch), // C0 controls and DEL
+        // A byte of a non-UTF-8 file name, as Python's surrogateescape
+        // decoding holds it: `open` turns it back into the byte.
+        _ if crate::text::path_text::is_reserved(ch) => {
+            out.push_str(&format!("\\u{:04x}", surrogate_escape(ch)))
+        }
         _ if is_printable_non_ascii(ch) => out.push(ch),
         _ => push_hex_escape(out, ch),
     }
@@ -385,6 +397,15 @@ mod tests {
         assert_eq!(parse_py_int("64"), Some(64));
         assert_eq!(parse_py_int("64.0"), None);
         assert_eq!(parse_py_int(" -7 "), Some(-7));
+    }
+
+    #[test]
+    fn file_name_bytes_are_written_as_python_decodes_them() {
+        // b"a\xffb".decode("utf-8", "surrogateescape") == "a\udcffb"
+        use std::os::unix::ffi::OsStrExt;
+        let name = crate::text::path_text::to_text(std::ffi::OsStr::from_bytes(b"a\xffb"));
+        assert_eq!(str_repr(&name), "'a\\udcffb'");
+        assert_eq!(str_repr("plain"), "'plain'");
     }
 
     #[test]

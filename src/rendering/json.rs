@@ -370,8 +370,9 @@ pub fn render_json(report: &Report, gate: &GateOutcome, preset: &str, t: &Thresh
         states: report.records.iter().map(state).collect(),
         missing: report.missing.iter().map(missing).collect(),
     };
-    let mut text = serde_json::to_string_pretty(&document)
+    let text = serde_json::to_string_pretty(&document)
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut text = crate::pycompat::pyjson::escape_file_name_bytes(text);
     text.push('\n');
     text
 }

@@ -67,6 +67,11 @@ pub fn to_path(text: &str) -> Cow<'_, Path> {
     Cow::Owned(PathBuf::from(OsString::from_vec(bytes)))
 }
 
+/// The byte a reserved character stands for.
+pub fn reserved_byte(c: char) -> Option<u8> {
+    is_reserved(c).then(|| (c as u32 - RESERVED_BASE) as u8)
+}
+
 /// How a reserved character is shown: as the byte it stands for (`\xff`).
 pub fn byte_escape(c: char) -> Option<String> {
     is_reserved(c).then(|| format!("\\x{:02x}", c as u32 - RESERVED_BASE))
