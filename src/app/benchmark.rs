@@ -128,7 +128,7 @@ pub(super) fn check_states(pair: &BenchPair) -> Result<(), Failure> {
     let deviceless = |b: &Benchmark| {
         b.states()
             .iter()
-            .any(|state| state.device == crate::loading::model::MISSING_DEVICE)
+            .any(|state| state.device == crate::loading::model::StateDevice::Missing)
     };
     if let Some(bench) = pair.instances().find(|b| deviceless(b)) {
         // The reference's KeyError where it filters states by device.

@@ -371,7 +371,11 @@ impl<'s> Run<'s> {
                 self.add_bulk_rows(&record, table_rows, &run_files);
                 if s.charts.summary {
                     let compare = state.compare_state();
-                    let name = find_device(context.cmp_devices, compare.device).map(device_name);
+                    let name = compare
+                        .device
+                        .id()
+                        .and_then(|id| find_device(context.cmp_devices, id));
+                    let name = name.map(device_name);
                     let filters = matching_group(compare, pair.groups);
                     self.charts.add_row(&record, filters, name);
                 }

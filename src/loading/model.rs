@@ -10,11 +10,69 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use crate::loading::scalar::{Scalar, present};
 use crate::loading::summaries::Summaries;
 
-/// The `device` of a state without one (no NVBench device id is negative).
-pub const MISSING_DEVICE: i64 = i64::MIN;
+/// A state's `device` as the reference uses it: compared with `==` to the
+/// integer device ids of its benchmark (so `true` is 1 and `0.0` is 0; a
+/// string, `null` or 1.5 equals no id and the state is never compared),
+/// and printed with `str()` in the `Device=...` prefix its match key drops.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StateDevice {
+    /// No `device` key: the reference fails where it filters the states.
+    Missing,
+    /// A JSON integer.
+    Id(i64),
+    /// Any other value: the id it equals, if any, and its `str()`.
+    Other { id: Option<i64>, text: Box<str> },
+}
 
-fn missing_device() -> i64 {
-    MISSING_DEVICE
+impl StateDevice {
+    fn of(value: Scalar) -> StateDevice {
+        let id = match &value {
+            Scalar::Int(v) => return StateDevice::Id(*v),
+            Scalar::Bool(b) => Some(i64::from(*b)),
+            // Python compares an int and a float exactly.
+            Scalar::Float(v) if v.fract() == 0.0 && v.abs() < 9.2e18 => {
+                Some(*v as i64).filter(|id| *id as f64 == *v)
+            }
+            _ => None,
+        };
+        StateDevice::Other {
+            id,
+            text: value.py_str().into_boxed_str(),
+        }
+    }
+
+    /// The device id the value equals, as `state["device"] == id` tells.
+    pub fn id(&self) -> Option<i64> {
+        match self {
+            StateDevice::Missing => None,
+            StateDevice::Id(id) => Some(*id),
+            StateDevice::Other { id, .. } => *id,
+        }
+    }
+
+    /// `state["device"] == id`.
+    pub fn is(&self, id: i64) -> bool {
+        self.id() == Some(id)
+    }
+}
+
+/// `str(state["device"])`.
+impl fmt::Display for StateDevice {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            StateDevice::Missing => Ok(()),
+            StateDevice::Id(id) => write!(f, "{id}"),
+            StateDevice::Other { text, .. } => f.write_str(text),
+        }
+    }
+}
+
+fn missing_device() -> StateDevice {
+    StateDevice::Missing
+}
+
+fn state_device<'de, D: Deserializer<'de>>(deserializer: D) -> Result<StateDevice, D::Error> {
+    Scalar::deserialize(deserializer).map(StateDevice::of)
 }
 
 /// A present `axis_values` key, `null` included.
@@ -268,10 +326,10 @@ pub struct State {
     pub positional: bool,
     #[serde(deserialize_with = "state_name")]
     pub name: String,
-    /// [`MISSING_DEVICE`] when the key is missing: the reference fails
-    /// only when it filters the benchmark's states by device.
-    #[serde(default = "missing_device", deserialize_with = "loose_int")]
-    pub device: i64,
+    /// [`StateDevice::Missing`] when the key is missing: the reference
+    /// fails only when it filters the benchmark's states by device.
+    #[serde(default = "missing_device", deserialize_with = "state_device")]
+    pub device: StateDevice,
     /// `None` when the key is missing (the reference's KeyError where it
     /// reads the row), `Some(None)` for a JSON `null` (no axis values).
     #[serde(default, deserialize_with = "present_axis_values")]
@@ -300,7 +358,7 @@ impl<'de> Deserialize<'de> for State {
                 Ok(State {
                     positional: true,
                     name: String::new(),
-                    device: i64::MIN,
+                    device: StateDevice::Missing,
                     axis_values: None,
                     summaries: None,
                     is_skipped: None,

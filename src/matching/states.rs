@@ -87,7 +87,7 @@ impl<'a> SideStates<'a> {
         for run in runs {
             let mut seen: HashMap<&str, usize> = HashMap::new();
             let states = run.bench.states().iter();
-            for state in states.filter(|s| s.device == device && matches_any_group(s, groups)) {
+            for state in states.filter(|s| s.device.is(device) && matches_any_group(s, groups)) {
                 let key = state_match_key(state);
                 let occurrence = seen.entry(key).or_insert(0);
                 let id = (key, *occurrence);

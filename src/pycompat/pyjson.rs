@@ -1,6 +1,8 @@
 //! JSON as Python's `json` module reads it, for the files a strict parser
-//! refuses: `NaN`, `Infinity` and `-Infinity` literals, `-0` as the integer
-//! 0, and duplicate keys (the last value wins, at the first key's place).
+//! refuses: `NaN`, `Infinity` and `-Infinity` literals, numbers beyond the
+//! float range (infinite), `-0` as the integer 0, lone surrogate escapes in
+//! strings, and duplicate keys (the last value wins, at the first key's
+//! place).
 //!
 //! Only used after the strict parse failed: the text is rewritten into
 //! strict JSON (the literals become marker strings that [`special_float`]
@@ -29,7 +31,13 @@ pub fn special_float(text: &str) -> Option<f64> {
 /// not copied for nothing).
 pub fn worth_retrying(error: &serde_json::Error, bytes: &[u8]) -> bool {
     let message = error.to_string();
-    if message.contains("duplicate field") || message.contains("floating point `-0.0`") {
+    let python_reads = [
+        "duplicate field",
+        "floating point `-0.0`",
+        "surrogate",
+        "number out of range",
+    ];
+    if python_reads.iter().any(|what| message.contains(what)) {
         return true;
     }
     let Some(at) = byte_offset(bytes, error.line(), error.column()) else {
@@ -126,8 +134,17 @@ fn rewrite_literals(bytes: &[u8]) -> Option<Vec<u8>> {
         let byte = bytes[i];
         if byte == b'"' {
             let end = string_end(bytes, i);
-            out.extend_from_slice(&bytes[i..end]);
+            changed |= push_string(&mut out, &bytes[i..end]);
             i = end;
+            continue;
+        }
+        if let Some((end, infinity)) = overflowing_number(bytes, i, out.last()) {
+            let (_, marker, _) = MARKERS[usize::from(!infinity.is_sign_negative())];
+            out.push(b'"');
+            out.extend_from_slice(marker.as_bytes());
+            out.push(b'"');
+            i = end;
+            changed = true;
             continue;
         }
         let rest = &bytes[i..];
@@ -155,6 +172,71 @@ fn rewrite_literals(bytes: &[u8]) -> Option<Vec<u8>> {
         i += 1;
     }
     changed.then_some(out)
+}
+
+/// A number literal at `start` that Python reads as an infinite float
+/// (`1e309`, `-1e400`): its end and the infinity.
+fn overflowing_number(bytes: &[u8], start: usize, before: Option<&u8>) -> Option<(usize, f64)> {
+    if !matches!(bytes[start], b'-' | b'0'..=b'9') || is_number_byte(before) {
+        return None;
+    }
+    let end = start
+        + bytes[start..]
+            .iter()
+            .take_while(|b| is_number_byte(Some(b)))
+            .count();
+    let literal = std::str::from_utf8(&bytes[start..end]).ok()?;
+    // Integers of any size are Python ints, not floats.
+    if !literal.contains(['.', 'e', 'E']) {
+        return None;
+    }
+    let value: f64 = literal.parse().ok()?;
+    value.is_infinite().then_some((end, value))
+}
+
+/// Copies a JSON string, turning lone surrogate escapes (which Python reads
+/// and a strict parser refuses) into the characters Python's reading gives
+/// as this tool holds them: `\udc80`..`\udcff`, a byte of a non-UTF-8 file
+/// name, as that byte's reserved character (see `text::path_text`), any
+/// other lone surrogate as U+FFFD. Gives whether anything changed.
+fn push_string(out: &mut Vec<u8>, string: &[u8]) -> bool {
+    let mut changed = false;
+    let mut i = 0;
+    while i < string.len() {
+        if string[i] == b'\\' && string.get(i + 1) == Some(&b'u') {
+            if let Some(unit) = hex_unit(string, i + 2) {
+                let paired = (0xD800..0xDC00).contains(&unit)
+                    && string.get(i + 6..i + 8) == Some(b"\\u")
+                    && hex_unit(string, i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                if paired {
+                    out.extend_from_slice(&string[i..i + 12]);
+                    i += 12;
+                    continue;
+                }
+                if (0xD800..0xE000).contains(&unit) {
+                    let replacement = match unit {
+                        0xDC80..=0xDCFF => crate::text::path_text::byte_char((unit - 0xDC00) as u8),
+                        _ => char::REPLACEMENT_CHARACTER,
+                    };
+                    let mut buffer = [0; 4];
+                    out.extend_from_slice(replacement.encode_utf8(&mut buffer).as_bytes());
+                    i += 6;
+                    changed = true;
+                    continue;
+                }
+            }
+        }
+        let step = if string[i] == b'\\' { 2 } else { 1 };
+        out.extend_from_slice(&string[i..(i + step).min(string.len())]);
+        i += step;
+    }
+    changed
+}
+
+/// The code unit of the four hex digits at `at`.
+fn hex_unit(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+    u32::from_str_radix(digits, 16).ok()
 }
 
 fn is_number_byte(byte: Option<&u8>) -> bool {

@@ -22,7 +22,8 @@ pub fn is_reserved(c: char) -> bool {
     (RESERVED_BASE + 0x80..=RESERVED_BASE + 0xFF).contains(&(c as u32))
 }
 
-fn byte_char(byte: u8) -> char {
+/// The reserved character standing for `byte` (at least 0x80).
+pub fn byte_char(byte: u8) -> char {
     char::from_u32(RESERVED_BASE + u32::from(byte)).unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 

@@ -134,6 +134,25 @@ CASES = {
     "positional_array_root": positional_root,
     "positional_array_state": positional_state,
     "second_benchmark_without_states": second_benchmark_without_states,
+    # Python's json reads a lone surrogate escape (and prints it through
+    # surrogateescape); a strict parser refuses it.
+    "benchmark_name_lone_surrogate": set_path("benchmarks", 0, "name", "bench\udcff"),
+    # A number beyond the float range is Python's inf.
+    "summary_value_overflow": set_path(
+        "benchmarks", 0, "states", 0, "summaries", 0, "data", 0, "value", "@@OVERFLOW@@"
+    ),
+    # `state["device"] == id` in Python: "0", None, 1.5 and 2**63 equal no
+    # id (the state is never compared), True equals 1.
+    "state_device_string": set_path("benchmarks", 0, "states", 0, "device", "0"),
+    "state_device_true": set_path("benchmarks", 0, "states", 0, "device", True),
+    "state_device_null": set_path("benchmarks", 0, "states", 0, "device", None),
+    "state_device_fraction": set_path("benchmarks", 0, "states", 0, "device", 1.5),
+    "state_device_big": set_path("benchmarks", 0, "states", 0, "device", 2**63),
+}
+
+# Literals json.dumps does not write.
+RAW = {
+    '"@@OVERFLOW@@"': "1e309",
 }
 
 
@@ -161,14 +180,40 @@ def deep_device_nesting(env):
     print("deep_device_nesting exit", run.returncode)
 
 
+def device_float_on_one_side(env):
+    """loose_types/state_device_float_one_side/: `"device": 0.0` in the
+    reference only. 0.0 == 0 selects the state, but its match key keeps
+    `Device=0 ...` (the prefix stripped is `Device=0.0`), so the state sets
+    differ and the reference fails on mismatched occurrences."""
+    here = os.path.join(ROOT, "state_device_float_one_side")
+    os.makedirs(here, exist_ok=True)
+    with open(os.path.join(here, "cmp.json"), "w") as f:
+        json.dump(BASE, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(here, "ref.json"), "w") as f:
+        edit = set_path("benchmarks", 0, "states", 0, "device", 0.0)
+        json.dump(variant(edit), f, indent=1)
+        f.write("\n")
+    run = subprocess.run(
+        [sys.executable, REFERENCE, "--no-color", "ref.json", "cmp.json"],
+        cwd=here, env=env, capture_output=True,
+    )
+    with open(os.path.join(here, "expected_stdout"), "wb") as f:
+        f.write(run.stdout)
+    with open(os.path.join(here, "expected_exit"), "w") as f:
+        f.write(f"{run.returncode}\n")
+    print("state_device_float_one_side exit", run.returncode)
+
+
 def main():
     env = dict(os.environ, COLUMNS="80", LC_ALL="C.UTF-8")
     deep_device_nesting(env)
+    device_float_on_one_side(env)
     for name, edit in CASES.items():
         here = os.path.join(ROOT, name)
         os.makedirs(here, exist_ok=True)
         text = json.dumps(variant(edit), indent=1) + "\n"
-        for marker, replacement in DUPLICATES.items():
+        for marker, replacement in {**DUPLICATES, **RAW}.items():
             text = text.replace(marker, replacement)
         with open(os.path.join(here, "ref.json"), "w") as f:
             f.write(text)
