@@ -380,4 +380,27 @@ mod tests {
         assert_eq!(escaped, "{\"path\":\"d\\udc80\\udcff/r.json\"}");
         assert_eq!(escape_file_name_bytes("{\"a\": 1}".into()), "{\"a\": 1}");
     }
+
+    #[test]
+    fn overflowing_numbers_and_lone_surrogates_are_read_as_python_reads_them() {
+        let text = br#"{"a": 1e309, "b": -1.5e400, "c": 12e3, "d": "x\udcffy\ud800", "e": "\ud83d\ude00", "f": "1e999"}"#;
+        let strict = serde_json::from_slice::<serde_json::Value>(text).unwrap_err();
+        assert!(worth_retrying(&strict, text), "{strict}");
+        let rewritten = python_compatible(text).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&rewritten).unwrap();
+        assert_eq!(
+            special_float(value["a"].as_str().unwrap()),
+            Some(f64::INFINITY)
+        );
+        assert_eq!(
+            special_float(value["b"].as_str().unwrap()),
+            Some(f64::NEG_INFINITY)
+        );
+        assert_eq!(value["c"], serde_json::json!(12e3));
+        let byte = crate::text::path_text::byte_char(0xff);
+        assert_eq!(value["d"].as_str().unwrap(), format!("x{byte}y\u{fffd}"));
+        // A surrogate pair is a character; a number in a string stays text.
+        assert_eq!(value["e"].as_str().unwrap(), "\u{1f600}");
+        assert_eq!(value["f"].as_str().unwrap(), "1e999");
+    }
 }
