@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use crate::loading::model::{Axis, AxisValue};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pyfmt::{format_f, format_g, str_repr};
+use crate::text::printable::printable;
 
 fn int64_cell(value: &Scalar, axis: &Axis) -> Result<String, Failure> {
     let number = value.py_int().ok_or_else(|| match value {
@@ -88,6 +89,21 @@ pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<Vec<String>, Fa
         .iter()
         .map(|value| format_axis_value(value, first.get(value.name.as_str()).copied()))
         .collect()
+}
+
+/// Axis names as table headers. Names and values come from the input and
+/// go to stdout: no control characters, no line that could pass for a
+/// bulk-debug marker.
+pub fn axis_headers(axis_names: &[String]) -> Vec<String> {
+    axis_names
+        .iter()
+        .map(|name| printable(name).into_owned())
+        .collect()
+}
+
+/// A row's axis cells as printed (see [`axis_headers`]).
+pub fn printable_axis_cells(cells: &[String]) -> impl Iterator<Item = String> + '_ {
+    cells.iter().map(|cell| printable(cell).into_owned())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use crate::deciding::decision::Comparison;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::pycompat::pyfmt::{format_f, format_f_signed};
 use crate::pycompat::tabulate::{Align, github_table};
+use crate::rendering::axes::{axis_headers, printable_axis_cells};
 use crate::rendering::status_cell;
 use crate::rendering::table::DisplayMode;
 use crate::rendering::units::{IntervalWidths, TimingText, change, duration_units, percentage};
@@ -191,7 +192,7 @@ pub fn render_repetition_table(
     no_color: bool,
 ) -> String {
     let columns = columns(mode);
-    let mut headers: Vec<String> = axis_names.to_vec();
+    let mut headers = axis_headers(axis_names);
     let mut aligns = vec![Align::Center; axis_names.len()];
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
@@ -214,7 +215,9 @@ pub fn render_repetition_table(
         .zip(&texts)
         .map(|(row, texts)| {
             let values = row_cells(row, texts, widths, mode, no_color);
-            row.axis_cells.iter().cloned().chain(values).collect()
+            printable_axis_cells(&row.axis_cells)
+                .chain(values)
+                .collect()
         })
         .collect();
     github_table(&headers, &aligns, &cells)

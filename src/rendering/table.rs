@@ -3,12 +3,12 @@
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{Align, github_table};
+use crate::rendering::axes::{axis_headers, printable_axis_cells};
 use crate::rendering::status_cell;
 use crate::rendering::units::{
     IntervalWidths, TimingText, center_diff, change, duration, explicit_widths, interval_span,
     percentage, positive_duration, timing_with_explicit_interval,
 };
-use crate::text::printable::printable;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DisplayMode {
@@ -153,11 +153,7 @@ pub fn render_table(
     no_color: bool,
 ) -> String {
     let columns = mode_columns(mode);
-    // Names and values from the input, on stdout: no control characters.
-    let mut headers: Vec<String> = axis_names
-        .iter()
-        .map(|name| printable(name).into_owned())
-        .collect();
+    let mut headers = axis_headers(axis_names);
     let mut aligns = vec![Align::Center; axis_names.len()];
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
@@ -175,8 +171,9 @@ pub fn render_table(
         .iter()
         .zip(value_cells)
         .map(|(row, values)| {
-            let axis_cells = row.axis_cells.iter().map(|c| printable(c).into_owned());
-            axis_cells.chain(values).collect()
+            printable_axis_cells(&row.axis_cells)
+                .chain(values)
+                .collect()
         })
         .collect();
     github_table(&headers, &aligns, &cells)
