@@ -8,7 +8,7 @@
 //! a clean exit: no signal, no panic message, the expected exit code.
 //!
 //! Tests of problems not fixed yet are `#[ignore = "...: awaiting fix"]`
-//! (run them with `cargo test --test regressions -- --ignored`); none is
+//! (run them with `cargo test --test it regressions:: -- --ignored`); none is
 //! left:
 //!
 //! | id | test | problem |
@@ -266,7 +266,7 @@ fn float32_bytes(values: &[f32]) -> Vec<u8> {
 }
 
 // ---------------------------------------------------------------------------
-// Presets that are not monotone in the reference (see tests/properties.rs)
+// Presets that are not monotone in the reference (see tests/it/properties.rs)
 // ---------------------------------------------------------------------------
 
 #[track_caller]
