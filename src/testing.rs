@@ -54,6 +54,16 @@ impl AsRef<Path> for Scratch {
     }
 }
 
+/// The names in `dir`, sorted.
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         if std::env::var_os("NVBC_KEEP_SCRATCH").is_some() {

@@ -69,16 +69,7 @@ fn write_new(path: &Path, mode: u32, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::Scratch;
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+    use crate::testing::{Scratch, entries};
 
     #[test]
     fn replaces_the_whole_file_and_leaves_no_temporary() {

@@ -2,96 +2,38 @@
 //! markup, outputs that would overwrite inputs, and inputs the reference
 //! reads that must read the same here. Inputs are built by the tests.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_nvbench-compare");
+use crate::util::{
+    BIN, Bench, Doc, Need, Scratch, State, Times, copy_dir, entries, plain_env, project, require,
+    run, stderr, stdout,
+};
 
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("nvbc-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.path(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
-    }
+/// A state `S=value` of 1 ms with 1 % noise and a 1.5 GHz clock.
+fn state(value: &str) -> State {
+    let times = Times::around(1.0e-3, [0.99, 0.99, 1.01])
+        .max(1.0e-3 * 1.02)
+        .iqr(0.01)
+        .clock(1.5e9);
+    State::on(0).at("S", value).times(times)
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot start nvbench-compare")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn float_summary(tag: &str, value: f64) -> Value {
-    json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": format!("{value:e}")}]})
-}
-
-fn summaries(median: f64) -> Vec<Value> {
-    vec![
-        float_summary("nv/cold/time/gpu/min", median * 0.99),
-        float_summary("nv/cold/time/gpu/q1", median * 0.99),
-        float_summary("nv/cold/time/gpu/median", median),
-        float_summary("nv/cold/time/gpu/q3", median * 1.01),
-        float_summary("nv/cold/time/gpu/max", median * 1.02),
-        float_summary("nv/cold/time/gpu/iqr/relative", 0.01),
-        float_summary("nv/cold/sm_clock_rate/mean", 1.5e9),
-    ]
+/// A benchmark `name` with a string axis `S` and the one state `state`.
+fn bench(name: &str, state: State) -> Bench {
+    Bench::new(name).axis("S", "string").state(state)
 }
 
 /// One document whose benchmarks are `(benchmark name, axis value)`, all on
-/// one device named `device`, with states of the given median time.
-fn document(benchmarks: &[(&str, &str)], device: &str, median: f64) -> Value {
-    let benchmarks: Vec<Value> = benchmarks
-        .iter()
-        .map(|(name, value)| {
-            json!({
-                "name": name,
-                "devices": [0],
-                "axes": [{"name": "S", "type": "string", "flags": ""}],
-                "states": [{
-                    "name": format!("Device=0 S={value}"),
-                    "device": 0,
-                    "axis_values": [{"name": "S", "type": "string", "value": value}],
-                    "summaries": summaries(median),
-                }],
-            })
-        })
-        .collect();
-    json!({
-        "meta": {"version": {"json": {"string": "1.0.0"}}},
-        "devices": [{"id": 0, "name": device}],
-        "benchmarks": benchmarks,
-    })
+/// one device named `device`, each with one state.
+fn document(benchmarks: &[(&str, &str)], device: &str) -> Value {
+    let mut doc = Doc::new().device(0, device);
+    for (name, value) in benchmarks {
+        doc = doc.bench(bench(name, state(value)));
+    }
+    doc.json()
 }
 
 // ---------------------------------------------------------------------------
@@ -106,7 +48,7 @@ type Benchmarks<'a> = Vec<(&'a str, &'a str)>;
 
 /// A pair of documents with hostile names (the same on both sides).
 fn write_pair(scratch: &Scratch, benchmarks: &[(&str, &str)], device: &str) {
-    let doc = document(benchmarks, device, 1.0e-3).to_string();
+    let doc = document(benchmarks, device).to_string();
     scratch.write("ref.json", &doc);
     scratch.write("cmp.json", &doc);
 }
@@ -115,8 +57,11 @@ fn write_pair(scratch: &Scratch, benchmarks: &[(&str, &str)], device: &str) {
 /// python3 and returns the filtered block (or `None` without python3 and
 /// numpy); asserts that the block is valid Python and nothing else ran.
 fn run_documented_workflow(scratch: &Scratch) -> Option<String> {
-    let _ = std::fs::remove_file(scratch.path("ran"));
-    let python = Command::new("bash")
+    if !require(Need::Numpy) {
+        return None;
+    }
+    let _ = std::fs::remove_file(scratch.join("ran"));
+    let python = plain_env(&mut Command::new("bash"))
         .arg("-c")
         .arg(
             "\"$0\" --bulk-debug-python stdout ref.json cmp.json \
@@ -124,20 +69,16 @@ fn run_documented_workflow(scratch: &Scratch) -> Option<String> {
              && python3 block.py",
         )
         .arg(BIN)
-        .current_dir(&scratch.0)
+        .current_dir(scratch)
         .output()
         .unwrap();
-    let stderr = text(&python.stderr);
-    if python.status.code() == Some(127) || stderr.contains("No module named 'numpy'") {
-        eprintln!("SKIPPED the python run: python3 with numpy is not available");
-        return None;
-    }
-    assert!(!scratch.path("ran").exists(), "code from a name ran");
+    let stderr = stderr(&python);
+    assert!(!scratch.join("ran").exists(), "code from a name ran");
     assert!(
         python.status.success(),
         "the block is not valid Python: {stderr}"
     );
-    let block = std::fs::read_to_string(scratch.path("block.py")).unwrap();
+    let block = std::fs::read_to_string(scratch.join("block.py")).unwrap();
     assert!(
         block.starts_with("# NVB-BULK-BEGIN\n# Generated by"),
         "{block}"
@@ -149,9 +90,9 @@ fn run_documented_workflow(scratch: &Scratch) -> Option<String> {
 /// Only the generated block's own markers are marker lines on stdout, and
 /// no raw line break or other control character comes from a name.
 fn assert_one_block(scratch: &Scratch, args: &[&str]) -> String {
-    let output = run_in(&scratch.0, args);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let stdout = text(&output.stdout);
+    let output = run(scratch, args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let stdout = stdout(&output);
     let lines: Vec<&str> = stdout.split('\n').collect();
     let count = |marker: &str| lines.iter().filter(|l| **l == marker).count();
     assert_eq!(count("# NVB-BULK-BEGIN"), 1, "{stdout}");
@@ -174,7 +115,7 @@ fn names_cannot_inject_code_through_the_documented_sed_filter() {
         ("axis-value", vec![("bench", &smuggled)], "GPU"),
     ];
     for (case, benchmarks, device) in cases {
-        let scratch = Scratch::new(&format!("inject-{case}"));
+        let scratch = Scratch::new(&format!("hostile-inject-{case}"));
         write_pair(&scratch, &benchmarks, device);
         let stdout = assert_one_block(
             &scratch,
@@ -194,7 +135,7 @@ fn names_cannot_inject_code_through_the_documented_sed_filter() {
 #[test]
 fn marker_named_benchmarks_do_not_open_or_close_the_block() {
     let cr = format!("y\r\n# NVB-BULK-BEGIN\r\n{PAYLOAD}\r\n# NVB-BULK-END\r");
-    let scratch = Scratch::new("marker-names");
+    let scratch = Scratch::new("hostile-marker-names");
     write_pair(
         &scratch,
         &[("NVB-BULK-BEGIN", "a"), ("NVB-BULK-END", "b"), (&cr, "c")],
@@ -227,35 +168,30 @@ fn marker_named_benchmarks_do_not_open_or_close_the_block() {
 // No output overwrites an input or another output
 // ---------------------------------------------------------------------------
 
-fn sidecar_summary(tag: &str, filename: &str) -> Value {
-    json!({"tag": tag, "data": [
-        {"name": "filename", "type": "string", "value": filename},
-        {"name": "size", "type": "int64", "value": "2"},
-    ]})
-}
-
 /// A pair whose compare side advertises the sidecars `cmp.json-bin/0.bin`
 /// and `cmp.json-freqs-bin/0.bin`.
 fn pair_with_sidecars(scratch: &Scratch) {
     write_pair(scratch, &[("bench", "v")], "GPU");
-    let mut cmp = document(&[("bench", "v")], "GPU", 1.0e-3);
-    let summaries = cmp["benchmarks"][0]["states"][0]["summaries"]
-        .as_array_mut()
-        .unwrap();
-    summaries.push(sidecar_summary(
-        "nv/json/bin:nv/cold/sample_times",
-        "cmp.json-bin/0.bin",
-    ));
-    summaries.push(sidecar_summary(
-        "nv/json/freqs-bin:nv/cold/sample_freqs",
-        "cmp.json-freqs-bin/0.bin",
-    ));
-    scratch.write("cmp.json", cmp.to_string());
+    let with_sidecars = state("v")
+        .sidecar(
+            "nv/json/bin:nv/cold/sample_times",
+            "cmp.json-bin/0.bin",
+            "2",
+        )
+        .sidecar(
+            "nv/json/freqs-bin:nv/cold/sample_freqs",
+            "cmp.json-freqs-bin/0.bin",
+            "2",
+        );
+    let cmp = Doc::new()
+        .device(0, "GPU")
+        .bench(bench("bench", with_sidecars));
+    scratch.write("cmp.json", cmp.text());
     for dir in ["cmp.json-bin", "cmp.json-freqs-bin"] {
-        std::fs::create_dir_all(scratch.path(dir)).unwrap();
-        scratch.write(&format!("{dir}/0.bin"), [0u8; 8]);
+        std::fs::create_dir_all(scratch.join(dir)).unwrap();
+        scratch.write(format!("{dir}/0.bin"), [0u8; 8]);
     }
-    std::os::unix::fs::symlink(scratch.path("ref.json"), scratch.path("link.json")).unwrap();
+    std::os::unix::fs::symlink(scratch.join("ref.json"), scratch.join("link.json")).unwrap();
 }
 
 /// Every file output naming an input file, a sidecar (through `..`, `./`
@@ -263,12 +199,12 @@ fn pair_with_sidecars(scratch: &Scratch) {
 /// both named, every file as it was.
 #[test]
 fn outputs_never_overwrite_inputs_or_each_other() {
-    let scratch = Scratch::new("collide");
+    let scratch = Scratch::new("hostile-collide");
     pair_with_sidecars(&scratch);
     let snapshot = |names: &[&str]| -> Vec<Vec<u8>> {
         names
             .iter()
-            .map(|n| std::fs::read(scratch.path(n)).unwrap())
+            .map(|n| std::fs::read(scratch.join(n)).unwrap())
             .collect()
     };
     let inputs = [
@@ -337,8 +273,8 @@ fn outputs_never_overwrite_inputs_or_each_other() {
     for (options, first, second) in cases {
         let mut args = options.to_vec();
         args.extend(["ref.json", "cmp.json"]);
-        let output = run_in(&scratch.0, &args);
-        let stderr = text(&output.stderr);
+        let output = run(&scratch, &args);
+        let stderr = stderr(&output);
         assert_eq!(output.status.code(), Some(2), "{options:?}: {stderr}");
         assert!(
             stderr.contains(first) && stderr.contains(second),
@@ -346,7 +282,7 @@ fn outputs_never_overwrite_inputs_or_each_other() {
         );
         assert!(output.stdout.is_empty(), "{options:?}: work was done");
         assert_eq!(snapshot(&inputs), before, "{options:?} changed an input");
-        assert!(!scratch.path("out.json").exists() && !scratch.path("x.py").exists());
+        assert!(!scratch.join("out.json").exists() && !scratch.join("x.py").exists());
     }
 }
 
@@ -354,27 +290,18 @@ fn outputs_never_overwrite_inputs_or_each_other() {
 // Atomic writes, a closed stdout
 // ---------------------------------------------------------------------------
 
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// Outputs replace earlier files whole, through symlinks, leaving no
 /// temporary file behind; a write that fails leaves the earlier file.
 #[test]
 fn file_outputs_are_replaced_whole() {
-    let scratch = Scratch::new("atomic");
+    let scratch = Scratch::new("hostile-atomic");
     write_pair(&scratch, &[("bench", "v")], "GPU");
-    std::fs::create_dir_all(scratch.path("reports")).unwrap();
+    std::fs::create_dir_all(scratch.join("reports")).unwrap();
     scratch.write("reports/real.md", "earlier summary");
-    std::os::unix::fs::symlink("real.md", scratch.path("reports/summary.md")).unwrap();
+    std::os::unix::fs::symlink("real.md", scratch.join("reports/summary.md")).unwrap();
     scratch.write("reports/report.json", "x".repeat(100_000));
-    let output = run_in(
-        &scratch.0,
+    let output = run(
+        &scratch,
         &[
             "--json",
             "reports/report.json",
@@ -386,8 +313,8 @@ fn file_outputs_are_replaced_whole() {
             "cmp.json",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let dir = scratch.path("reports");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let dir = scratch.join("reports");
     assert_eq!(
         entries(&dir),
         ["real.md", "report.json", "rows.py", "summary.md"]
@@ -399,16 +326,16 @@ fn file_outputs_are_replaced_whole() {
     assert_eq!(report["summary"]["total"], 1);
     // A destination that cannot be replaced (a directory in its place):
     // an error naming it, the other outputs intact.
-    std::fs::create_dir_all(scratch.path("reports/blocked.json")).unwrap();
-    let failed = run_in(
-        &scratch.0,
+    std::fs::create_dir_all(scratch.join("reports/blocked.json")).unwrap();
+    let failed = run(
+        &scratch,
         &["--json", "reports/blocked.json", "ref.json", "cmp.json"],
     );
     assert_eq!(failed.status.code(), Some(1));
     assert!(
-        text(&failed.stderr).contains("blocked.json"),
+        stderr(&failed).contains("blocked.json"),
         "{}",
-        text(&failed.stderr)
+        stderr(&failed)
     );
     assert_eq!(
         entries(&dir),
@@ -426,40 +353,38 @@ fn file_outputs_are_replaced_whole() {
 /// anyway and the run ends quietly with its own exit status.
 #[test]
 fn a_closed_stdout_still_writes_the_file_outputs() {
-    let scratch = Scratch::new("closed-stdout");
+    let scratch = Scratch::new("hostile-closed-stdout");
     let many: Vec<(String, String)> = (0..300)
         .map(|i| (format!("bench{i}"), "v".to_string()))
         .collect();
     let many: Vec<(&str, &str)> = many.iter().map(|(b, v)| (b.as_str(), v.as_str())).collect();
     write_pair(&scratch, &many, "GPU");
     for gate in [None, Some("slow,missing")] {
-        let mut command = Command::new(BIN);
+        let mut command = crate::util::command(&scratch);
         command.args(["--json", "report.json", "--markdown-summary", "summary.md"]);
         if let Some(gate) = gate {
             command.args(["--fail-on", gate]);
         }
         let mut child = command
             .args(["ref.json", "cmp.json"])
-            .current_dir(&scratch.0)
-            .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         drop(child.stdout.take());
         let output = child.wait_with_output().unwrap();
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-        assert_eq!(text(&output.stderr), "");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(stderr(&output), "");
         let report: Value =
-            serde_json::from_str(&std::fs::read_to_string(scratch.path("report.json")).unwrap())
+            serde_json::from_str(&std::fs::read_to_string(scratch.join("report.json")).unwrap())
                 .unwrap();
         assert_eq!(report["summary"]["total"], 300);
         assert!(
-            std::fs::read_to_string(scratch.path("summary.md"))
+            std::fs::read_to_string(scratch.join("summary.md"))
                 .unwrap()
                 .contains("| 300 |")
         );
-        std::fs::remove_file(scratch.path("report.json")).unwrap();
+        std::fs::remove_file(scratch.join("report.json")).unwrap();
     }
 }
 
@@ -519,15 +444,15 @@ fn markdown_names_render_as_literal_text() {
         "ticks `a`` b` | pipe \\| back\\",
         "`edge`",
     ];
-    let scratch = Scratch::new("markdown");
+    let scratch = Scratch::new("hostile-markdown");
     let benchmarks: Vec<(&str, &str)> = hostile.iter().map(|h| (*h, *h)).collect();
     write_pair(&scratch, &benchmarks, "GPU");
     // A benchmark only the compare side has: NEW, in the missing list.
     let mut with_new = benchmarks.clone();
     with_new.push(("new ![x](y) @team", "v"));
-    scratch.write("cmp.json", document(&with_new, "GPU", 1.0e-3).to_string());
-    let output = run_in(
-        &scratch.0,
+    scratch.write("cmp.json", document(&with_new, "GPU").to_string());
+    let output = run(
+        &scratch,
         &[
             "--report-missing",
             "--markdown-summary",
@@ -536,8 +461,8 @@ fn markdown_names_render_as_literal_text() {
             "cmp.json",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let markdown = std::fs::read_to_string(scratch.path("summary.md")).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let markdown = std::fs::read_to_string(scratch.join("summary.md")).unwrap();
     let mut seen = 0;
     // The summary's own markup (`**Gate: ...**`) is allowed; wherever a
     // name appears, nothing of it may be outside a code span.
@@ -584,7 +509,7 @@ fn statuses(stdout: &str) -> Vec<String> {
 /// reference.
 #[test]
 fn is_skipped_follows_python_truthiness() {
-    let scratch = Scratch::new("skipped");
+    let scratch = Scratch::new("hostile-skipped");
     let values = [
         json!({}),
         json!([]),
@@ -593,7 +518,7 @@ fn is_skipped_follows_python_truthiness() {
         json!(0),
         json!(""),
     ];
-    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
+    let mut doc = document(&[("bench", "v")], "GPU");
     let state = doc["benchmarks"][0]["states"][0].clone();
     let states: Vec<Value> = values
         .iter()
@@ -608,9 +533,9 @@ fn is_skipped_follows_python_truthiness() {
         .collect();
     doc["benchmarks"][0]["states"] = json!(states);
     scratch.write("ref.json", doc.to_string());
-    let output = run_in(&scratch.0, &["--no-color", "ref.json", "ref.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let found = statuses(&text(&output.stdout));
+    let output = run(&scratch, &["--no-color", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let found = statuses(&stdout(&output));
     let expected = [
         "🔵 SAME",
         "🔵 SAME",
@@ -619,7 +544,7 @@ fn is_skipped_follows_python_truthiness() {
         "🔵 SAME",
         "🔵 SAME",
     ];
-    assert_eq!(found, expected, "{}", text(&output.stdout));
+    assert_eq!(found, expected, "{}", stdout(&output));
 }
 
 /// `NaN` / `Infinity` literals, `-0` ids and duplicate keys (the last
@@ -627,25 +552,25 @@ fn is_skipped_follows_python_truthiness() {
 /// null` is a version ("None"), with the reference's warning.
 #[test]
 fn python_json_extensions_are_read_like_the_reference() {
-    let scratch = Scratch::new("pyjson");
-    let plain = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    let scratch = Scratch::new("hostile-pyjson");
+    let plain = document(&[("bench", "v")], "GPU").to_string();
     // A summary value NaN: the reference cannot build an interval (AMBG).
     let nan = plain.replacen("\"value\":\"9.9e-4\"", "\"value\":NaN", 1);
     assert_ne!(nan, plain, "no summary value to replace");
     scratch.write("nan.json", &nan);
-    let output = run_in(&scratch.0, &["--no-color", "nan.json", "nan.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(statuses(&text(&output.stdout)), ["🤷 AMBG"]);
-    assert!(text(&output.stdout).contains("missing_interval: 1"));
+    let output = run(&scratch, &["--no-color", "nan.json", "nan.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(statuses(&stdout(&output)), ["🤷 AMBG"]);
+    assert!(stdout(&output).contains("missing_interval: 1"));
 
     let inf = plain.replacen("\"value\":\"1.5e9\"", "\"value\":Infinity", 1);
     assert_ne!(inf, plain);
     scratch.write("inf.json", &inf);
     scratch.write("plain.json", &plain);
     // An infinite clock rate: no cycle-space evidence, AMBG in the reference.
-    let output = run_in(&scratch.0, &["--no-color", "inf.json", "plain.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(statuses(&text(&output.stdout)), ["🤷 AMBG"]);
+    let output = run(&scratch, &["--no-color", "inf.json", "plain.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(statuses(&stdout(&output)), ["🤷 AMBG"]);
 
     // `-0` device ids and a duplicate benchmark name: the last one wins.
     let odd = plain
@@ -658,18 +583,18 @@ fn python_json_extensions_are_read_like_the_reference() {
         );
     assert!(odd.contains("\"id\":-0") && odd.contains("\"first\""));
     scratch.write("odd.json", &odd);
-    let output = run_in(&scratch.0, &["--no-color", "odd.json", "plain.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let stdout = text(&output.stdout);
-    assert!(stdout.starts_with("# bench\n\n## [0] GPU\n"), "{stdout}");
-    assert_eq!(statuses(&stdout), ["🔵 SAME"]);
+    let output = run(&scratch, &["--no-color", "odd.json", "plain.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("# bench\n\n## [0] GPU\n"), "{text}");
+    assert_eq!(statuses(&text), ["🔵 SAME"]);
 
     let null_version = plain.replace("\"string\":\"1.0.0\"", "\"string\":null");
     assert_ne!(null_version, plain);
     scratch.write("null.json", &null_version);
-    let output = run_in(&scratch.0, &["--no-color", "null.json", "plain.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).starts_with(
+    let output = run(&scratch, &["--no-color", "null.json", "plain.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with(
         "WARNING:\n  null.json was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: None reader version: 1.0.0)\n"
     ));
 }
@@ -682,10 +607,10 @@ fn python_json_extensions_are_read_like_the_reference() {
 /// prints the tables (the fuzz oracle took any `-` for `--json -`).
 #[test]
 fn a_later_json_file_overrides_json_to_stdout() {
-    let scratch = Scratch::new("json-override");
+    let scratch = Scratch::new("hostile-json-override");
     write_pair(&scratch, &[("bench", "v")], "GPU");
-    let output = run_in(
-        &scratch.0,
+    let output = run(
+        &scratch,
         &[
             "--json",
             "-",
@@ -695,14 +620,14 @@ fn a_later_json_file_overrides_json_to_stdout() {
             "cmp.json",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).starts_with("# bench\n"));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("# bench\n"));
     let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(scratch.path("report.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(scratch.join("report.json")).unwrap())
             .unwrap();
     assert_eq!(report["schema_version"], 1);
-    let output = run_in(
-        &scratch.0,
+    let output = run(
+        &scratch,
         &[
             "--json",
             "report.json",
@@ -724,19 +649,18 @@ fn a_later_json_file_overrides_json_to_stdout() {
 /// core count is asked once (counted with strace, when it is installed).
 #[test]
 fn directory_mode_sets_its_threads_up_once() {
-    if Command::new("strace").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: strace is not installed");
+    if !require(Need::Strace) {
         return;
     }
-    let scratch = Scratch::new("dirmode");
-    let doc = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    let scratch = Scratch::new("hostile-dirmode");
+    let doc = document(&[("bench", "v")], "GPU").to_string();
     for side in ["a", "b"] {
-        std::fs::create_dir_all(scratch.path(side)).unwrap();
+        std::fs::create_dir_all(scratch.join(side)).unwrap();
         for i in 0..200 {
-            scratch.write(&format!("{side}/r{i:03}.json"), &doc);
+            scratch.write(format!("{side}/r{i:03}.json"), &doc);
         }
     }
-    let output = Command::new("strace")
+    let output = plain_env(&mut Command::new("strace"))
         .args([
             "-f",
             "-c",
@@ -746,12 +670,12 @@ fn directory_mode_sets_its_threads_up_once() {
             "trace=clone,clone3,sched_getaffinity",
         ])
         .args([BIN, "a", "b"])
-        .current_dir(&scratch.0)
+        .current_dir(&scratch)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(text(&output.stdout).matches("# bench\n").count(), 200);
-    let calls = std::fs::read_to_string(scratch.path("calls.txt")).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output).matches("# bench\n").count(), 200);
+    let calls = std::fs::read_to_string(scratch.join("calls.txt")).unwrap();
     let count = |name: &str| -> usize {
         calls
             .lines()
@@ -775,43 +699,37 @@ fn directory_mode_sets_its_threads_up_once() {
 /// (serde_json alone reads both as rounded floats).
 #[test]
 fn numbers_beyond_64_bits_stay_exact() {
-    let scratch = Scratch::new("big-numbers");
+    let scratch = Scratch::new("hostile-big-numbers");
     let huge = "100000000000000000000000000000000000000000000000000";
-    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
-    let summaries = doc["benchmarks"][0]["states"][0]["summaries"]
-        .as_array_mut()
-        .unwrap();
-    summaries.push(json!({"tag": "nv/json/bin:nv/cold/sample_times", "data": [
-        {"name": "filename", "type": "string", "value": "values.bin"},
-        {"name": "size", "type": "int64", "value": huge},
-    ]}));
-    scratch.write("ref.json", doc.to_string());
+    let samples = state("v").sidecar("nv/json/bin:nv/cold/sample_times", "values.bin", huge);
+    let doc = Doc::new().device(0, "GPU").bench(bench("bench", samples));
+    scratch.write("ref.json", doc.text());
     scratch.write("values.bin", [0u8; 12]);
-    let output = run_in(&scratch.0, &["--json", "-", "ref.json", "ref.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = run(&scratch, &["--json", "-", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(
-        text(&output.stdout).contains(&format!("\"count\": {huge}")),
+        stdout(&output).contains(&format!("\"count\": {huge}")),
         "{}",
-        text(&output.stdout)
+        stdout(&output)
     );
-    assert!(text(&output.stderr).contains(&format!("expected {huge} values")));
-    let output = run_in(
-        &scratch.0,
+    assert!(stderr(&output).contains(&format!("expected {huge} values")));
+    let output = run(
+        &scratch,
         &["--bulk-debug-python", "stdout", "ref.json", "ref.json"],
     );
-    assert!(text(&output.stdout).contains(&format!("'reference_sample_count': {huge},")));
+    assert!(stdout(&output).contains(&format!("'reference_sample_count': {huge},")));
 
     let big_id = |id: &str| {
-        let mut d = document(&[("bench", "v")], "GPU", 1.0e-3);
+        let mut d = document(&[("bench", "v")], "GPU");
         d["devices"] = json!([{"id": 0, "name": "GPU"}, {"id": "ID", "name": "other"}]);
         d.to_string().replace("\"ID\"", id)
     };
     scratch.write("a.json", big_id("123456789012345678901234567890"));
     scratch.write("b.json", big_id("123456789012345678901234567891"));
-    let output = run_in(&scratch.0, &["--no-color", "a.json", "b.json"]);
-    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    let output = run(&scratch, &["--no-color", "a.json", "b.json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert_eq!(
-        text(&output.stdout),
+        stdout(&output),
         "Device sections do not match: {1: {'id': [123456789012345678901234567890, 123456789012345678901234567891]}}\n"
     );
 }
@@ -823,84 +741,63 @@ fn numbers_beyond_64_bits_stay_exact() {
 #[test]
 fn non_utf8_file_names_are_compared() {
     use std::os::unix::ffi::OsStrExt;
-    let scratch = Scratch::new("non-utf8");
-    let doc = document(&[("bench", "v")], "GPU", 1.0e-3).to_string();
+    let scratch = Scratch::new("hostile-non-utf8");
+    let doc = document(&[("bench", "v")], "GPU").to_string();
     let odd = std::ffi::OsStr::from_bytes(b"bad\xff.json");
     for side in ["a", "b"] {
-        std::fs::create_dir_all(scratch.path(side)).unwrap();
-        scratch.write(&format!("{side}/good.json"), &doc);
-        std::fs::write(scratch.path(side).join(odd), &doc).unwrap();
+        std::fs::create_dir_all(scratch.join(side)).unwrap();
+        scratch.write(format!("{side}/good.json"), &doc);
+        std::fs::write(scratch.join(side).join(odd), &doc).unwrap();
     }
     let only_a = std::ffi::OsStr::from_bytes(b"only\xfe.json");
-    std::fs::write(scratch.path("a").join(only_a), &doc).unwrap();
-    let output = run_in(&scratch.0, &["--no-color", "--report-missing", "a", "b"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let stdout = text(&output.stdout);
-    assert_eq!(stdout.matches("# bench\n").count(), 2, "{stdout}");
-    assert!(stdout.contains("only\\xfe.json"), "{stdout}");
-    assert_eq!(text(&output.stderr), "");
+    std::fs::write(scratch.join("a").join(only_a), &doc).unwrap();
+    let output = run(&scratch, &["--no-color", "--report-missing", "a", "b"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.matches("# bench\n").count(), 2, "{text}");
+    assert!(text.contains("only\\xfe.json"), "{text}");
+    assert_eq!(stderr(&output), "");
     // The same pair given as arguments compares as the UTF-8 one does.
-    let by_name = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+    let by_name = crate::util::command(&scratch)
         .arg("--no-color")
-        .arg(std::path::Path::new("a").join(odd))
-        .arg(std::path::Path::new("b").join(odd))
-        .current_dir(&scratch.0)
+        .arg(Path::new("a").join(odd))
+        .arg(Path::new("b").join(odd))
         .output()
         .unwrap();
-    let good = run_in(&scratch.0, &["--no-color", "a/good.json", "b/good.json"]);
-    assert_eq!(by_name.status.code(), Some(0), "{}", text(&by_name.stderr));
-    assert_eq!(text(&by_name.stdout), text(&good.stdout));
+    let good = run(&scratch, &["--no-color", "a/good.json", "b/good.json"]);
+    assert_eq!(by_name.status.code(), Some(0), "{}", stderr(&by_name));
+    assert_eq!(stdout(&by_name), stdout(&good));
     // Sidecars found beside a JSON file in a directory of such a name: the
     // bulk decision is the one of the case in its own directory.
-    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/conformance/cases/001-fast-bulk-cycles");
-    let odd_dir = scratch.0.join(std::ffi::OsStr::from_bytes(b"d\xff"));
-    copy_tree(&case, &odd_dir);
+    let case = project("testdata/conformance/cases/001-fast-bulk-cycles");
+    let odd_dir = scratch.join(std::ffi::OsStr::from_bytes(b"d\xff"));
+    copy_dir(&case, &odd_dir);
     let args = ["--display", "explain", "--no-color"];
-    let bulk = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+    let bulk = crate::util::command(crate::util::root())
         .args(args)
         .arg(odd_dir.join("ref.json"))
         .arg(odd_dir.join("cmp.json"))
         .output()
         .unwrap();
     let expected = std::fs::read_to_string(case.join("expected_stdout")).unwrap();
-    assert_eq!(text(&bulk.stdout), expected, "{}", text(&bulk.stderr));
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+    assert_eq!(stdout(&bulk), expected, "{}", stderr(&bulk));
 }
 
 /// A NUL in a sidecar file name: the reference's warning ("embedded null
 /// byte"), the state compared without bulk data.
 #[test]
 fn a_nul_in_a_sidecar_name_is_the_references_warning() {
-    let scratch = Scratch::new("nul-sidecar");
-    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
-    let summaries = doc["benchmarks"][0]["states"][0]["summaries"]
-        .as_array_mut()
-        .unwrap();
-    summaries.push(json!({"tag": "nv/json/bin:nv/cold/sample_times", "data": [
-        {"name": "filename", "type": "string", "value": "a\u{0}b.bin"},
-        {"name": "size", "type": "int64", "value": "2"},
-    ]}));
-    scratch.write("ref.json", doc.to_string());
-    let output = run_in(&scratch.0, &["--no-color", "ref.json", "ref.json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let scratch = Scratch::new("hostile-nul-sidecar");
+    let samples = state("v").sidecar("nv/json/bin:nv/cold/sample_times", "a\u{0}b.bin", "2");
+    let doc = Doc::new().device(0, "GPU").bench(bench("bench", samples));
+    scratch.write("ref.json", doc.text());
+    let output = run(&scratch, &["--no-color", "ref.json", "ref.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(
-        text(&output.stderr),
+        stderr(&output),
         "nvbench-compare: warning: Could not use NVBench sample time data: failed to read 'a\\x00b.bin': embedded null byte; treating it as unavailable\n"
     );
-    assert_eq!(statuses(&text(&output.stdout)), ["🔵 SAME"]);
+    assert_eq!(statuses(&stdout(&output)), ["🔵 SAME"]);
 }
 
 /// A state without `device`: the reference prints the benchmark's heading,
@@ -908,15 +805,15 @@ fn a_nul_in_a_sidecar_name_is_the_references_warning() {
 /// Found by the differential run over the `json_loader` corpus.
 #[test]
 fn a_state_without_a_device_fails_after_the_heading() {
-    let scratch = Scratch::new("no-device");
-    let mut doc = document(&[("bench", "v")], "GPU", 1.0e-3);
+    let scratch = Scratch::new("hostile-no-device");
+    let mut doc = document(&[("bench", "v")], "GPU");
     doc["benchmarks"][0]["states"][0]
         .as_object_mut()
         .unwrap()
         .remove("device");
     scratch.write("ref.json", doc.to_string());
-    let output = run_in(&scratch.0, &["--no-color", "ref.json", "ref.json"]);
+    let output = run(&scratch, &["--no-color", "ref.json", "ref.json"]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(text(&output.stdout), "# bench\n\n");
-    assert!(text(&output.stderr).contains("has a state without a 'device'"));
+    assert_eq!(stdout(&output), "# bench\n\n");
+    assert!(stderr(&output).contains("has a state without a 'device'"));
 }

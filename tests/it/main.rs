@@ -1,6 +1,8 @@
 //! The integration tests, one binary (`cargo test --test it`; a module's
 //! tests with `cargo test --test it charts::`). Every module runs the built
-//! binary or the library's public API.
+//! binary or the library's public API; `util` holds what they share.
+
+mod util;
 
 mod bulk_debug_python;
 mod charts;

@@ -12,49 +12,39 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use crate::util::{Bench, Doc, Scratch, State, command};
+
 const SAMPLES: usize = 1 << 22;
 const SIDECAR_BYTES: f64 = (4 * 4 * SAMPLES) as f64;
 /// What the process takes without any sidecar (binary, heap, threads).
 const BASE_BYTES: f64 = 24.0 * 1024.0 * 1024.0;
 
-fn summary(tag: &str, value: &str, kind: &str) -> String {
-    format!(
-        r#"{{"tag": "{tag}", "name": "{tag}", "hint": "duration",
-            "data": [{{"name": "value", "type": "{kind}", "value": "{value}"}}]}}"#
-    )
-}
-
-fn sidecar(tag: &str, file: &str) -> String {
-    format!(
-        r#"{{"tag": "{tag}", "name": "{tag}", "data": [
-            {{"name": "filename", "type": "string", "value": "{file}"}},
-            {{"name": "size", "type": "int64", "value": "{SAMPLES}"}}]}}"#
-    )
-}
-
+/// One state, no axes, whose sidecars `SIDE.bin` and `SIDE.freqs` hold
+/// [`SAMPLES`] values each.
 fn document(side: &str) -> String {
-    let summaries = [
-        summary("nv/cold/sample_size", "1000", "int64"),
-        summary("nv/cold/time/gpu/mean", "1e-4", "float64"),
-        summary("nv/cold/time/gpu/stdev/relative", "0.01", "float64"),
-        summary("nv/cold/time/gpu/min", "0.98e-4", "float64"),
-        summary("nv/cold/time/gpu/median", "1e-4", "float64"),
-        summary("nv/cold/time/gpu/q3", "1.01e-4", "float64"),
-        summary("nv/cold/sm_clock_rate/mean", "1.98e9", "float64"),
-        sidecar("nv/json/bin:nv/cold/sample_times", &format!("{side}.bin")),
-        sidecar(
+    let count = SAMPLES.to_string();
+    let state = State::on(0)
+        .int("nv/cold/sample_size", 1000)
+        .float("nv/cold/time/gpu/mean", 1e-4)
+        .float("nv/cold/time/gpu/stdev/relative", 0.01)
+        .float("nv/cold/time/gpu/min", 0.98e-4)
+        .float("nv/cold/time/gpu/median", 1e-4)
+        .float("nv/cold/time/gpu/q3", 1.01e-4)
+        .float("nv/cold/sm_clock_rate/mean", 1.98e9)
+        .sidecar(
+            "nv/json/bin:nv/cold/sample_times",
+            &format!("{side}.bin"),
+            &count,
+        )
+        .sidecar(
             "nv/json/freqs-bin:nv/cold/sample_freqs",
             &format!("{side}.freqs"),
-        ),
-    ];
-    format!(
-        r#"{{"meta": {{"version": {{"json": {{"major": 1, "minor": 0, "patch": 0, "string": "1.0.0"}}}}}},
-           "devices": [{{"id": 0, "name": "Simulated GPU"}}],
-           "benchmarks": [{{"name": "bench", "index": 0, "devices": [0], "axes": [],
-             "states": [{{"name": "Device=0", "device": 0, "type_config_index": 0,
-               "axis_values": [], "is_skipped": false, "summaries": [{}]}}]}}]}}"#,
-        summaries.join(",")
-    )
+            &count,
+        );
+    Doc::new()
+        .device(0, "Simulated GPU")
+        .bench(Bench::new("bench").state(state))
+        .text()
 }
 
 fn write_floats(path: &Path, values: impl Iterator<Item = f32>) {
@@ -143,9 +133,8 @@ fn launched() -> bool {
     let Some(dir) = std::env::var_os(LAUNCHED_IN) else {
         return false;
     };
-    let child = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+    let child = command(dir)
         .args(["--no-color", "ref.json", "cmp.json"])
-        .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -170,14 +159,9 @@ fn check(test: &str, distinct: bool, max_ratio: f64) {
     if launched() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!(
-        "nvbc-sidecar-memory-{}-{distinct}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("sidecar-memory");
     write_pair(&dir, distinct);
     let (stdout, rss) = run_with_peak_rss(&dir, test);
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(stdout.contains("SAME"), "{stdout}");
     let ratio = (rss - BASE_BYTES).max(0.0) / SIDECAR_BYTES;
     eprintln!(
