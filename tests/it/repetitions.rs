@@ -347,6 +347,63 @@ fn errors_name_the_problem() {
     assert!(stdout(&three).contains("Usage:"));
 }
 
+/// A file given twice among the runs of a side, by the same path, another
+/// spelling of it or a hard link, would count one process twice: refused
+/// (exit 1), naming both arguments. The same file on both sides is a
+/// comparison of a file with itself, as in pair mode.
+#[test]
+fn a_file_given_twice_on_a_side_is_refused_naming_both_arguments() {
+    let dir = scratch("twice");
+    write_run(&dir.join("r.json"), 1.0, 2);
+    write_run(&dir.join("c.json"), 1.0, 2);
+    std::fs::hard_link(dir.join("r.json"), dir.join("r_hardlink.json")).unwrap();
+    let refused = |args: &[&str], first: &str, second: &str, side: &str| {
+        let out = run(&dir, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains(&format!("{first} and {second} are the same file")),
+            "{args:?}: {message}"
+        );
+        assert!(message.contains(side), "{args:?}: {message}");
+    };
+    refused(
+        &[
+            "r.json",
+            "./r.json",
+            "r_hardlink.json",
+            "--vs",
+            "c.json",
+            "c.json",
+            "c.json",
+        ],
+        "r.json",
+        "./r.json",
+        "reference runs",
+    );
+    refused(
+        &["r.json", "./r.json", "--vs", "c.json"],
+        "r.json",
+        "./r.json",
+        "reference runs",
+    );
+    refused(
+        &["r.json", "r_hardlink.json", "--vs", "c.json"],
+        "r.json",
+        "r_hardlink.json",
+        "reference runs",
+    );
+    refused(
+        &["r.json", "--vs", "c.json", "c.json"],
+        "c.json",
+        "c.json",
+        "compare runs",
+    );
+    let itself = run(&dir, &["--no-color", "r.json", "--vs", "./r.json"]);
+    assert_eq!(itself.status.code(), Some(0), "{}", stderr(&itself));
+}
+
 /// The conformance cases of ../shared, when present: one run a side must
 /// give every state the status and reason of the pair comparison.
 #[test]
