@@ -24,6 +24,8 @@ pub mod text;
 
 #[cfg(test)]
 mod layering;
+#[cfg(test)]
+mod testing;
 
 /// Runs a parsed command line, writing the report to `out`; gives the exit
 /// code. Everything written is flushed here, so that a write error on

@@ -97,11 +97,11 @@ fn resolved(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Scratch;
 
     #[test]
     fn dot_segments_symlinks_and_hard_links_name_the_same_file() {
-        let dir = std::env::temp_dir().join(format!("nvbc-identity-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = Scratch::new("identity");
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         let file = dir.join("ref.json");
         std::fs::write(&file, "{}").unwrap();
@@ -118,6 +118,5 @@ mod tests {
         assert!(!original.is_char_device());
         let null = Identity::of("/dev/null");
         assert!(null.is_char_device() && null.is_dev_null());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -181,14 +181,8 @@ fn directory_groups(sides: &[SideArgs]) -> Result<RunGroups, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Scratch;
     use std::path::Path;
-
-    fn temp_dir(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("nvbc-repeat-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
 
     fn text(path: &Path) -> String {
         path.to_str().unwrap().to_string()
@@ -227,7 +221,7 @@ mod tests {
 
     #[test]
     fn directories_are_matched_by_name_across_runs() {
-        let root = temp_dir("dirs");
+        let root = Scratch::new("repeat-dirs");
         let dirs: Vec<_> = ["r1", "r2", "c1"].iter().map(|d| root.join(d)).collect();
         for dir in &dirs {
             std::fs::create_dir_all(dir).unwrap();
@@ -251,12 +245,11 @@ mod tests {
         assert_eq!(groups.only_reference.len(), 1);
         assert!(groups.only_reference[0].ends_with("r2/b.json"));
         assert!(groups.only_compare[0].ends_with("c1/d.json"));
-        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]
     fn mixed_files_and_directories_are_refused_with_vs() {
-        let root = temp_dir("mixed");
+        let root = Scratch::new("repeat-mixed");
         let file = root.join("run.json");
         std::fs::write(&file, "{}").unwrap();
         let (r, c) = (vec![text(&root)], vec![text(&file)]);
@@ -273,12 +266,11 @@ mod tests {
             panic!("a missing directory must fail");
         };
         assert!(message.contains("absent does not exist"), "{message}");
-        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]
     fn a_file_given_twice_on_a_side_is_refused_naming_both() {
-        let root = temp_dir("twice");
+        let root = Scratch::new("repeat-twice");
         let file = root.join("r.json");
         std::fs::write(&file, "{}").unwrap();
         std::fs::hard_link(&file, root.join("hard.json")).unwrap();
@@ -301,6 +293,5 @@ mod tests {
             panic!("a directory twice must fail");
         };
         assert!(message.contains("same directory") && message.contains("compare runs"));
-        let _ = std::fs::remove_dir_all(root);
     }
 }

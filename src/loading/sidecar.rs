@@ -207,17 +207,14 @@ impl<'w> StateSidecars<'w> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Scratch;
 
     #[test]
     fn a_fifo_sidecar_is_neither_material_nor_read() {
-        let dir = std::env::temp_dir().join(format!("nvbc-fifo-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("fifo");
         let fifo = dir.join("samples.bin");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        if !made.is_ok_and(|s| s.success()) {
-            eprintln!("SKIPPED: mkfifo is not available");
-            return;
-        }
+        assert!(made.as_ref().is_ok_and(|s| s.success()), "mkfifo: {made:?}");
         let path = fifo.to_str().unwrap().to_string();
         let sidecar = Some(SidecarRef {
             count: 3,
@@ -239,14 +236,12 @@ mod tests {
             "{:?}",
             warnings.borrow()
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn small_and_large_files_read_alike() {
         const SMALL_FILE: u64 = 1 << 20;
-        let dir = std::env::temp_dir().join(format!("nvbc-sizes-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("sizes");
         for count in [
             1usize,
             1000,
@@ -256,17 +251,14 @@ mod tests {
             let values: Vec<f32> = (0..count).map(|i| i as f32 * 0.5 + 1e-3).collect();
             let mut bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
             bytes.extend([7u8, 7]);
-            let path = dir.join(format!("{count}.bin"));
-            std::fs::write(&path, bytes).unwrap();
-            assert_eq!(read_float32_file(path.to_str().unwrap()).unwrap(), values);
+            let path = dir.write(format!("{count}.bin"), bytes);
+            assert_eq!(read_float32_file(&path).unwrap(), values);
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn reads_little_endian_floats_and_ignores_a_partial_tail() {
-        let dir = std::env::temp_dir().join(format!("nvbc-sidecar-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("sidecar");
         let path = dir.join("v.bin");
         let mut bytes: Vec<u8> = [1.5f32, 2.25]
             .iter()
@@ -284,6 +276,5 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -195,8 +195,7 @@ mod tests {
             truncate_while_mapped(&path);
             return;
         }
-        let dir = std::env::temp_dir().join(format!("nvbc-sigbus-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::testing::Scratch::new("sigbus");
         let path = dir.join("shrinking.json");
         // This test's name as libtest knows it (without the crate's name).
         let module = module_path!().split_once("::").map_or("", |(_, m)| m);
@@ -206,7 +205,6 @@ mod tests {
             .env(CHILD, &path)
             .output()
             .unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
         assert!(

@@ -69,26 +69,11 @@ fn write_new(path: &Path, mode: u32, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("nvbc-atomic-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+    use crate::testing::{Scratch, entries};
 
     #[test]
     fn replaces_the_whole_file_and_leaves_no_temporary() {
-        let dir = scratch("replace");
+        let dir = Scratch::new("atomic-replace");
         let path = dir.join("out.md");
         write_file(&path, b"first, longer text").unwrap();
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
@@ -99,12 +84,11 @@ mod tests {
             0o640
         );
         assert_eq!(entries(&dir), ["out.md"]);
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_symlink_keeps_pointing_at_the_replaced_target() {
-        let dir = scratch("symlink");
+        let dir = Scratch::new("atomic-symlink");
         let target = dir.join("target.json");
         fs::write(&target, "old").unwrap();
         std::os::unix::fs::symlink(&target, dir.join("link.json")).unwrap();
@@ -116,12 +100,11 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_failed_write_keeps_the_earlier_file() {
-        let dir = scratch("failure");
+        let dir = Scratch::new("atomic-failure");
         let path = dir.join("report.json");
         fs::write(&path, "earlier").unwrap();
         // The temporary file cannot be created in a read-only directory
@@ -133,7 +116,6 @@ mod tests {
             assert_eq!(fs::read_to_string(&path).unwrap(), "earlier");
         }
         assert_eq!(entries(&dir), ["report.json"]);
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

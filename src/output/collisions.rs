@@ -227,10 +227,11 @@ pub fn sidecar_paths(json_path: &str, root: &Root) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Scratch;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("nvbc-collide-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+    /// A scratch directory with a subdirectory `sub`.
+    fn scratch(name: &str) -> Scratch {
+        let dir = Scratch::new(&format!("collide-{name}"));
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         dir
     }
@@ -274,7 +275,6 @@ mod tests {
                 .check_input("input file", "/nonexistent/x.json")
                 .is_ok()
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -302,7 +302,6 @@ mod tests {
                 );
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -343,6 +342,5 @@ mod tests {
         let chart = dir.join("plot.png").to_str().unwrap().to_string();
         let collisions = Collisions::new(&settings(&["--plot", "--plot-output", &chart])).unwrap();
         assert!(collisions.check_chart("--plot-output", &chart).is_ok());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -195,9 +195,7 @@ mod tests {
 
     #[test]
     fn a_chart_gets_its_directories_and_errors_use_python_wording() {
-        let dir = std::env::temp_dir().join(format!("nvbc-owner-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::testing::Scratch::new("owner");
         let outputs = no_outputs();
         let nested = dir.join("plots/nested/compare.svg");
         let nested = nested.to_str().unwrap();
@@ -220,6 +218,5 @@ mod tests {
             message.contains(&format!("'{}'", blocker.display())),
             "{message}"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -10,7 +10,7 @@ reference.json is the old build, compare.json the new one, which copies with
 vectorised loads. Both were written as NVBench 1.0.0 JSON with `--jsonbin`, so
 every state has sample-time and SM-clock sidecars.
 
-What the compare run is designed to show (tests/example.rs checks it):
+What the compare run is designed to show (tests/it/example.rs checks it):
 
 - SAME: most states, re-measured with fresh noise.
 - FAST: I8 and I16 from 2^22 elements up. The new build copies inputs of at

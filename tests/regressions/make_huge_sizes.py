@@ -2,7 +2,7 @@
 """Writes tests/regressions/huge_sidecar_size/<name>/: states whose sidecar
 `size` is beyond i64, beyond u64, beyond i128, or hugely negative, over a
 three-value sidecar, and records the reference's `--bulk-debug-python
-stdout` output and exit code for each (see tests/regressions.rs,
+stdout` output and exit code for each (see tests/it/regressions.rs,
 `huge_sidecar_sizes_match_the_reference`).
 
 Run from the repository root:

@@ -3,7 +3,7 @@
 JSON types the reference copes with (it reads the file as plain Python
 objects and only fails, if at all, where a value is used), compared with
 themselves; records the reference's stdout and exit code (see
-tests/regressions.rs, `loosely_typed_fields_match_the_reference`).
+tests/it/regressions.rs, `loosely_typed_fields_match_the_reference`).
 
 Run from the repository root:
   python3 tests/regressions/make_loose_types.py [path/to/nvbench_compare.py]

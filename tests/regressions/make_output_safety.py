@@ -2,7 +2,7 @@
 r"""Writes tests/regressions/output_safety/{ref,cmp}.json: benchmark, axis,
 axis value and device names with table separators, newlines, ANSI escape
 sequences (SGR, clear screen, OSC title) and markdown, and records the
-expected output for them (see tests/regressions.rs, `hostile_names_*`).
+expected output for them (see tests/it/regressions.rs, `hostile_names_*`).
 
 nvbench-compare prints control characters in names escaped (`\n`,
 `\u{1b}`); the reference prints them raw. So the expected tables are the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes two fixtures of presets that are not monotone in the reference
-(see tests/regressions.rs, `presets_are_not_monotone_*`):
+(see tests/it/regressions.rs, `presets_are_not_monotone_*`):
 
 rare_support_nonmonotone/: a state pair whose verdict is AMBG under the
 default preset and SAME under the stricter `strict` preset.

@@ -1,4 +1,4 @@
-"""Random tables through the real python-tabulate, for tests/tabulate_python.rs.
+"""Random tables through the real python-tabulate, for tests/it/tabulate_python.rs.
 
 Usage: cases.py OUT.json [COUNT]. Writes [[headers, colalign, rows, expected], ...],
 where expected is tabulate(rows, headers=headers, colalign=colalign,

@@ -1,48 +1,29 @@
 //! The config's tests: the reference's messages, precedence, the dump, and
 //! the checks of every key at its bounds.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
 use super::keys::{KEYS, known_keys, sections};
 use super::*;
 use crate::pycompat::pyfmt::str_repr;
+use crate::testing::Scratch;
 
-/// A config file in a per-process scratch directory, removed when dropped.
+/// A config file in a scratch directory of its own, removed when dropped.
 struct TempConfig {
-    path: PathBuf,
+    _dir: Scratch,
+    path: String,
 }
 
 impl TempConfig {
     fn new(content: impl AsRef<[u8]>) -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let dir = scratch_dir();
-        let number = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("config-{}-{number}.toml", std::process::id()));
-        std::fs::write(&path, content).expect("write temp config");
-        TempConfig { path }
+        let dir = Scratch::new("config");
+        let path = dir.write("config.toml", content);
+        TempConfig { _dir: dir, path }
     }
 
     fn path(&self) -> &str {
-        self.path.to_str().expect("temp path is UTF-8")
+        &self.path
     }
-}
-
-impl Drop for TempConfig {
-    fn drop(&mut self) {
-        let removed = std::fs::remove_file(&self.path);
-        // A failing test is already unwinding: a second panic would abort it.
-        if !std::thread::panicking() {
-            removed.expect("remove temp config");
-        }
-    }
-}
-
-/// One shared directory; file names carry the process id so parallel runs never collide.
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join("nvbench-compare-config-tests");
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
 }
 
 fn resolve_text(cli_preset: Option<&str>, content: &str) -> Result<(String, Thresholds), String> {
@@ -240,12 +221,10 @@ fn missing_file_is_reported_like_python() {
 #[test]
 fn directory_is_reported_like_python() {
     // Case 160.
-    let dir = scratch_dir().join(format!("confdir-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("confdir");
     let path = dir.to_str().unwrap();
     let quoted = str_repr(path);
     let message = resolve(None, Some(path)).unwrap_err();
-    std::fs::remove_dir(&dir).expect("remove scratch dir");
     assert_eq!(
         message,
         format!("failed to read comparison config {quoted}: [Errno 21] Is a directory: {quoted}")

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::rendering::charts::along::{AlongAxis, AlongPoint, AlongSeries, draw_along_chart};
 use crate::rendering::charts::output::{
@@ -14,7 +14,6 @@ use crate::rendering::charts::summary::{SummaryEntry, draw_summary_part, summary
 use crate::rendering::charts::template::{
     along_output_path, sanitize_component, validate_plot_options,
 };
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Writes a drawn chart as the output owner would (plainly: collisions
 /// and atomic writes are the owner's, tested there); gives the `Saved`
@@ -43,29 +42,7 @@ fn render_along_chart(
     written(draw_along_chart(title, axis, series, path))
 }
 
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-impl TempDir {
-    fn new() -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir =
-            std::env::temp_dir().join(format!("nvbench-plot-test-{}-{n}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if std::env::var_os("KEEP_PLOT_TEST_OUTPUT").is_none() {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-}
+use crate::testing::Scratch;
 
 /// Width and height from the PNG signature and IHDR chunk.
 fn png_size(path: &Path) -> (u32, u32) {
@@ -180,8 +157,8 @@ fn distinct_circle_fills(svg: &str) -> HashSet<String> {
 
 #[test]
 fn summary_png_has_matplotlib_size() {
-    let dir = TempDir::new();
-    let path = dir.path("summary.png");
+    let dir = Scratch::new("plot");
+    let path = dir.join("summary.png");
     let saved =
         render_summary_chart(&sample_entries(), "GPU timing change - H100", false, &path).unwrap();
     assert_eq!(
@@ -194,16 +171,16 @@ fn summary_png_has_matplotlib_size() {
 
 #[test]
 fn summary_dark_theme_has_black_background() {
-    let dir = TempDir::new();
-    let path = dir.path("dark.png");
+    let dir = Scratch::new("plot");
+    let path = dir.join("dark.png");
     render_summary_chart(&sample_entries(), "dark", true, &path).unwrap();
     assert_eq!(png_pixel(&path, 2, 2), [0, 0, 0]);
 }
 
 #[test]
 fn summary_svg_has_title_labels_and_colored_bars() {
-    let dir = TempDir::new();
-    let path = dir.path("summary.svg");
+    let dir = Scratch::new("plot");
+    let path = dir.join("summary.svg");
     let title = summary_title(
         &["NVIDIA H100".to_string()],
         &["Elements{io}=2^20".to_string()],
@@ -254,9 +231,9 @@ fn summary_svg_has_title_labels_and_colored_bars() {
 
 #[test]
 fn along_png_and_svg() {
-    let dir = TempDir::new();
+    let dir = Scratch::new("plot");
     let series = along_series();
-    let png_path = dir.path("along.png");
+    let png_path = dir.join("along.png");
     let saved = render_along_chart(
         "NVIDIA H100 80GB HBM3",
         axis("Elements{io}"),
@@ -270,7 +247,7 @@ fn along_png_and_svg() {
     );
     assert_eq!(png_size(&png_path), (960, 720));
 
-    let svg_path = dir.path("along.svg");
+    let svg_path = dir.join("along.svg");
     render_along_chart(
         "NVIDIA H100 80GB HBM3",
         pow2("Elements{io}"),
@@ -314,7 +291,7 @@ fn along_png_and_svg() {
         texts.iter().any(|t| t.contains("10⁻")),
         "decade tick labels on the time axis: {texts:?}"
     );
-    let decades = dir.path("decades.svg");
+    let decades = dir.join("decades.svg");
     render_along_chart("t", axis("N"), &series, &decades).unwrap();
     let texts = svg_texts(&svg_doc(&decades));
     assert!(texts.contains(&"10⁵".to_string()), "{texts:?}");
@@ -324,7 +301,7 @@ fn along_png_and_svg() {
 fn unlabelled_series_stay_out_of_the_legend() {
     // A benchmark whose only axis is the plotted one has an empty series
     // key, so its compare line is unlabelled, as in matplotlib.
-    let dir = TempDir::new();
+    let dir = Scratch::new("plot");
     let p = |x: f64| AlongPoint {
         x,
         time: 1e-5 * x,
@@ -344,7 +321,7 @@ fn unlabelled_series_stay_out_of_the_legend() {
             points: vec![p(1.0), p(2.0), p(4.0)],
         },
     ];
-    let path = dir.path("single-axis.svg");
+    let path = dir.join("single-axis.svg");
     render_along_chart("GPU", axis("Elements{io}"), &series, &path).unwrap();
     let svg = svg_doc(&path);
     assert!(svg_texts(&svg).contains(&"ref".to_string()));
@@ -357,9 +334,9 @@ fn unlabelled_series_stay_out_of_the_legend() {
 
 #[test]
 fn degenerate_inputs_do_not_panic() {
-    let dir = TempDir::new();
+    let dir = Scratch::new("plot");
     for ext in ["png", "svg"] {
-        render_summary_chart(&[], "", false, &dir.path(&format!("empty.{ext}"))).unwrap();
+        render_summary_chart(&[], "", false, &dir.join(format!("empty.{ext}"))).unwrap();
         let odd = vec![
             entry("nan", f64::NAN, "????", "a"),
             entry("inf", f64::INFINITY, "SLOW", "a"),
@@ -370,13 +347,13 @@ fn degenerate_inputs_do_not_panic() {
             &odd,
             &"T".repeat(3000),
             true,
-            &dir.path(&format!("odd.{ext}")),
+            &dir.join(format!("odd.{ext}")),
         )
         .unwrap();
         let same = vec![entry("a", 0.0, "SAME", "a"), entry("b", 0.0, "SAME", "a")];
-        render_summary_chart(&same, "zero", false, &dir.path(&format!("same.{ext}"))).unwrap();
+        render_summary_chart(&same, "zero", false, &dir.join(format!("same.{ext}"))).unwrap();
 
-        render_along_chart("", axis(""), &[], &dir.path(&format!("none.{ext}"))).unwrap();
+        render_along_chart("", axis(""), &[], &dir.join(format!("none.{ext}"))).unwrap();
         let junk = vec![
             AlongSeries {
                 label: "empty".into(),
@@ -439,7 +416,7 @@ fn degenerate_inputs_do_not_panic() {
                 ],
             },
         ];
-        render_along_chart("t", pow2("N"), &junk, &dir.path(&format!("junk.{ext}"))).unwrap();
+        render_along_chart("t", pow2("N"), &junk, &dir.join(format!("junk.{ext}"))).unwrap();
         let many: Vec<AlongSeries> = (0..200)
             .map(|i| AlongSeries {
                 label: format!("S{i}"),
@@ -452,7 +429,7 @@ fn degenerate_inputs_do_not_panic() {
                 }],
             })
             .collect();
-        render_along_chart("many", axis("N"), &many, &dir.path(&format!("many.{ext}"))).unwrap();
+        render_along_chart("many", axis("N"), &many, &dir.join(format!("many.{ext}"))).unwrap();
     }
 }
 
@@ -466,8 +443,8 @@ fn output_format_follows_extension() {
         ImageFormat::from_path(Path::new("b.SVG")),
         Ok(ImageFormat::Svg)
     );
-    let dir = TempDir::new();
-    let bad = dir.path("sub/plot.pdf");
+    let dir = Scratch::new("plot");
+    let bad = dir.join("sub/plot.pdf");
     let err = render_summary_chart(&sample_entries(), "t", false, &bad).unwrap_err();
     assert_eq!(
         err,
@@ -476,8 +453,8 @@ fn output_format_follows_extension() {
             bad.display()
         )
     );
-    assert!(!dir.path("sub").exists(), "nothing created for a bad name");
-    let none = dir.path("plot");
+    assert!(!dir.join("sub").exists(), "nothing created for a bad name");
+    let none = dir.join("plot");
     let err = render_along_chart("t", axis("N"), &along_series(), &none).unwrap_err();
     assert!(
         err.starts_with(&format!(
@@ -585,9 +562,9 @@ fn option_rules_follow_upstream_order() {
 
 #[test]
 fn repeated_outputs_get_copy_names() {
-    let dir = TempDir::new();
-    let plot = dir.path("plot.png").to_string_lossy().into_owned();
-    fs::write(dir.path("plot-copy-1.png"), "").unwrap();
+    let dir = Scratch::new("plot");
+    let plot = dir.join("plot.png").to_string_lossy().into_owned();
+    fs::write(dir.join("plot-copy-1.png"), "").unwrap();
     let mut paths = OutputPaths::new();
     assert_eq!(
         paths.claim(&plot, PlotKind::Along),
@@ -595,7 +572,7 @@ fn repeated_outputs_get_copy_names() {
         "an existing file is reused on first use"
     );
     let (second, warning) = paths.claim(&plot, PlotKind::Along);
-    assert_eq!(second, dir.path("plot-copy-2.png").to_string_lossy());
+    assert_eq!(second, dir.join("plot-copy-2.png").to_string_lossy());
     assert_eq!(
         warning,
         Some(format!(
@@ -603,11 +580,9 @@ fn repeated_outputs_get_copy_names() {
         ))
     );
     let (third, _) = paths.claim(&plot, PlotKind::Along);
-    assert_eq!(third, dir.path("plot-copy-3.png").to_string_lossy());
-    let (_, summary_warning) = paths.claim(
-        &format!("{}/./plot.png", dir.0.display()),
-        PlotKind::Summary,
-    );
+    assert_eq!(third, dir.join("plot-copy-3.png").to_string_lossy());
+    let (_, summary_warning) =
+        paths.claim(&format!("{}/./plot.png", dir.display()), PlotKind::Summary);
     assert!(
         summary_warning
             .unwrap()
@@ -641,8 +616,8 @@ fn percent_tick_labels_do_not_overlap() {
             )
         })
         .collect();
-    let dir = TempDir::new();
-    let path = dir.path("ticks.svg");
+    let dir = Scratch::new("plot");
+    let path = dir.join("ticks.svg");
     render_summary_chart(&entries, "t", false, &path).unwrap();
     let svg = svg_doc(&path);
     let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -663,9 +638,9 @@ fn percent_tick_labels_do_not_overlap() {
 
 #[test]
 fn markup_in_names_stays_text_in_svg() {
-    let dir = TempDir::new();
+    let dir = Scratch::new("plot");
     let name = "b<x>&\"y\" 'z'";
-    let path = dir.path("markup.svg");
+    let path = dir.join("markup.svg");
     render_summary_chart(&[entry(name, 0.1, "SLOW", name)], name, false, &path).unwrap();
     let texts = svg_texts(&svg_doc(&path));
     assert_eq!(
@@ -690,7 +665,7 @@ fn markup_in_names_stays_text_in_svg() {
             },
         ],
     }];
-    let path = dir.path("markup-along.svg");
+    let path = dir.join("markup-along.svg");
     render_along_chart(name, axis(name), &series, &path).unwrap();
     let texts = svg_texts(&svg_doc(&path));
     assert_eq!(
@@ -702,8 +677,8 @@ fn markup_in_names_stays_text_in_svg() {
 
 #[test]
 fn a_single_row_has_its_label_bar_and_frame() {
-    let dir = TempDir::new();
-    let path = dir.path("one.svg");
+    let dir = Scratch::new("plot");
+    let path = dir.join("one.svg");
     render_summary_chart(
         &[entry("bench | N=2^10", -0.05, "FAST", "bench")],
         "t",

@@ -5,22 +5,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::util::{Need, Scratch, project, require, root, stderr};
+
 fn case(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/conformance/cases")
-        .join(name)
+    project("testdata/conformance/cases").join(name)
 }
 
 fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("COLUMNS");
-    for (key, value) in env {
-        command.env(key, value);
-    }
+    let mut command = crate::util::command(dir);
+    command.args(args).envs(env.iter().copied());
     command.output().unwrap()
 }
 
@@ -56,7 +49,7 @@ fn status_column(rows: &[&str]) -> Vec<String> {
 
 #[test]
 fn help_wraps_to_the_terminal_width() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = root();
     let narrow = run_with(here, &["--help"], &[("COLUMNS", "80")]);
     assert_eq!(narrow.status.code(), Some(0));
     let narrow = stdout(&narrow);
@@ -71,7 +64,7 @@ fn help_wraps_to_the_terminal_width() {
 
 #[test]
 fn long_help_groups_options_and_ends_with_examples_and_exit_codes() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = root();
     let help = stdout(&run_with(here, &["--help"], &[("COLUMNS", "100")]));
     let headings = [
         "Inputs and filters:",
@@ -102,7 +95,7 @@ fn long_help_groups_options_and_ends_with_examples_and_exit_codes() {
 
 #[test]
 fn completions_parse_in_their_shells() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = root();
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let output = run(here, &["--generate-completions", shell]);
         assert_eq!(output.status.code(), Some(0), "{shell}");
@@ -111,25 +104,23 @@ fn completions_parse_in_their_shells() {
         assert!(script.contains("fail-on"), "{shell}: options are listed");
     }
     let bash = run(here, &["--generate-completions", "bash"]);
-    assert_shell_parses("bash", &bash.stdout, true);
-    let zsh = run(here, &["--generate-completions", "zsh"]);
-    assert_shell_parses("zsh", &zsh.stdout, false);
+    assert_shell_parses("bash", &bash.stdout);
+    if require(Need::Zsh) {
+        let zsh = run(here, &["--generate-completions", "zsh"]);
+        assert_shell_parses("zsh", &zsh.stdout);
+    }
     let unknown = run(here, &["--generate-completions", "tcsh"]);
     assert_eq!(unknown.status.code(), Some(2));
 }
 
-/// Runs `SHELL -n` on the script; bash must be there, other shells may not.
-fn assert_shell_parses(shell: &str, script: &[u8], required: bool) {
-    let child = Command::new(shell)
+/// Runs `SHELL -n` on the script.
+fn assert_shell_parses(shell: &str, script: &[u8]) {
+    let mut child = Command::new(shell)
         .arg("-n")
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn();
-    let Ok(mut child) = child else {
-        assert!(!required, "{shell} is not installed");
-        eprintln!("{shell} is not installed: its completion script was not parsed");
-        return;
-    };
+        .spawn()
+        .unwrap_or_else(|e| panic!("{shell} cannot be run: {e}"));
     child.stdin.take().unwrap().write_all(script).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(
@@ -141,31 +132,30 @@ fn assert_shell_parses(shell: &str, script: &[u8], required: bool) {
 
 #[test]
 fn man_page_renders() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = root();
     let page = stdout(&run(here, &["--generate-man"]));
     assert!(page.contains(".TH nvbench-compare 1"), "{page}");
     assert!(page.contains("Exit codes:"));
-    let path = std::env::temp_dir().join(format!("nvbench-compare-{}.1", std::process::id()));
-    std::fs::write(&path, &page).unwrap();
+    if !require(Need::Man) {
+        return;
+    }
+    let dir = Scratch::new("man");
+    let path = dir.write("nvbench-compare.1", &page);
     let rendered = Command::new("man")
         .arg("-l")
         .arg(&path)
         .env("MANWIDTH", "80")
         .env("MANPAGER", "cat")
         .env("PAGER", "cat")
-        .output();
-    let _ = std::fs::remove_file(&path);
-    match rendered {
-        Ok(output) if output.status.success() => {
-            let text = String::from_utf8_lossy(&output.stdout);
-            assert!(text.contains("--fail-on"), "{text}");
-            assert!(
-                text.contains("EXTRA") || text.contains("Exit codes"),
-                "{text}"
-            );
-        }
-        _ => eprintln!("man is not usable here: only the roff text was checked"),
-    }
+        .output()
+        .unwrap();
+    assert!(rendered.status.success(), "{}", stderr(&rendered));
+    let text = String::from_utf8_lossy(&rendered.stdout);
+    assert!(text.contains("--fail-on"), "{text}");
+    assert!(
+        text.contains("EXTRA") || text.contains("Exit codes"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -260,17 +250,11 @@ fn sort_change_orders_rows_by_change_within_each_table() {
     assert_eq!(a, b, "the same rows, reordered");
 }
 
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 /// A config file in a scratch directory of its own.
-fn config_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nvbc-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("compare.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+fn config_file(name: &str, text: &str) -> (Scratch, String) {
+    let dir = Scratch::new(&format!("cli-{name}"));
+    let path = dir.write("compare.toml", text);
+    (dir, path)
 }
 
 #[test]
@@ -303,21 +287,17 @@ fn config_errors_name_the_file_and_suggest_close_keys() {
         ),
     ];
     for (name, text, reference_line, hint) in cases {
-        let path = config_file(name, text);
-        let output = run(
-            &mixed,
-            &["--config", path.to_str().unwrap(), "ref.json", "cmp.json"],
-        );
+        let (_dir, path) = config_file(name, text);
+        let output = run(&mixed, &["--config", &path, "ref.json", "cmp.json"]);
         assert_eq!(output.status.code(), Some(1), "{name}");
         // stdout stays the reference's line.
         assert_eq!(stdout(&output), reference_line, "{name}");
         let notes = stderr(&output);
         assert!(
-            notes.contains(&format!("in the config file {}", path.display())),
+            notes.contains(&format!("in the config file {path}")),
             "{name}: {notes}"
         );
         assert!(notes.contains(hint), "{name}: {notes}");
-        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
 
@@ -346,7 +326,7 @@ fn a_fail_on_typo_gets_a_suggestion_and_a_bad_device_filter_is_echoed() {
 
 #[test]
 fn a_filter_that_matched_nothing_is_named_even_when_others_matched() {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples");
+    let examples = project("testdata/examples");
     let files = ["reference.json", "compare.json"];
     let with = |filters: &[&str]| {
         let args: Vec<&str> = filters.iter().chain(&files).copied().collect();

@@ -2,28 +2,22 @@
 //! `--markdown-summary`, geomean) on the built binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use crate::util::{Doc, Scratch, Times, copy_dir, project};
 
 fn cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/cases")
+    project("testdata/conformance/cases")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nvbc-gate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("gate-{name}"))
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
+    crate::util::run(dir, args)
 }
 
 /// Case 068 has one SLOW, one FAST, four AMBG, two SAME and two `????`.
@@ -114,38 +108,12 @@ fn fail_on_missing_in_directory_mode_and_not_without_missing_files() {
 /// A minimal NVBench file with one benchmark whose states have the given
 /// `(axis value, median seconds)`.
 fn nvbench_file(bench: &str, states: &[(i64, f64)]) -> Value {
-    let summary = |tag: &str, value: f64| json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]});
-    let states: Vec<Value> = states
-        .iter()
-        .map(|(n, median)| {
-            json!({
-                "name": format!("Device=0 N={n}"),
-                "device": 0,
-                "axis_values": [{"name": "N", "type": "int64", "value": n.to_string()}],
-                "summaries": [
-                    summary("nv/cold/time/gpu/min", median * 0.99),
-                    summary("nv/cold/time/gpu/q1", median * 0.995),
-                    summary("nv/cold/time/gpu/median", *median),
-                    summary("nv/cold/time/gpu/q3", median * 1.005),
-                    summary("nv/cold/time/gpu/iqr/relative", 0.01),
-                ],
-                "is_skipped": false
-            })
-        })
-        .collect();
-    json!({
-        "meta": {"version": {"json": {"string": "1.0.0"}}},
-        "devices": [{"id": 0, "name": "GPU"}],
-        "benchmarks": [{
-            "name": bench, "devices": [0],
-            "axes": [{"name": "N", "type": "int64", "flags": ""}],
-            "states": states
-        }]
-    })
+    let times = |median| Times::around(median, [0.99, 0.995, 1.005]).iqr(0.01);
+    Doc::n_sweep("GPU", bench, states, times).json()
 }
 
-fn write(dir: &Path, name: &str, value: &Value) {
-    std::fs::write(dir.join(name), serde_json::to_vec(value).unwrap()).unwrap();
+fn write(dir: &Scratch, name: &str, value: &Value) {
+    dir.write(name, value.to_string());
 }
 
 #[test]
@@ -194,7 +162,6 @@ fn missing_states_in_both_directions() {
     assert_eq!(report["missing"][0]["presence"], "DROPPED");
     assert_eq!(report["missing"][1]["state_key"], "N=4");
     assert_eq!(report["missing"][1]["presence"], "NEW");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -221,7 +188,6 @@ fn geomean_of_center_ratios_by_hand() {
     assert!((ratio(&report["geomean"]["benchmarks"][1]["ratio"]) - 1.21).abs() < 1e-12);
     // Overall: (2 * 0.5 * 1.21)^(1/3) = 1.21^(1/3).
     assert!((ratio(&report["geomean"]["overall"]) - 1.21f64.powf(1.0 / 3.0)).abs() < 1e-12);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -267,7 +233,6 @@ fn markdown_summary_stays_under_the_byte_budget() {
     );
     assert_eq!(small.status.code(), Some(0));
     assert!(std::fs::metadata(dir.join("small.md")).unwrap().len() <= 4096);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Numbers from the `# Summary` block of the text output.
@@ -324,7 +289,7 @@ fn json_agrees_with_the_table_on_every_corpus_case() {
             "--json".to_string(),
             "report.json".to_string(),
         ]);
-        copy_case(&case, &dir);
+        copy_dir(&case, &dir);
         let out = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(out.status.code(), Some(0), "{}", case.display());
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
@@ -344,19 +309,6 @@ fn json_agrees_with_the_table_on_every_corpus_case() {
             .collect();
         assert_eq!(displayed, table_statuses(&stdout), "{}", case.display());
         checked += 1;
-        let _ = std::fs::remove_dir_all(&dir);
     }
     assert!(checked >= 100, "only {checked} corpus cases checked");
-}
-
-fn copy_case(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_case(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

@@ -3,68 +3,27 @@
 //! processes, real changes, unequal run counts, directories, states
 //! missing from a run, the CI outputs, and the errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::{Value, json};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nvbc-reps-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::util::{Doc, Need, Scratch, Times, require, run, shared_dir, stderr, stdout};
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("reps-{name}"))
 }
 
 /// One run's NVBench file: benchmark `b`, states `N=n` with robust
 /// summaries around the given median (interval ±0.2 %) and a constant SM
 /// clock, so that the cycle-space confirmation agrees with the times.
 fn nvbench_file(states: &[(i64, f64)]) -> Value {
-    let summary = |tag: &str, value: f64| json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]});
-    let states: Vec<Value> = states
-        .iter()
-        .map(|(n, median)| {
-            json!({
-                "name": format!("Device=0 N={n}"),
-                "device": 0,
-                "axis_values": [{"name": "N", "type": "int64", "value": n.to_string()}],
-                "summaries": [
-                    summary("nv/cold/time/gpu/min", median * 0.998),
-                    summary("nv/cold/time/gpu/q1", median * 0.999),
-                    summary("nv/cold/time/gpu/median", *median),
-                    summary("nv/cold/time/gpu/q3", median * 1.002),
-                    summary("nv/cold/time/gpu/iqr/relative", 0.003),
-                    summary("nv/cold/sm_clock_rate/mean", 1.5e9),
-                ],
-                "is_skipped": false
-            })
-        })
-        .collect();
-    json!({
-        "meta": {"version": {"json": {"string": "1.0.0"}}},
-        "devices": [{"id": 0, "name": "GPU"}],
-        "benchmarks": [{
-            "name": "b", "devices": [0],
-            "axes": [{"name": "N", "type": "int64", "flags": ""}],
-            "states": states
-        }]
-    })
+    let times = |median| {
+        Times::around(median, [0.998, 0.999, 1.002])
+            .iqr(0.003)
+            .clock(1.5e9)
+    };
+    Doc::n_sweep("GPU", "b", states, times).json()
 }
 
 /// Writes a run whose states `N=1..=count` all take `base * factor`.
@@ -134,7 +93,6 @@ fn drift_between_processes_is_not_called_slow() {
     let centers = &first["repetitions"]["compare"]["run_centers"];
     assert_eq!(centers[2]["run"], 2);
     assert!((centers[2]["center"].as_f64().unwrap() - 1.015e-3).abs() < 1e-12);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -173,7 +131,6 @@ fn a_change_beyond_the_drift_is_detected_with_its_size() {
     );
     assert_eq!(text.matches("SLOW").count(), 3, "{text}");
     assert!(text.contains("- Total Matches: 3\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -203,7 +160,6 @@ fn unequal_run_counts_and_a_single_run_side() {
     let text = stdout(&single);
     let row = text.lines().find(|l| l.starts_with("|  1  |")).unwrap();
     assert!(row.contains("* |          2 |          1 |"), "{row}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -249,7 +205,6 @@ fn a_state_missing_from_one_run_is_merged_from_the_others() {
         .map(|r| r["run"].as_u64().unwrap())
         .collect();
     assert_eq!(runs, [0, 2]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -294,7 +249,6 @@ fn directories_are_runs_matched_by_file_name() {
     assert!(text.contains("- NEW file c2/only_cmp.json\n"), "{text}");
     assert!(text.contains("- Total Matches: 3\n"), "{text}");
     assert_eq!(text.matches("SLOW").count(), 3, "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -335,7 +289,6 @@ fn gate_markdown_and_bulk_debug_work_in_repetition_mode() {
     assert_eq!(script.matches("'row_index': ").count(), 4, "{script}");
     assert_eq!(script.matches("'compare_run': 1").count(), 2, "{script}");
     assert!(script.contains("'compare_json': 'c2.json'"), "{script}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -357,7 +310,6 @@ fn explain_shows_each_runs_center() {
     let text = stdout(&out);
     assert!(text.contains("| Reason "), "{text}");
     assert!(text.contains("| 1.000 1.020 ms | 1.010 ms"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -393,18 +345,75 @@ fn errors_name_the_problem() {
     let three = run(&dir, &["r1.json", "r2.json", "c1.json"]);
     assert_eq!(three.status.code(), Some(1));
     assert!(stdout(&three).contains("Usage:"));
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A file given twice among the runs of a side, by the same path, another
+/// spelling of it or a hard link, would count one process twice: refused
+/// (exit 1), naming both arguments. The same file on both sides is a
+/// comparison of a file with itself, as in pair mode.
+#[test]
+fn a_file_given_twice_on_a_side_is_refused_naming_both_arguments() {
+    let dir = scratch("twice");
+    write_run(&dir.join("r.json"), 1.0, 2);
+    write_run(&dir.join("c.json"), 1.0, 2);
+    std::fs::hard_link(dir.join("r.json"), dir.join("r_hardlink.json")).unwrap();
+    let refused = |args: &[&str], first: &str, second: &str, side: &str| {
+        let out = run(&dir, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains(&format!("{first} and {second} are the same file")),
+            "{args:?}: {message}"
+        );
+        assert!(message.contains(side), "{args:?}: {message}");
+    };
+    refused(
+        &[
+            "r.json",
+            "./r.json",
+            "r_hardlink.json",
+            "--vs",
+            "c.json",
+            "c.json",
+            "c.json",
+        ],
+        "r.json",
+        "./r.json",
+        "reference runs",
+    );
+    refused(
+        &["r.json", "./r.json", "--vs", "c.json"],
+        "r.json",
+        "./r.json",
+        "reference runs",
+    );
+    refused(
+        &["r.json", "r_hardlink.json", "--vs", "c.json"],
+        "r.json",
+        "r_hardlink.json",
+        "reference runs",
+    );
+    refused(
+        &["r.json", "--vs", "c.json", "c.json"],
+        "c.json",
+        "c.json",
+        "compare runs",
+    );
+    let itself = run(&dir, &["--no-color", "r.json", "--vs", "./r.json"]);
+    assert_eq!(itself.status.code(), Some(0), "{}", stderr(&itself));
 }
 
 /// The conformance cases of ../shared, when present: one run a side must
 /// give every state the status and reason of the pair comparison.
 #[test]
 fn one_run_a_side_decides_as_the_pair() {
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/cases");
-    let Ok(entries) = std::fs::read_dir(&cases) else {
-        eprintln!("SKIPPED: {} is not available", cases.display());
+    if !require(Need::Shared) {
         return;
-    };
+    }
+    let cases = shared_dir().join("conformance/cases");
+    let entries = std::fs::read_dir(&cases)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", cases.display()));
     let mut compared = 0;
     for case in entries.flatten().map(|e| e.path()) {
         let Ok(args) = std::fs::read_to_string(case.join("args")) else {
@@ -460,11 +469,7 @@ fn filters_apply_and_a_changed_set_of_states_is_checked_as_for_a_pair() {
     write_run(&dir.join("c2.json"), 0.985, 3);
     let both = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
     // Without --report-missing, the reference's failure on a changed set.
-    let out = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
-        .args([&["--no-color"][..], &both].concat())
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = run(&dir, &[&["--no-color"][..], &both].concat());
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -491,7 +496,6 @@ fn filters_apply_and_a_changed_set_of_states_is_checked_as_for_a_pair() {
     assert!(text.lines().any(|l| l.starts_with("|  2  |")), "{text}");
     let none = run(&dir, &[&["--no-color", "-b", "other"][..], &both].concat());
     assert!(stdout(&none).contains("- Total Matches: 0\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -538,7 +542,6 @@ fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
     assert!(text.contains("| proc-gap "), "{text}");
     // Change bounds the change between the run centers: 1.012 / 1.003 - 1.
     assert!(text.contains(">= +0.9%"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -559,7 +562,6 @@ fn runs_of_a_side_must_have_the_same_devices() {
     let ignored = run(&dir, &[&["--ignore-devices"][..], &args].concat());
     assert_eq!(ignored.status.code(), Some(0), "{}", stderr(&ignored));
     assert!(stdout(&ignored).contains("- Total Matches: 4\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -601,5 +603,4 @@ fn show_and_sort_apply_in_repetition_mode() {
     let shown = with(&["--no-color", "--show", "same"]);
     assert_eq!(axis_column(&shown), ["4"], "{shown}");
     assert!(shown.contains("- Total Matches: 4\n"), "{shown}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

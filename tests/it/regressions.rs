@@ -8,7 +8,7 @@
 //! a clean exit: no signal, no panic message, the expected exit code.
 //!
 //! Tests of problems not fixed yet are `#[ignore = "...: awaiting fix"]`
-//! (run them with `cargo test --test regressions -- --ignored`); none is
+//! (run them with `cargo test --test it regressions:: -- --ignored`); none is
 //! left:
 //!
 //! | id | test | problem |
@@ -25,240 +25,48 @@
 //! The fuzz targets (fuzz/) found no crash in their first campaign; every
 //! future crash input goes here.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::Command;
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_nvbench-compare");
+use crate::util::{BIN, Bench, Doc, Scratch, State, Times, limited as run, plain_env, project};
 
 /// 1 GiB, in the KiB units of `ulimit -v`.
 const ONE_GIB_KB: u64 = 1 << 20;
 
-// ---------------------------------------------------------------------------
-// Running the binary
-// ---------------------------------------------------------------------------
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("nvbc-regr-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.path(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap();
-        }
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-#[derive(Debug)]
-struct Outcome {
-    /// `None` when a signal ended the process (or it timed out).
-    code: Option<i32>,
-    timed_out: bool,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Outcome {
-    fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-
-    /// Exited by itself with `code`, without a panic or a Rust abort.
-    #[track_caller]
-    fn assert_clean_exit(&self, code: i32) {
-        assert!(!self.timed_out, "timed out; stderr:\n{}", self.stderr);
-        assert!(
-            !self.stderr.contains("panicked at") && !self.stderr.contains("memory allocation of"),
-            "crashed; stderr:\n{}",
-            self.stderr
-        );
-        assert_eq!(
-            self.code,
-            Some(code),
-            "stdout:\n{}\nstderr:\n{}",
-            self.stdout_text(),
-            self.stderr
-        );
-    }
-}
-
-struct Run<'a> {
-    args: Vec<String>,
-    cwd: Option<&'a Path>,
-    timeout: Duration,
-    memory_limit_kb: Option<u64>,
-}
-
-fn run<S: AsRef<str>>(args: &[S]) -> Run<'static> {
-    Run {
-        args: args.iter().map(|a| a.as_ref().to_string()).collect(),
-        cwd: None,
-        timeout: Duration::from_secs(60),
-        memory_limit_kb: None,
-    }
-}
-
-impl<'a> Run<'a> {
-    fn cwd(self, cwd: &'a Path) -> Run<'a> {
-        Run {
-            cwd: Some(cwd),
-            ..self
-        }
-    }
-
-    fn timeout(self, seconds: u64) -> Run<'a> {
-        Run {
-            timeout: Duration::from_secs(seconds),
-            ..self
-        }
-    }
-
-    fn memory_limit_kb(self, kb: u64) -> Run<'a> {
-        Run {
-            memory_limit_kb: Some(kb),
-            ..self
-        }
-    }
-
-    fn go(self) -> Outcome {
-        let mut command = match self.memory_limit_kb {
-            // `exec` keeps the limit and makes the binary the child we wait for.
-            Some(kb) => {
-                let mut c = Command::new("bash");
-                c.arg("-c")
-                    .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
-                    .arg(BIN);
-                c
-            }
-            None => Command::new(BIN),
-        };
-        command
-            .args(&self.args)
-            .env("COLUMNS", "80")
-            .env("LC_ALL", "C.UTF-8")
-            .env_remove("NO_COLOR")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(cwd) = self.cwd {
-            command.current_dir(cwd);
-        }
-        let mut child = command.spawn().expect("cannot start nvbench-compare");
-        let mut stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let out_reader = std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = stdout.read_to_end(&mut bytes);
-            bytes
-        });
-        let err_reader = std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = stderr.read_to_end(&mut bytes);
-            bytes
-        });
-        let start = Instant::now();
-        let (status, timed_out) = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break (Some(status), false);
-            }
-            if start.elapsed() > self.timeout {
-                let _ = child.kill();
-                let _ = child.wait();
-                break (None, true);
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        Outcome {
-            code: status.and_then(|s| s.code()),
-            timed_out,
-            stdout: out_reader.join().unwrap(),
-            stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
-        }
-    }
-}
-
 fn regressions_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")
+    project("tests/regressions")
 }
 
 // ---------------------------------------------------------------------------
 // NVBench JSON documents
 // ---------------------------------------------------------------------------
 
-fn float_summary(tag: &str, value: f64) -> Value {
-    json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": format!("{value:e}")}]})
-}
-
-fn sidecar_summary(tag: &str, filename: &str, size: &str) -> Value {
-    json!({"tag": tag, "data": [
-        {"name": "filename", "type": "string", "value": filename},
-        {"name": "size", "type": "int64", "value": size},
-    ]})
-}
-
 /// Robust summaries `[min, q3]` around `median`, 1% noise, a 1.5 GHz clock.
-fn summaries(min: f64, median: f64, q3: f64) -> Vec<Value> {
-    vec![
-        float_summary("nv/cold/time/gpu/min", min),
-        float_summary("nv/cold/time/gpu/q1", min),
-        float_summary("nv/cold/time/gpu/median", median),
-        float_summary("nv/cold/time/gpu/q3", q3),
-        float_summary("nv/cold/time/gpu/max", q3 * 1.01),
-        float_summary("nv/cold/time/gpu/iqr/relative", 0.01),
-        float_summary("nv/cold/sm_clock_rate/mean", 1.5e9),
-    ]
+fn times(min: f64, median: f64, q3: f64) -> Times {
+    Times::quartiles(min, min, median, q3)
+        .max(q3 * 1.01)
+        .iqr(0.01)
+        .clock(1.5e9)
 }
 
-/// A one-benchmark, one-device document whose states are `(name, summaries)`.
-fn document(states: Vec<(&str, Vec<Value>)>) -> Value {
-    let states: Vec<Value> = states
-        .into_iter()
-        .map(|(name, summaries)| {
-            json!({
-                "name": format!("Device=0 S={name}"),
-                "device": 0,
-                "axis_values": [{"name": "S", "type": "string", "value": name}],
-                "summaries": summaries,
-            })
-        })
-        .collect();
-    json!({
-        "meta": {"version": {"json": {"string": "1.0.0"}}},
-        "devices": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}],
-        "benchmarks": [{
-            "name": "bench",
-            "devices": [0],
-            "axes": [{"name": "S", "type": "string", "flags": ""}],
-            "states": states,
-        }],
-    })
+/// A state `S=name` of the benchmark of [`document`].
+fn state(name: &str, times: Times) -> State {
+    State::on(0).at("S", name).times(times)
+}
+
+/// A one-benchmark, one-device document of `states`.
+fn document(states: Vec<State>) -> Value {
+    let bench = Bench::new("bench").axis("S", "string").states(states);
+    Doc::new()
+        .device(0, "NVIDIA H100 80GB HBM3")
+        .bench(bench)
+        .json()
 }
 
 fn simple_document() -> Value {
-    document(vec![("a", summaries(1.0e-3, 1.01e-3, 1.02e-3))])
+    document(vec![state("a", times(1.0e-3, 1.01e-3, 1.02e-3))])
 }
 
 fn float32_bytes(values: &[f32]) -> Vec<u8> {
@@ -266,7 +74,7 @@ fn float32_bytes(values: &[f32]) -> Vec<u8> {
 }
 
 // ---------------------------------------------------------------------------
-// Presets that are not monotone in the reference (see tests/properties.rs)
+// Presets that are not monotone in the reference (see tests/it/properties.rs)
 // ---------------------------------------------------------------------------
 
 #[track_caller]
@@ -317,27 +125,18 @@ fn presets_are_not_monotone_permissive_can_turn_same_into_ambg() {
 /// A pair of documents whose states advertise sidecars of `size` values at
 /// `filename` (both the samples and the frequencies).
 fn sidecar_documents(scratch: &Scratch, filename: &str, size: &str) -> (String, String) {
-    let with_sidecars = |min: f64| {
-        let mut s = summaries(min, min * 1.01, min * 1.02);
-        s.push(sidecar_summary(
-            "nv/json/bin:nv/cold/sample_times",
-            filename,
-            size,
-        ));
-        s.push(sidecar_summary(
-            "nv/json/freqs-bin:nv/cold/sample_freqs",
-            filename,
-            size,
-        ));
-        s
+    let with_sidecars = |name: &str, min: f64| {
+        state(name, times(min, min * 1.01, min * 1.02))
+            .sidecar("nv/json/bin:nv/cold/sample_times", filename, size)
+            .sidecar("nv/json/freqs-bin:nv/cold/sample_freqs", filename, size)
     };
     let reference = document(vec![
-        ("same", with_sidecars(1.0e-3)),
-        ("gap", with_sidecars(1.0e-3)),
+        with_sidecars("same", 1.0e-3),
+        with_sidecars("gap", 1.0e-3),
     ]);
     let compare = document(vec![
-        ("same", with_sidecars(1.0e-3)),
-        ("gap", with_sidecars(0.9e-3)),
+        with_sidecars("same", 1.0e-3),
+        with_sidecars("gap", 0.9e-3),
     ]);
     (
         scratch.write("ref.json", reference.to_string()),
@@ -354,7 +153,7 @@ fn sidecar_size_claiming_10_to_the_12_values_allocates_nothing() {
         "9223372036854775807",
         "1000000000000000000000000000000",
     ] {
-        let scratch = Scratch::new("huge-size");
+        let scratch = Scratch::new("regr-huge-size");
         scratch.write(
             "ref.json-bin/0.bin",
             float32_bytes(&[1.0e-3, 1.01e-3, 1.02e-3]),
@@ -364,7 +163,7 @@ fn sidecar_size_claiming_10_to_the_12_values_allocates_nothing() {
             let mut args: Vec<&str> = extra.to_vec();
             args.extend(["--no-color", &reference, &compare]);
             let outcome = run(&args)
-                .cwd(&scratch.0)
+                .cwd(&scratch)
                 .memory_limit_kb(ONE_GIB_KB)
                 .timeout(60)
                 .go();
@@ -419,24 +218,18 @@ fn huge_sidecar_sizes_match_the_reference() {
 /// block forever) or /dev/zero (endless): rejected with a warning, never read.
 #[test]
 fn sidecar_paths_to_a_directory_fifo_or_dev_zero_are_rejected() {
-    let scratch = Scratch::new("special-sidecars");
-    let fifo = scratch.path("fifo.bin");
-    let has_fifo = Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success());
-    let mut targets = vec![
-        scratch.0.to_str().unwrap().to_string(),
-        "/dev/zero".to_string(),
+    let scratch = Scratch::new("regr-special-sidecars");
+    let fifo = scratch.join("fifo.bin");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.as_ref().is_ok_and(|s| s.success()), "mkfifo: {made:?}");
+    let targets = [
+        scratch.to_str().unwrap(),
+        "/dev/zero",
+        fifo.to_str().unwrap(),
     ];
-    if has_fifo {
-        targets.push(fifo.to_str().unwrap().to_string());
-    } else {
-        eprintln!("SKIPPED the FIFO: mkfifo is not available");
-    }
     for target in targets {
         for size in ["3", "1000000000000"] {
-            let (reference, compare) = sidecar_documents(&scratch, &target, size);
+            let (reference, compare) = sidecar_documents(&scratch, target, size);
             let outcome = run(&["--no-color", &reference, &compare])
                 .memory_limit_kb(ONE_GIB_KB)
                 .timeout(30)
@@ -462,7 +255,7 @@ fn sidecar_paths_to_a_directory_fifo_or_dev_zero_are_rejected() {
 /// overflow.
 #[test]
 fn deeply_nested_json_is_a_clean_error() {
-    let scratch = Scratch::new("deep-json");
+    let scratch = Scratch::new("regr-deep-json");
     let good = scratch.write("good.json", simple_document().to_string());
     let deep = 100_000;
     let inputs = [
@@ -481,7 +274,7 @@ fn deeply_nested_json_is_a_clean_error() {
         format!("{}{}", "[".repeat(deep), "]".repeat(deep)),
     ];
     for (i, input) in inputs.iter().enumerate() {
-        let deep_path = scratch.write(&format!("deep{i}.json"), input);
+        let deep_path = scratch.write(format!("deep{i}.json"), input);
         for args in [[&deep_path, &good], [&good, &deep_path]] {
             let outcome = run(&args).timeout(60).go();
             outcome.assert_clean_exit(1);
@@ -497,7 +290,7 @@ fn deeply_nested_json_is_a_clean_error() {
 /// 100,000 nested TOML arrays or inline tables in a config: a clean error.
 #[test]
 fn deeply_nested_toml_config_is_a_clean_error() {
-    let scratch = Scratch::new("deep-toml");
+    let scratch = Scratch::new("regr-deep-toml");
     let good = scratch.write("good.json", simple_document().to_string());
     let deep = 100_000;
     for (i, text) in [
@@ -508,7 +301,7 @@ fn deeply_nested_toml_config_is_a_clean_error() {
     .iter()
     .enumerate()
     {
-        let config = scratch.write(&format!("deep{i}.toml"), text);
+        let config = scratch.write(format!("deep{i}.toml"), text);
         let outcome = run(&["--config", &config, &good, &good]).timeout(60).go();
         outcome.assert_clean_exit(1);
         assert!(
@@ -530,7 +323,7 @@ fn deeply_nested_toml_config_is_a_clean_error() {
 #[test]
 fn nesting_within_pythons_limit_is_accepted() {
     // Skipped: `meta` beyond its version.
-    let scratch = Scratch::new("nesting-200");
+    let scratch = Scratch::new("regr-nesting-200");
     let base = simple_document();
     let plain = scratch.write("plain.json", base.to_string());
     let expected = run(&["--no-color", &plain, &plain]).go();
@@ -625,7 +418,7 @@ fn inputs_the_reference_fails_on_fail() {
 /// the differential run over the `json_loader` corpus (fuzz/differential.py).
 #[test]
 fn invalid_utf8_anywhere_is_a_clean_error() {
-    let scratch = Scratch::new("invalid-utf8");
+    let scratch = Scratch::new("regr-invalid-utf8");
     let text = simple_document().to_string();
     // A lone 0xCF (a two-byte lead byte followed by '(') in an unknown key's string.
     let at = text.find("\"device\":0").unwrap();
@@ -646,7 +439,7 @@ fn invalid_utf8_anywhere_is_a_clean_error() {
 /// 1 GiB address-space limit: a clean error, not an allocation abort.
 #[test]
 fn a_sparse_1_gib_json_file_is_a_clean_error() {
-    let scratch = Scratch::new("sparse-json");
+    let scratch = Scratch::new("regr-sparse-json");
     let good = scratch.write("good.json", simple_document().to_string());
     let big = scratch.write("big.json", simple_document().to_string());
     let file = std::fs::OpenOptions::new().write(true).open(&big).unwrap();
@@ -663,7 +456,7 @@ fn a_sparse_1_gib_json_file_is_a_clean_error() {
 /// limit (the reference reads it until memory runs out, too).
 #[test]
 fn dev_zero_as_a_json_input_is_a_clean_error() {
-    let scratch = Scratch::new("dev-zero-json");
+    let scratch = Scratch::new("regr-dev-zero-json");
     let good = scratch.write("good.json", simple_document().to_string());
     for args in [["/dev/zero", good.as_str()], [good.as_str(), "/dev/zero"]] {
         let outcome = run(&args).memory_limit_kb(ONE_GIB_KB).timeout(60).go();
@@ -675,7 +468,7 @@ fn dev_zero_as_a_json_input_is_a_clean_error() {
 /// /dev/zero as the config: a clean error under a 1 GiB limit.
 #[test]
 fn dev_zero_as_the_config_is_a_clean_error() {
-    let scratch = Scratch::new("dev-zero-config");
+    let scratch = Scratch::new("regr-dev-zero-config");
     let good = scratch.write("good.json", simple_document().to_string());
     let outcome = run(&["--config", "/dev/zero", &good, &good])
         .memory_limit_kb(ONE_GIB_KB)
@@ -689,21 +482,19 @@ fn dev_zero_as_the_config_is_a_clean_error() {
 /// a.json.gz) b.json` does) keep working: only sidecars must be regular.
 #[test]
 fn json_inputs_from_process_substitution_work() {
-    let scratch = Scratch::new("fifo-json");
+    let scratch = Scratch::new("regr-fifo-json");
     let reference = scratch.write("ref.json", simple_document().to_string());
     let compare = scratch.write(
         "cmp.json",
-        document(vec![("a", summaries(0.9e-3, 0.91e-3, 0.92e-3))]).to_string(),
+        document(vec![state("a", times(0.9e-3, 0.91e-3, 0.92e-3))]).to_string(),
     );
     let direct = run(&["--no-color", &reference, &compare]).go();
     direct.assert_clean_exit(0);
-    let piped = Command::new("bash")
+    let piped = plain_env(&mut Command::new("bash"))
         .arg("-c")
         .arg("exec \"$0\" --no-color <(cat \"$1\") <(cat \"$2\")")
         .args([BIN, &reference, &compare])
         .env("COLUMNS", "80")
-        .env("LC_ALL", "C.UTF-8")
-        .env_remove("NO_COLOR")
         .output()
         .unwrap();
     assert_eq!(piped.status.code(), Some(0));
@@ -720,7 +511,7 @@ fn json_inputs_from_process_substitution_work() {
 /// The output must equal that of the same documents without the arrays.
 #[test]
 fn unread_arrays_do_not_amplify_memory() {
-    let scratch = Scratch::new("amplification");
+    let scratch = Scratch::new("regr-amplification");
     let base = simple_document();
     let plain = scratch.write("plain.json", base.to_string());
     let expected = run(&["--no-color", &plain, &plain]).go();
@@ -732,7 +523,7 @@ fn unread_arrays_do_not_amplify_memory() {
     assert_ne!(in_meta, text);
     assert_ne!(in_device, text);
     for (name, text) in [("meta", in_meta), ("device", in_device)] {
-        let path = scratch.write(&format!("{name}.json"), text);
+        let path = scratch.write(format!("{name}.json"), text);
         let outcome = run(&["--no-color", &path, &path])
             .memory_limit_kb(ONE_GIB_KB)
             .timeout(300)
@@ -807,8 +598,8 @@ fn cell_separators(line: &str) -> usize {
 #[test]
 fn hostile_names_cannot_break_the_markdown_summary() {
     let dir = regressions_dir().join("output_safety");
-    let scratch = Scratch::new("hostile-markdown");
-    let markdown = scratch.path("summary.md");
+    let scratch = Scratch::new("regr-hostile-markdown");
+    let markdown = scratch.join("summary.md");
     let outcome = run(&[
         "--no-color",
         "--markdown-summary",
@@ -880,7 +671,7 @@ fn hostile_names_survive_the_json_report() {
 #[test]
 fn hostile_names_stay_on_one_line_in_the_missing_section() {
     let dir = regressions_dir().join("output_safety");
-    let scratch = Scratch::new("hostile-missing");
+    let scratch = Scratch::new("regr-hostile-missing");
     let mut compare: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("cmp.json")).unwrap()).unwrap();
     let mut extra = compare["benchmarks"][0].clone();
@@ -917,8 +708,8 @@ fn hostile_names_stay_on_one_line_in_the_missing_section() {
 #[test]
 fn hostile_names_keep_svg_charts_well_formed() {
     let dir = regressions_dir().join("output_safety");
-    let scratch = Scratch::new("hostile-svg");
-    let chart = scratch.path("chart.svg");
+    let scratch = Scratch::new("regr-hostile-svg");
+    let chart = scratch.join("chart.svg");
     let outcome = run(&[
         "--no-color",
         "--plot",

@@ -2,84 +2,47 @@
 //! states; its markdown says what it decided within `--max-bytes`; stdout
 //! carries one document. Every input is written here, in a temp directory.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nvbc-holes-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+use crate::util::{Doc, Scratch, Times, stderr, stdout};
+
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("holes-{name}"))
 }
 
 fn command(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("GITHUB_STEP_SUMMARY");
+    let mut command = crate::util::command(dir);
+    command.args(args);
     command
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    command(dir, args).output().unwrap()
+    crate::util::run(dir, args)
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// One state `N=n` with a tight timing around `seconds` (clock summaries
-/// included, so that a clear gap is confirmed in cycle space).
-fn state(n: i64, seconds: f64) -> Value {
-    let summary = |tag: &str, value: f64| json!({"tag": tag, "data": [{"name": "value", "type": "float64", "value": value.to_string()}]});
-    json!({
-        "name": format!("Device=0 N={n}"),
-        "device": 0,
-        "axis_values": [{"name": "N", "type": "int64", "value": n.to_string()}],
-        "summaries": [
-            summary("nv/cold/time/gpu/min", seconds * 0.999),
-            summary("nv/cold/time/gpu/q1", seconds * 0.9995),
-            summary("nv/cold/time/gpu/median", seconds),
-            summary("nv/cold/time/gpu/mean", seconds),
-            summary("nv/cold/time/gpu/q3", seconds * 1.0005),
-            summary("nv/cold/time/gpu/max", seconds * 1.001),
-            summary("nv/cold/time/gpu/iqr/relative", 0.001),
-            summary("nv/cold/sm_clock_rate/mean", 1.5e9),
-        ],
-        "is_skipped": false
-    })
-}
-
-/// A file with one benchmark `bench` whose states are `(N, seconds)`.
+/// A file with one benchmark `bench` whose states are `(N, seconds)`, each
+/// with a tight timing around its seconds (clock summaries included, so
+/// that a clear gap is confirmed in cycle space).
 fn nvbench_file(bench: &str, states: &[(i64, f64)]) -> Value {
-    json!({
-        "meta": {"version": {"json": {"string": "1.0.0"}}},
-        "devices": [{"id": 0, "name": "Test GPU"}],
-        "benchmarks": [{
-            "name": bench, "devices": [0],
-            "axes": [{"name": "N", "type": "int64", "flags": ""}],
-            "states": states.iter().map(|(n, s)| state(*n, *s)).collect::<Vec<_>>()
-        }]
-    })
+    let times = |seconds: f64| {
+        Times::around(seconds, [0.999, 0.9995, 1.0005])
+            .mean(seconds)
+            .max(seconds * 1.001)
+            .iqr(0.001)
+            .clock(1.5e9)
+    };
+    Doc::n_sweep("Test GPU", bench, states, times).json()
 }
 
-fn write(dir: &Path, name: &str, value: &Value) {
-    if let Some(parent) = dir.join(name).parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(dir.join(name), serde_json::to_vec(value).unwrap()).unwrap();
+fn write(dir: &Scratch, name: &str, value: &Value) {
+    dir.write(name, value.to_string());
 }
 
 /// `ref.json` and `cmp.json` with two SAME states of `copy_sweep`.
-fn same_pair(name: &str) -> PathBuf {
+fn same_pair(name: &str) -> Scratch {
     let dir = scratch(name);
     let states = [(1, 1e-3), (2, 2e-3)];
     write(&dir, "ref.json", &nvbench_file("copy_sweep", &states));
@@ -123,7 +86,6 @@ fn a_mistyped_benchmark_filter_names_the_close_names() {
         &["-b", "copy_swep", "ref.json", "cmp.json"],
         "-b 'copy_swep' matched no benchmark (close names: 'copy_sweep')",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -139,7 +101,6 @@ fn an_axis_filter_matching_nothing_names_the_values_or_axes() {
         &["-b", "copy_sweep", "-a", "n=1", "ref.json", "cmp.json"],
         "-a n=1 matched nothing: no axis is named 'n' (close names: 'N')",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -159,11 +120,10 @@ fn empty_directories_and_directories_without_common_files() {
         &["base", "pr"],
         "the directories have no .json file in common (reference: 'base/old.json'; compare: 'pr/new.json')",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// State 2 dropped, state 4 added; state 3 is SLOW when `slow`.
-fn changed_set(name: &str, slow: bool) -> PathBuf {
+fn changed_set(name: &str, slow: bool) -> Scratch {
     let dir = scratch(name);
     let reference = [(1, 1e-3), (2, 1e-3), (3, 1e-3)];
     let third = if slow { 2e-3 } else { 1e-3 };
@@ -203,8 +163,6 @@ fn a_changed_state_set_is_compared_and_listed_under_the_gate() {
         stderr(&out),
         "nvbench-compare: gate failed: 2 missing (--fail-on missing)\n"
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&dir_same);
 }
 
 #[test]
@@ -220,7 +178,6 @@ fn without_the_options_a_changed_set_fails_as_in_the_reference_with_a_hint() {
     assert!(hint.starts_with("nvbench-compare: hint: "), "{hint}");
     assert!(hint.contains("--report-missing"), "{hint}");
     assert_eq!(hint.lines().count(), 1, "{hint}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -259,7 +216,6 @@ fn a_step_summary_is_appended_to_and_other_files_replaced() {
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(&other).unwrap();
     assert!(text.starts_with("## nvbench-compare\n\n"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -309,11 +265,10 @@ fn the_markdown_says_what_was_decided() {
     );
     assert_eq!(passed.status.code(), Some(0));
     assert!(stdout(&passed).contains("**Gate: passed** (`--fail-on slow`)\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// 30 SLOW and 30 SAME states: rows of a kept and of a cut section.
-fn slow_and_same(name: &str) -> PathBuf {
+fn slow_and_same(name: &str) -> Scratch {
     let dir = scratch(name);
     let reference: Vec<(i64, f64)> = (0..60).map(|n| (n, 1e-3)).collect();
     let compare: Vec<(i64, f64)> = (0..60)
@@ -396,7 +351,6 @@ fn max_bytes_at_just_under_and_far_under_the_full_size() {
         "{tiny}"
     );
     assert!(markdown_with_budget(&dir, Some(smallest - 1)).is_err());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -432,7 +386,6 @@ fn json_on_stdout_is_the_only_stdout_document() {
     );
     assert_eq!(out.status.code(), Some(0));
     serde_json::from_slice::<Value>(&out.stdout).expect("only JSON on stdout");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -461,7 +414,6 @@ fn under_json_stdout_warnings_go_to_stderr() {
     // The device names are in the report.
     assert_eq!(report["states"][0]["reference_device_name"], "Other GPU");
     assert_eq!(report["states"][0]["compare_device_name"], "Test GPU");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -500,6 +452,4 @@ fn the_json_report_carries_the_gate_result() {
         report["gate"]["nothing_compared"],
         "both directories are empty (no non-empty .json file in either)"
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&empty);
 }

@@ -7,12 +7,14 @@
 //! the reference's. Every test prints how many cases it ran.
 //!
 //! `NVBENCH_COMPARE_SHARED=DIR` points to another shared directory (a
-//! directory that does not exist runs the project's cases only).
+//! directory that does not exist runs the project's cases only, and fails
+//! under `NVBC_REQUIRE=shared`).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
+
+use crate::util::{Need, Scratch, announce, copy_dir, files_under, project, require, shared_dir};
 
 /// Cases whose feature has not landed yet, by directory name. Later issues
 /// empty this list; a listed case that starts passing fails the test so the
@@ -24,23 +26,6 @@ const SHARED_CORPORA: &[&str] = &["conformance/cases", "conformance/real"];
 
 /// Parallel cases per corpus (the shared runner's default is up to 4).
 const WORKERS: usize = 4;
-
-fn project_cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/cases")
-}
-
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("NVBENCH_COMPARE_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
-
-/// Says something in `cargo test`'s output even without `--nocapture`
-/// (the test harness captures only the print macros).
-fn announce(line: &str) {
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
 
 /// The case directories of a corpus (those with an `args` file), in name order.
 fn cases_in(dir: &Path) -> Vec<PathBuf> {
@@ -62,19 +47,6 @@ fn read_word(dir: &Path, name: &str, default: &str) -> String {
         .unwrap_or_else(|| default.to_string())
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn visible(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace('\x1b', "\\x1b")
 }
@@ -93,20 +65,6 @@ fn first_difference(expected: &[u8], actual: &[u8]) -> String {
     )
 }
 
-fn expected_files(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            expected_files(root, &path, found);
-        } else {
-            found.push(path.strip_prefix(root).unwrap().to_path_buf());
-        }
-    }
-}
-
 /// Copies a case to `work` as the shared runner does: first the directory
 /// its `inputs` file names (input files shared by many cases), then the case.
 fn prepare(case: &Path, work: &Path) {
@@ -118,16 +76,12 @@ fn prepare(case: &Path, work: &Path) {
 
 /// The shared runner's environment: no display or color settings, 80 columns.
 fn runner_command(work: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"));
-    command.current_dir(work);
+    let mut command = crate::util::command(work);
     for name in [
         "DISPLAY",
         "WAYLAND_DISPLAY",
         "PYTHONWARNINGS",
         "MPLBACKEND",
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
         "TERM",
     ] {
         command.env_remove(name);
@@ -195,11 +149,10 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
         }
     }
     let files_root = case.join("expected_files");
-    let mut files = Vec::new();
-    expected_files(&files_root, &files_root, &mut files);
-    for relative in files {
-        let expected = std::fs::read(files_root.join(&relative)).unwrap();
-        match std::fs::read(work.join(&relative)) {
+    for file in files_under(&files_root, &|_| false) {
+        let relative = file.strip_prefix(&files_root).unwrap();
+        let expected = std::fs::read(&file).unwrap();
+        match std::fs::read(work.join(relative)) {
             Ok(actual) if unplace(&actual) == expected => {}
             Ok(actual) => problems.push(format!(
                 "file {} differs at {}",
@@ -224,8 +177,7 @@ fn run_corpus(label: &str, cases: &[PathBuf]) -> Vec<(PathBuf, String)> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let scratch =
-        std::env::temp_dir().join(format!("nvbc-conformance-{}-{slug}", std::process::id()));
+    let scratch = Scratch::new(&format!("conformance-{slug}"));
     let queue = Mutex::new(cases.to_vec());
     let failures = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -242,7 +194,7 @@ fn run_corpus(label: &str, cases: &[PathBuf]) -> Vec<(PathBuf, String)> {
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&scratch);
+    drop(scratch);
     let mut failures = failures.into_inner().unwrap();
     failures.sort();
     announce(&format!(
@@ -283,7 +235,7 @@ fn assert_conforms(cases: &[PathBuf], failures: &[(PathBuf, String)]) {
 
 #[test]
 fn project_corpus_matches_the_reference() {
-    let cases = cases_in(&project_cases_dir());
+    let cases = cases_in(&project("testdata/conformance/cases"));
     assert!(
         cases.len() >= 190,
         "testdata/conformance/cases is incomplete: {} cases",
@@ -297,14 +249,10 @@ fn project_corpus_matches_the_reference() {
 /// files from other repositories); they run whenever they are present.
 #[test]
 fn shared_corpora_match_the_reference_when_present() {
-    let shared = shared_dir();
-    if !shared.is_dir() {
-        announce(&format!(
-            "conformance: {} not found, shared corpora not run",
-            shared.display()
-        ));
+    if !require(Need::Shared) {
         return;
     }
+    let shared = shared_dir();
     let mut ran = 0;
     for corpus in SHARED_CORPORA {
         let dir = shared.join(corpus);

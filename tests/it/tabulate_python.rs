@@ -1,32 +1,30 @@
 //! The tabulate port against the real python-tabulate, on random tables
 //! (`tests/tabulate_python/cases.py`): every cell kind tabulate types,
 //! re-prints, measures or splits differently. Needs `python3` with
-//! `tabulate` 0.10.0 (`.ci/run` installs it); without them the test says so and passes.
+//! `tabulate` 0.10.0 (`.ci/run` installs it); without them the test says
+//! so and is skipped (fails under `NVBC_REQUIRE=python`).
 
-use std::path::Path;
 use std::process::Command;
 
 use nvbench_compare::pycompat::tabulate::{Align, github_table};
 
+use crate::util::{Need, Scratch, project, require};
+
 type Case = (Vec<String>, Vec<String>, Vec<Vec<String>>, String);
 
-fn python_cases() -> Option<Vec<Case>> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tabulate_python/cases.py");
-    let out = std::env::temp_dir().join(format!("nvbc-tabulate-{}.json", std::process::id()));
+fn python_cases() -> Vec<Case> {
+    let script = project("tests/tabulate_python/cases.py");
+    let dir = Scratch::new("tabulate");
+    let out = dir.join("cases.json");
     let status = Command::new("python3")
         .arg(&script)
         .arg(&out)
         .arg("5000")
         .status()
-        .ok()?;
-    match status.code() {
-        Some(0) => {}
-        Some(3) => return None,
-        _ => panic!("{} failed: {status}", script.display()),
-    }
+        .unwrap();
+    assert!(status.success(), "{} failed: {status}", script.display());
     let text = std::fs::read_to_string(&out).unwrap();
-    let _ = std::fs::remove_file(&out);
-    Some(serde_json::from_str(&text).unwrap())
+    serde_json::from_str(&text).unwrap()
 }
 
 fn align(name: &str) -> Align {
@@ -40,10 +38,10 @@ fn align(name: &str) -> Align {
 
 #[test]
 fn random_tables_match_python_tabulate() {
-    let Some(cases) = python_cases() else {
-        eprintln!("skipped: python3 with tabulate is not available");
+    if !require(Need::Tabulate) {
         return;
-    };
+    }
+    let cases = python_cases();
     assert_eq!(cases.len(), 5000);
     let mismatches: Vec<String> = cases
         .iter()

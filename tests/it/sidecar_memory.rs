@@ -12,49 +12,39 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use crate::util::{Bench, Doc, Scratch, State, command};
+
 const SAMPLES: usize = 1 << 22;
 const SIDECAR_BYTES: f64 = (4 * 4 * SAMPLES) as f64;
 /// What the process takes without any sidecar (binary, heap, threads).
 const BASE_BYTES: f64 = 24.0 * 1024.0 * 1024.0;
 
-fn summary(tag: &str, value: &str, kind: &str) -> String {
-    format!(
-        r#"{{"tag": "{tag}", "name": "{tag}", "hint": "duration",
-            "data": [{{"name": "value", "type": "{kind}", "value": "{value}"}}]}}"#
-    )
-}
-
-fn sidecar(tag: &str, file: &str) -> String {
-    format!(
-        r#"{{"tag": "{tag}", "name": "{tag}", "data": [
-            {{"name": "filename", "type": "string", "value": "{file}"}},
-            {{"name": "size", "type": "int64", "value": "{SAMPLES}"}}]}}"#
-    )
-}
-
+/// One state, no axes, whose sidecars `SIDE.bin` and `SIDE.freqs` hold
+/// [`SAMPLES`] values each.
 fn document(side: &str) -> String {
-    let summaries = [
-        summary("nv/cold/sample_size", "1000", "int64"),
-        summary("nv/cold/time/gpu/mean", "1e-4", "float64"),
-        summary("nv/cold/time/gpu/stdev/relative", "0.01", "float64"),
-        summary("nv/cold/time/gpu/min", "0.98e-4", "float64"),
-        summary("nv/cold/time/gpu/median", "1e-4", "float64"),
-        summary("nv/cold/time/gpu/q3", "1.01e-4", "float64"),
-        summary("nv/cold/sm_clock_rate/mean", "1.98e9", "float64"),
-        sidecar("nv/json/bin:nv/cold/sample_times", &format!("{side}.bin")),
-        sidecar(
+    let count = SAMPLES.to_string();
+    let state = State::on(0)
+        .int("nv/cold/sample_size", 1000)
+        .float("nv/cold/time/gpu/mean", 1e-4)
+        .float("nv/cold/time/gpu/stdev/relative", 0.01)
+        .float("nv/cold/time/gpu/min", 0.98e-4)
+        .float("nv/cold/time/gpu/median", 1e-4)
+        .float("nv/cold/time/gpu/q3", 1.01e-4)
+        .float("nv/cold/sm_clock_rate/mean", 1.98e9)
+        .sidecar(
+            "nv/json/bin:nv/cold/sample_times",
+            &format!("{side}.bin"),
+            &count,
+        )
+        .sidecar(
             "nv/json/freqs-bin:nv/cold/sample_freqs",
             &format!("{side}.freqs"),
-        ),
-    ];
-    format!(
-        r#"{{"meta": {{"version": {{"json": {{"major": 1, "minor": 0, "patch": 0, "string": "1.0.0"}}}}}},
-           "devices": [{{"id": 0, "name": "Simulated GPU"}}],
-           "benchmarks": [{{"name": "bench", "index": 0, "devices": [0], "axes": [],
-             "states": [{{"name": "Device=0", "device": 0, "type_config_index": 0,
-               "axis_values": [], "is_skipped": false, "summaries": [{}]}}]}}]}}"#,
-        summaries.join(",")
-    )
+            &count,
+        );
+    Doc::new()
+        .device(0, "Simulated GPU")
+        .bench(Bench::new("bench").state(state))
+        .text()
 }
 
 fn write_floats(path: &Path, values: impl Iterator<Item = f32>) {
@@ -97,13 +87,54 @@ fn write_pair(dir: &Path, distinct: bool) {
     }
 }
 
+/// In a launched copy of this binary (see [`run_with_peak_rss`]): the
+/// directory to compare in.
+const LAUNCHED_IN: &str = "NVBC_PEAK_RSS_OF_RUN_IN";
+
+/// How the launched copy reports: this marker, then JSON, on a line of
+/// its stdout (behind libtest's `test NAME ... `).
+const REPORT: &str = "nvbc-peak-rss: ";
+
 /// Runs the comparison in `dir`; its stdout and peak RSS in bytes.
+///
+/// A child's `ru_maxrss` starts at the peak of the memory it was spawned
+/// from (the kernel keeps the larger of the two across `exec`), and this
+/// test binary's other tests make that peak hundreds of MiB. So a fresh,
+/// small copy of the binary runs only `test` (`--exact`), which spawns the
+/// comparison and reports what `wait4` says of it.
+fn run_with_peak_rss(dir: &Path, test: &str) -> (String, f64) {
+    // The test's name as libtest knows it (without the crate's name).
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", &format!("{module}::{test}"), "--nocapture"])
+        .args(["--test-threads=1"])
+        .env(LAUNCHED_IN, dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = stdout
+        .lines()
+        .find_map(|l| l.split_once(REPORT).map(|(_, report)| report))
+        .unwrap_or_else(|| panic!("no report from the launched test: {stdout}"));
+    let (text, rss): (String, f64) = serde_json::from_str(report).unwrap();
+    (text, rss)
+}
+
+/// In the launched copy, when it is one: runs the comparison in its
+/// directory and prints the report; `true` if it did.
 // The child is reaped by `wait4`, which also gives its rusage.
 #[allow(clippy::zombie_processes)]
-fn run_with_peak_rss(dir: &Path) -> (String, f64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
+fn launched() -> bool {
+    let Some(dir) = std::env::var_os(LAUNCHED_IN) else {
+        return false;
+    };
+    let child = command(dir)
         .args(["--no-color", "ref.json", "cmp.json"])
-        .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -119,18 +150,18 @@ fn run_with_peak_rss(dir: &Path) -> (String, f64) {
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid);
     assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-    (text, usage.ru_maxrss as f64 * 1024.0)
+    let rss = usage.ru_maxrss as f64 * 1024.0;
+    println!("{REPORT}{}", serde_json::to_string(&(text, rss)).unwrap());
+    true
 }
 
-fn check(distinct: bool, max_ratio: f64) {
-    let dir = std::env::temp_dir().join(format!(
-        "nvbc-sidecar-memory-{}-{distinct}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+fn check(test: &str, distinct: bool, max_ratio: f64) {
+    if launched() {
+        return;
+    }
+    let dir = Scratch::new("sidecar-memory");
     write_pair(&dir, distinct);
-    let (stdout, rss) = run_with_peak_rss(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
+    let (stdout, rss) = run_with_peak_rss(&dir, test);
     assert!(stdout.contains("SAME"), "{stdout}");
     let ratio = (rss - BASE_BYTES).max(0.0) / SIDECAR_BYTES;
     eprintln!(
@@ -147,10 +178,18 @@ fn check(distinct: bool, max_ratio: f64) {
 
 #[test]
 fn repeating_samples_take_about_their_sidecar_bytes() {
-    check(false, 2.0);
+    check(
+        "repeating_samples_take_about_their_sidecar_bytes",
+        false,
+        2.0,
+    );
 }
 
 #[test]
 fn distinct_samples_take_a_bounded_multiple_of_their_sidecar_bytes() {
-    check(true, 3.8);
+    check(
+        "distinct_samples_take_a_bounded_multiple_of_their_sidecar_bytes",
+        true,
+        3.8,
+    );
 }

@@ -3,61 +3,35 @@
 //! and multi-GPU inputs, series colours and pow2 ticks, and the messages.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-use serde_json::{Value, json};
+use crate::util::{Bench, Doc, Scratch, State, stderr};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nvbc-charts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("charts-{name}"))
 }
 
+/// Runs the binary in `dir`, which must exit 0.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = crate::util::run(dir, args);
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     output
 }
 
-fn summary(tag: &str, value: f64) -> Value {
-    json!({"tag": tag, "name": tag, "hint": "duration",
-           "data": [{"name": "value", "type": "float64", "value": value.to_string()}]})
-}
-
 /// A state whose GPU time is `mean` seconds with 0.2 % noise.
-fn state(device: i64, t: &str, exponent: u32, mean: f64) -> Value {
+fn state(device: i64, t: &str, exponent: u32, mean: f64) -> State {
     let sd = mean * 0.002;
-    json!({
-        "name": format!("Device={device} T={t} Elements{{io}}=2^{exponent}"),
-        "device": device,
-        "type_config_index": 0,
-        "axis_values": [
-            {"name": "T", "type": "string", "value": t},
-            {"name": "Elements{io}", "type": "int64", "value": (1u64 << exponent).to_string()}
-        ],
-        "summaries": [
-            summary("nv/cold/time/gpu/min", mean - 2.0 * sd),
-            summary("nv/cold/time/gpu/max", mean + 2.0 * sd),
-            summary("nv/cold/time/gpu/mean", mean),
-            summary("nv/cold/time/gpu/stdev/absolute", sd),
-            summary("nv/cold/time/gpu/stdev/relative", 0.002),
-            summary("nv/cold/sm_clock_rate/mean", 1.98e9),
-            summary("nv/cold/sm_clock_rate/stdev/relative", 0.001)
-        ],
-        "is_skipped": false
-    })
+    State::on(device)
+        .at("T", t)
+        .at("Elements{io}", 1u64 << exponent)
+        .float("nv/cold/time/gpu/min", mean - 2.0 * sd)
+        .float("nv/cold/time/gpu/max", mean + 2.0 * sd)
+        .float("nv/cold/time/gpu/mean", mean)
+        .float("nv/cold/time/gpu/stdev/absolute", sd)
+        .float("nv/cold/time/gpu/stdev/relative", 0.002)
+        .float("nv/cold/sm_clock_rate/mean", 1.98e9)
+        .float("nv/cold/sm_clock_rate/stdev/relative", 0.001)
 }
 
 /// Results of `benchmarks` benchmarks on `devices` GPUs named `GPU-<id>`,
@@ -68,43 +42,28 @@ fn results(
     exponents: u32,
     devices: i64,
     factor: &dyn Fn(usize, usize) -> f64,
-) -> Value {
-    let benches: Vec<Value> = (0..benchmarks)
-        .map(|b| {
-            let mut states = Vec::new();
-            for device in 0..devices {
-                for t in ["F32", "F64"] {
-                    for e in 10..10 + exponents {
-                        let base = 2e-6 + (1u64 << e) as f64 * 4e-12;
-                        let time = base * if t == "F32" { 1.0 } else { 1.9 };
-                        states.push(state(device, t, e, time * factor(b, states.len())));
-                    }
+) -> Doc {
+    let mut doc = Doc::new();
+    for id in 0..devices {
+        doc = doc.device(id, &format!("GPU-{id}"));
+    }
+    for b in 0..benchmarks {
+        let mut states = Vec::new();
+        for device in 0..devices {
+            for t in ["F32", "F64"] {
+                for e in 10..10 + exponents {
+                    let base = 2e-6 + (1u64 << e) as f64 * 4e-12;
+                    let time = base * if t == "F32" { 1.0 } else { 1.9 };
+                    states.push(state(device, t, e, time * factor(b, states.len())));
                 }
             }
-            json!({
-                "name": format!("bench_{b}"),
-                "index": b,
-                "devices": (0..devices).collect::<Vec<_>>(),
-                "axes": [
-                    {"name": "T", "type": "type", "flags": "",
-                     "values": [{"input_string": "F32", "description": ""},
-                                {"input_string": "F64", "description": ""}]},
-                    {"name": "Elements{io}", "type": "int64", "flags": "pow2",
-                     "values": (10..10 + exponents)
-                        .map(|e| json!({"input_string": e.to_string(), "description": "",
-                                        "value": 1u64 << e}))
-                        .collect::<Vec<_>>()}
-                ],
-                "states": states
-            })
-        })
-        .collect();
-    json!({
-        "meta": {"version": {"json": {"major": 1, "minor": 0, "patch": 0, "string": "1.0.0"}}},
-        "devices": (0..devices).map(|id| json!({"id": id, "name": format!("GPU-{id}")}))
-            .collect::<Vec<_>>(),
-        "benchmarks": benches
-    })
+        }
+        let bench = Bench::new(&format!("bench_{b}"))
+            .axis("T", "type")
+            .pow2_axis("Elements{io}");
+        doc = doc.bench(bench.states(states));
+    }
+    doc
 }
 
 /// Writes a reference and a compare file: every third state slower (by
@@ -115,8 +74,8 @@ fn write_pair(dir: &Path, benchmarks: usize, exponents: u32, devices: i64) {
     let compare = results(benchmarks, exponents, devices, &|b, i| {
         [1.0, 1.1 + 0.02 * b as f64, 0.9][i % 3]
     });
-    std::fs::write(dir.join("ref.json"), reference.to_string()).unwrap();
-    std::fs::write(dir.join("cmp.json"), compare.to_string()).unwrap();
+    std::fs::write(dir.join("ref.json"), reference.text()).unwrap();
+    std::fs::write(dir.join("cmp.json"), compare.text()).unwrap();
 }
 
 fn svg_texts(path: &Path) -> Vec<String> {

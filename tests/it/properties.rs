@@ -18,7 +18,7 @@
 //!   `permissive_demands_more_sample_coverage_than_default` pins it.
 //!
 //! Both pinned examples give the same verdicts in nvbench_compare.py
-//! (tests/regressions/, checked byte for byte by tests/regressions.rs).
+//! (tests/regressions/, checked byte for byte by tests/it/regressions.rs).
 //!
 //! Inputs: "realistic" runs (samples on a grid, NVBench-like summaries
 //! computed from them, some summaries dropped, clock summaries missing or
@@ -703,7 +703,7 @@ proptest! {
 /// covered rare values count in support coverage and can lift it over the
 /// stricter threshold. nvbench_compare.py gives the same two verdicts on
 /// these samples (tests/regressions/rare_support_nonmonotone/, checked
-/// byte for byte in tests/regressions.rs).
+/// byte for byte in tests/it/regressions.rs).
 #[test]
 fn strict_can_turn_ambg_into_same_via_rare_support() {
     let (a, b, c, d) = (1.000e-3, 1.010e-3, 1.020e-3, 1.500e-3);

@@ -4,32 +4,13 @@
 //! testdata/examples/make_example.py writes.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::util::{Need, Scratch, files_under, project, require, root, run};
 
 fn examples() -> PathBuf {
-    root().join("testdata/examples")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nvbc-example-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(dir: &Path, args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
+    project("testdata/examples")
 }
 
 /// The arguments of the README's first `cargo run --release -- ...` command.
@@ -97,7 +78,7 @@ fn readme_first_command_shows_every_status_where_the_example_puts_it() {
         args.iter().any(|a| a.starts_with("testdata/examples/")),
         "{args:?}"
     );
-    let output = run(&root(), &args);
+    let output = run(root(), &args);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stdout = without_ansi(&String::from_utf8(output.stdout).unwrap());
     let rows = rows(&stdout);
@@ -152,7 +133,7 @@ fn colored_pixels(channels: usize, pixels: &[u8]) -> usize {
 
 #[test]
 fn plot_along_elements_draws_a_colored_chart_per_device_without_a_benchmark_filter() {
-    let dir = scratch("along");
+    let dir = Scratch::new("example-along");
     let example = examples();
     let args: Vec<String> = [
         "--plot-along".to_string(),
@@ -177,24 +158,11 @@ fn plot_along_elements_draws_a_colored_chart_per_device_without_a_benchmark_filt
             chart.display()
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        if entry.file_type().unwrap().is_dir() {
-            files_under(&entry.path(), found);
-        } else {
-            found.push(entry.path());
-        }
-    }
 }
 
 /// The example's data files (everything but the generator), relative to `dir`.
 fn data_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    files_under(dir, &mut found);
-    let mut relative: Vec<PathBuf> = found
+    let mut relative: Vec<PathBuf> = files_under(dir, &|_| false)
         .into_iter()
         .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
         .filter(|p| p.extension().is_none_or(|e| e != "py"))
@@ -205,19 +173,16 @@ fn data_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn committed_example_is_what_the_generator_writes() {
-    let dir = scratch("generated");
+    if !require(Need::Python3) {
+        return;
+    }
+    let dir = Scratch::new("example-generated");
     let generated = Command::new("python3")
         .arg(examples().join("make_example.py"))
         .arg("--out")
-        .arg(&dir)
-        .output();
-    let Ok(generated) = generated else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "example: python3 not found, generator output not checked"
-        );
-        return;
-    };
+        .arg(&*dir)
+        .output()
+        .unwrap();
     assert!(generated.status.success(), "{generated:?}");
     let committed = data_files(&examples());
     assert_eq!(committed, data_files(&dir));
@@ -230,5 +195,4 @@ fn committed_example_is_what_the_generator_writes() {
             relative.display()
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,49 +1,34 @@
 //! `--bulk-debug-python` output executed by a real Python: `load_bulk_data`
 //! returns the sidecar values, and strings from input files cannot inject code.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 
-fn case_copy(name: &str) -> PathBuf {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/conformance/cases/161-bulk-debug-stdout");
-    let target = std::env::temp_dir().join(format!("nvbc-bulkpy-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&target);
-    copy_dir(&source, &target);
+use crate::util::{Need, Scratch, copy_dir, project, require, run, stderr};
+
+/// A copy of the case whose sidecars the generated code loads.
+fn case_copy(name: &str) -> Scratch {
+    let target = Scratch::new(&format!("bulkpy-{name}"));
+    copy_dir(
+        &project("testdata/conformance/cases/161-bulk-debug-stdout"),
+        &target,
+    );
     target
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The generated code between the markers, as `sed -n '/^# NVB-BULK-BEGIN$/,/^# NVB-BULK-END$/p'` extracts it.
 fn generated_python(dir: &Path) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_nvbench-compare"))
-        .args([
+    let output = run(
+        dir,
+        &[
             "--no-color",
             "--bulk-debug-python",
             "stdout",
             "ref.json",
             "cmp.json",
-        ])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
     );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let mut inside = false;
     let mut code = String::new();
@@ -60,15 +45,6 @@ fn generated_python(dir: &Path) -> String {
     }
     assert!(code.ends_with("# NVB-BULK-END\n"), "markers missing");
     code
-}
-
-fn python_available(module: &str) -> bool {
-    Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// Runs `driver` in python3 with the generated code at `code_path`.
@@ -96,8 +72,7 @@ fn read_f32(path: &Path) -> Vec<f32> {
 
 #[test]
 fn load_bulk_data_returns_the_sidecar_values() {
-    if !python_available("numpy") {
-        eprintln!("SKIPPED: python3 with numpy is not available (.ci/run installs it)");
+    if !require(Need::Numpy) {
         return;
     }
     let dir = case_copy("roundtrip");
@@ -137,7 +112,6 @@ fn load_bulk_data_returns_the_sidecar_values() {
         }
     }
     assert!(checked >= 2, "no row had sidecars to check");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Rewrites a JSON file's benchmark names and one sidecar filename.
@@ -162,8 +136,7 @@ fn inject(path: &Path, benchmark: &str, sidecar: Option<(&str, &str)>) {
 
 #[test]
 fn strings_from_input_files_cannot_inject_code() {
-    if !python_available("json") {
-        eprintln!("SKIPPED: python3 is not available");
+    if !require(Need::Python3) {
         return;
     }
     let dir = case_copy("inject");
@@ -190,5 +163,4 @@ fn strings_from_input_files_cannot_inject_code() {
     let rows = printed["rows"].as_array().unwrap();
     assert!(rows.iter().all(|row| row["benchmark"] == evil_bench));
     assert_eq!(rows[0]["compare_sample_filename"], evil_file);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,11 +1,13 @@
 //! The project ships no data file taken from another repository: no file of
 //! the project has the content of a file under `../shared/data` or
 //! `../shared/real`, where such files live (`NVBENCH_COMPARE_SHARED=DIR`
-//! points elsewhere). Runs only when that directory exists.
+//! points elsewhere). Runs only when that directory exists (and fails
+//! without it under `NVBC_REQUIRE=shared`).
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use crate::util::{Need, announce, files_under, require, root, shared_dir};
 
 /// Folders that are not part of the project: build output, git's own, and
 /// what fuzz/.gitignore keeps out.
@@ -21,51 +23,16 @@ const NOT_PROJECT: &[&str] = &[
 /// Where files from other repositories live, relative to the shared directory.
 const FOREIGN_DIRS: &[&str] = &["data", "real"];
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("NVBENCH_COMPARE_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => root().join("../shared"),
-    }
-}
-
-fn files_under(dir: &Path, skip: &dyn Fn(&Path) -> bool, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if skip(&path) {
-            continue;
-        }
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            files_under(&path, skip, found);
-        } else if kind.is_file() {
-            found.push(path);
-        }
-    }
-}
-
 fn project_files() -> Vec<PathBuf> {
-    let root = root();
-    let skipped: Vec<PathBuf> = NOT_PROJECT.iter().map(|d| root.join(d)).collect();
-    let mut found = Vec::new();
-    files_under(&root, &|p| skipped.iter().any(|s| s == p), &mut found);
-    found
+    let skipped: Vec<PathBuf> = NOT_PROJECT.iter().map(|d| root().join(d)).collect();
+    files_under(root(), &|p| skipped.iter().any(|s| s == p))
 }
 
 /// The foreign files, grouped by size so that only same-sized files are read.
 fn foreign_files_by_size(shared: &Path) -> HashMap<u64, Vec<PathBuf>> {
-    let mut found = Vec::new();
-    for dir in FOREIGN_DIRS {
-        files_under(&shared.join(dir), &|_| false, &mut found);
-    }
+    let found = FOREIGN_DIRS
+        .iter()
+        .flat_map(|dir| files_under(&shared.join(dir), &|_| false));
     let mut by_size: HashMap<u64, Vec<PathBuf>> = HashMap::new();
     for path in found {
         let size = std::fs::metadata(&path).unwrap().len();
@@ -76,15 +43,10 @@ fn foreign_files_by_size(shared: &Path) -> HashMap<u64, Vec<PathBuf>> {
 
 #[test]
 fn no_project_file_is_a_copy_of_a_foreign_data_file() {
-    let shared = shared_dir();
-    if !shared.is_dir() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "foreign data: {} not found, not checked",
-            shared.display()
-        );
+    if !require(Need::Shared) {
         return;
     }
+    let shared = shared_dir();
     let foreign = foreign_files_by_size(&shared);
     assert!(
         !foreign.is_empty(),
@@ -110,13 +72,12 @@ fn no_project_file_is_a_copy_of_a_foreign_data_file() {
             }
         }
     }
-    let _ = writeln!(
-        std::io::stderr(),
+    announce(&format!(
         "foreign data: {} project files checked against {} files of {}",
         project.len(),
         foreign.values().map(Vec::len).sum::<usize>(),
         shared.display()
-    );
+    ));
     assert!(
         copies.is_empty(),
         "project files copied from other repositories:\n{}",

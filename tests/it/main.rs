@@ -1,0 +1,20 @@
+//! The integration tests, one binary (`cargo test --test it`; a module's
+//! tests with `cargo test --test it charts::`). Every module runs the built
+//! binary or the library's public API; `util` holds what they share.
+
+mod util;
+
+mod bulk_debug_python;
+mod charts;
+mod ci_gate;
+mod ci_gate_holes;
+mod command_line;
+mod conformance;
+mod example;
+mod foreign_data;
+mod hostile_inputs;
+mod properties;
+mod regressions;
+mod repetitions;
+mod sidecar_memory;
+mod tabulate_python;
