@@ -114,6 +114,43 @@ fn load_bulk_data_returns_the_sidecar_values() {
     assert!(checked >= 2, "no row had sidecars to check");
 }
 
+/// Under a directory whose name is not UTF-8 (`d\xff`), the generated
+/// code and the JSON report name the files as Python's surrogateescape
+/// holds them (`'\udcff'`, the `\udcff` escape): Python opens them, and
+/// `load_bulk_data` reads the samples.
+#[test]
+fn file_names_that_are_not_utf8_reach_python_intact() {
+    use std::os::unix::ffi::OsStrExt;
+    if !require(Need::Numpy) {
+        return;
+    }
+    let dir = Scratch::new("bulkpy-not-utf8");
+    let odd = dir.join(std::ffi::OsStr::from_bytes(b"d\xff"));
+    copy_dir(
+        &project("testdata/conformance/cases/161-bulk-debug-stdout"),
+        &odd,
+    );
+    let inputs = [odd.join("ref.json"), odd.join("cmp.json")];
+    let args = ["--bulk-debug-python", "rows.py", "--json", "report.json"];
+    let mut command = crate::util::command(&dir);
+    let output = command.args(args).args(&inputs).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let code = std::fs::read_to_string(dir.join("rows.py")).unwrap();
+    assert!(code.contains("d\\udcff/"), "{code}");
+    let driver = "exec(open('rows.py').read())\n\
+                  import json, os\n\
+                  arrays = [load_bulk_data(row) for row in bulk_rows]\n\
+                  loaded = sum(len(v) for a in arrays for v in a.values() if v is not None)\n\
+                  report = json.load(open('report.json'))\n\
+                  paths = [s['reference_json'] for s in report['states']]\n\
+                  print(loaded, all(os.path.exists(p) for p in paths), len(paths))\n";
+    let printed = run_python(&dir, driver);
+    let fields: Vec<&str> = printed.split_whitespace().collect();
+    assert!(fields[0].parse::<usize>().unwrap() > 0, "{printed}");
+    assert_eq!(fields[1], "True", "{printed}");
+    assert_ne!(fields[2], "0", "{printed}");
+}
+
 /// Rewrites a JSON file's benchmark names and one sidecar filename.
 fn inject(path: &Path, benchmark: &str, sidecar: Option<(&str, &str)>) {
     let mut root: serde_json::Value =

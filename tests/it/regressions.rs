@@ -357,7 +357,13 @@ fn nesting_within_pythons_limit_is_accepted() {
 #[track_caller]
 fn assert_loose_types_case(case: &str) {
     let dir = regressions_dir().join("loose_types").join(case);
-    let outcome = run(&["--no-color", "ref.json", "ref.json"]).cwd(&dir).go();
+    // A case with a `cmp.json` compares the two files, others a file with itself.
+    let compare = if dir.join("cmp.json").exists() {
+        "cmp.json"
+    } else {
+        "ref.json"
+    };
+    let outcome = run(&["--no-color", "ref.json", compare]).cwd(&dir).go();
     let exit: i32 = std::fs::read_to_string(dir.join("expected_exit"))
         .unwrap()
         .trim()
@@ -391,6 +397,49 @@ fn loosely_typed_fields_match_the_reference() {
     ] {
         assert_loose_types_case(case);
     }
+}
+
+/// More of what Python's `json` reads and a strict parser refuses (issue
+/// 26, item 8): a number beyond the float range (Python's inf), and a
+/// state's `device` of another type, compared as Python's `==` compares it
+/// with the device ids: `"0"`, `null`, 1.5 and 2**63 equal no id (the state
+/// is never compared), `true` equals 1, and `0.0` equals 0 but keeps its
+/// `Device=0` key (the prefix dropped is `Device=0.0`), so on one side only
+/// the state sets differ and both fail on mismatched occurrences.
+#[test]
+fn python_json_values_match_the_reference() {
+    for case in [
+        "summary_value_overflow",
+        "state_device_string",
+        "state_device_true",
+        "state_device_null",
+        "state_device_fraction",
+        "state_device_big",
+        "state_device_float_one_side",
+    ] {
+        assert_loose_types_case(case);
+    }
+}
+
+/// A lone surrogate escape in a name (`"bench\udcff"`) is read, as Python
+/// reads it; the reference prints it through surrogateescape as the raw
+/// byte 0xff, this tool as `\xff`, as it prints every byte of a name that
+/// is not UTF-8 (no raw bytes on a terminal). Otherwise the same output.
+#[test]
+fn a_lone_surrogate_in_a_name_is_read_and_printed_escaped() {
+    let dir = regressions_dir()
+        .join("loose_types")
+        .join("benchmark_name_lone_surrogate");
+    let outcome = run(&["--no-color", "ref.json", "ref.json"]).cwd(&dir).go();
+    outcome.assert_clean_exit(0);
+    let expected = std::fs::read(dir.join("expected_stdout")).unwrap();
+    assert!(
+        expected.starts_with(b"# bench\xff\n"),
+        "the reference prints the raw byte"
+    );
+    let mut escaped = b"# bench\\xff\n".to_vec();
+    escaped.extend_from_slice(&expected[b"# bench\xff\n".len()..]);
+    assert_eq!(outcome.stdout_text(), String::from_utf8(escaped).unwrap());
 }
 
 /// The other way round: inputs the reference fails on (an uncaught
