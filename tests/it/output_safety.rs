@@ -52,7 +52,7 @@ fn the_config_file_is_an_input_for_every_document() {
             let out = run(&dir, &args);
             assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
             assert!(
-                stderr(&out).contains(&format!("would overwrite the config file cfg.toml")),
+                stderr(&out).contains("would overwrite the config file cfg.toml"),
                 "{}",
                 stderr(&out)
             );
