@@ -37,16 +37,30 @@ pub struct Settings {
     pub show: Option<Vec<Status>>,
     /// `--sort change`: each table's rows ordered by their change.
     pub sort_by_change: bool,
+    /// `--sort` of an N-way table (`change` also sets `sort_by_change`).
+    pub sort: Option<SortKey>,
+    /// N-way: `--layout` of the table.
+    pub table_layout: TableLayout,
+    /// N-way: the side whose Time is every row's Speedup basis (`--speedup-base`).
+    pub speedup_base: usize,
     pub charts: ChartSettings,
     pub outputs: Outputs,
     /// `--fail-on` categories (empty: the run is not gated).
     pub fail_on: Vec<GateCategory>,
+    /// `--fail-on-label`: the one candidate the gate looks at (its index
+    /// among the candidates); all of them otherwise.
+    pub fail_on_label: Option<usize>,
 }
 
 impl Settings {
-    /// Keep a record of every matched state (for JSON and markdown output).
+    /// Keep a record of every matched state (for the documents, and for
+    /// the N-way table, which joins the candidates' records).
     pub fn keep_records(&self) -> bool {
-        self.outputs.json.is_some() || self.outputs.markdown.is_some()
+        let outputs = &self.outputs;
+        outputs.json.is_some()
+            || outputs.markdown.is_some()
+            || outputs.csv.is_some()
+            || self.inputs.layout == Layout::NWay
     }
 
     /// Records name their sidecar files (bulk-debug and JSON output).
@@ -87,6 +101,8 @@ impl Inputs {
 pub struct SidePaths {
     /// How the side is named in messages (`reference`, `compare`).
     pub name: &'static str,
+    /// How tables and reports name the side in an N-way comparison.
+    pub label: String,
     pub paths: Vec<String>,
 }
 
@@ -104,6 +120,36 @@ pub enum Layout {
     Pair,
     /// `--vs`: each side's runs merged, the repetition table.
     Repetitions,
+    /// Two or more `--vs`: a baseline and several candidates, each decided
+    /// as `baseline --vs candidate`, in one table per device section.
+    NWay,
+}
+
+/// The table of an N-way comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TableLayout {
+    /// A row per state and side (WaterLily's `compare.jl`).
+    #[default]
+    Long,
+    /// A row per state, a column group per candidate (benchstat).
+    Wide,
+}
+
+/// What `--sort` orders an N-way table by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    /// The worst status first (SLOW, ????, AMBG, FAST, SAME).
+    Status,
+    /// The largest slowdown (over the candidates) first.
+    Change,
+    /// The lowest speedup (over the candidates) first.
+    Speedup,
+    /// The most significant change first.
+    Signif,
+    /// The rows of one side together, sides by label.
+    Label,
+    /// States by name.
+    Name,
 }
 
 /// Where a document goes.
@@ -135,12 +181,17 @@ pub struct Outputs {
     /// `--max-bytes` of the markdown summary.
     pub max_bytes: usize,
     pub bulk_debug: Option<Destination>,
+    /// `--csv`: a line per state and candidate.
+    pub csv: Option<Destination>,
 }
 
 impl Outputs {
-    /// `--json -`: stdout carries the JSON document alone, so the tables
-    /// are not printed and the notes printed among them go to stderr.
-    pub fn json_to_stdout(&self) -> bool {
-        self.json == Some(Destination::Stdout)
+    /// The option whose document is stdout's alone (`--json -`, `--csv -`):
+    /// the tables are not printed then.
+    pub fn stdout_document(&self) -> Option<&'static str> {
+        [("--json", &self.json), ("--csv", &self.csv)]
+            .into_iter()
+            .find(|(_, destination)| **destination == Some(Destination::Stdout))
+            .map(|(option, _)| option)
     }
 }

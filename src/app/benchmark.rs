@@ -197,8 +197,10 @@ pub(super) fn prepare_pair<'a>(
     }
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
+    // An N-way table joins every candidate's records later.
     let table = records
         .filter(|records| records.iter().any(|r| r.displayed))
+        .filter(|_| s.inputs.layout != Layout::NWay)
         .map(|records| table_text(s, axis_names, records));
     Ok(PairWork {
         state_match,
@@ -245,7 +247,7 @@ pub(super) fn table_text<'r>(
                 .collect();
             render_table(axis_names, &rows, s.display, s.no_color)
         }
-        Layout::Repetitions => {
+        Layout::Repetitions | Layout::NWay => {
             let rows: Vec<RepetitionRow> = shown
                 .filter_map(|r| {
                     Some(RepetitionRow {
@@ -313,7 +315,7 @@ impl Decider<'_> {
         let cells = axis_cells(values, axes)?;
         let decided = match self.settings.inputs.layout {
             Layout::Pair => self.decide_pair(state, warnings)?,
-            Layout::Repetitions => self.decide_runs(state, warnings, run_files)?,
+            Layout::Repetitions | Layout::NWay => self.decide_runs(state, warnings, run_files)?,
         };
         Ok(StateRecord {
             benchmark: bench.name.clone(),
@@ -401,7 +403,7 @@ impl Decider<'_> {
             },
             SideRuns {
                 runs: &state.compare,
-                total_runs: inputs.candidates[0].paths.len(),
+                total_runs: inputs.candidates[self.context.candidate].paths.len(),
             },
             &self.settings.thresholds,
             presence,

@@ -14,6 +14,7 @@ use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::parallel::map_in_parallel;
 use crate::pycompat::paths::py_dirname;
 use crate::settings::{Layout, Settings};
+use crate::text::printable::printable;
 
 use super::sections::{report_device_mismatch, selected_devices};
 
@@ -65,17 +66,16 @@ fn parse_all(runs: &[&Run]) -> Vec<Result<Root, Failure>> {
     }
 }
 
-/// The selected devices of each run of each side: every run of a side
-/// must have the device sections of its first run, and the first runs of
-/// both sides must agree, as the device sections of a pair must.
+/// The selected devices of each run of the baseline and a candidate: every
+/// run of a side must have the device sections of its first run, and the
+/// first runs of both sides must agree, as the device sections of a pair
+/// must.
 pub(super) fn match_devices<'r>(
     s: &Settings,
-    sides: &'r [Vec<LoadedRun>],
+    (reference, compare): (&'r [LoadedRun], &'r [LoadedRun]),
+    candidate: usize,
     notes: &mut dyn Write,
 ) -> Result<[Vec<&'r Device>; 2], Failure> {
-    let [reference, compare] = sides else {
-        unreachable!("a comparison has a baseline and one candidate");
-    };
     let ref_devices = devices_of(reference, &s.reference_devices, "--reference-devices")?;
     let cmp_devices = devices_of(compare, &s.compare_devices, "--compare-devices")?;
     if ref_devices[0].len() != cmp_devices[0].len() {
@@ -85,15 +85,27 @@ pub(super) fn match_devices<'r>(
             cmp_devices[0].len()
         )));
     }
-    check_devices(s, "reference runs", &ref_devices, notes)?;
-    check_devices(s, "compare runs", &cmp_devices, notes)?;
+    let label = printable(&s.inputs.candidates[candidate].label);
+    // The baseline's runs are checked once, with the first candidate.
+    if candidate == 0 {
+        check_devices(s, "reference runs", &ref_devices, notes)?;
+    }
+    let compare_runs = match s.inputs.layout {
+        Layout::NWay => format!("{label} runs"),
+        _ => "compare runs".to_string(),
+    };
+    check_devices(s, &compare_runs, &cmp_devices, notes)?;
     let heading = match s.inputs.layout {
-        Layout::Pair => "Device sections do not match",
-        Layout::Repetitions => "Device sections do not match (reference and compare)",
+        Layout::Pair => "Device sections do not match".to_string(),
+        Layout::Repetitions => "Device sections do not match (reference and compare)".to_string(),
+        Layout::NWay => format!(
+            "Device sections do not match ({} and {label})",
+            printable(&s.inputs.baseline.label)
+        ),
     };
     let firsts = [ref_devices[0].clone(), cmp_devices[0].clone()];
     if let Some(other) = differing(&firsts) {
-        report_device_mismatch(s, heading, (&firsts[0], other), notes)?;
+        report_device_mismatch(s, &heading, (&firsts[0], other), notes)?;
     }
     let first = |devices: Vec<Vec<&'r Device>>| devices.into_iter().next().unwrap_or_default();
     Ok([first(ref_devices), first(cmp_devices)])

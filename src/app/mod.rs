@@ -13,6 +13,7 @@
 
 mod benchmark;
 mod group;
+mod nway;
 mod sections;
 mod tail;
 
@@ -63,7 +64,7 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
         run.compare_group(group, last, console)?;
     }
     run.print_summary(console)?;
-    tail::finish(s, &run.report, &run.offer, &run.outputs, console)
+    tail::finish(s, &run.reports, &run.offer, &run.outputs, console)
 }
 
 /// The files compared together. Two paths are paired as the reference
@@ -79,7 +80,7 @@ fn groups_of_runs(s: &Settings) -> Result<RunGroups, Failure> {
         .collect();
     let mixed = match s.inputs.layout {
         Layout::Pair => Mixed::AsFiles,
-        Layout::Repetitions => Mixed::Refused,
+        Layout::Repetitions | Layout::NWay => Mixed::Refused,
     };
     run_groups(&sides, mixed)
 }
@@ -87,7 +88,13 @@ fn groups_of_runs(s: &Settings) -> Result<RunGroups, Failure> {
 /// State of one whole run: findings and warnings shared by all groups.
 struct Run<'s> {
     settings: &'s Settings,
-    report: Report,
+    /// One report a candidate (a pair and `--vs` have one).
+    reports: Vec<Report>,
+    /// The candidate being compared.
+    current: usize,
+    /// N-way: the tables of the group being compared, every candidate's,
+    /// joined and printed once the group is decided.
+    collected: Vec<nway::Collected>,
     warnings: Warnings,
     /// `bulk_rows` entries, when `--bulk-debug-python` is given.
     bulk_rows: Option<Vec<PyValue>>,
@@ -125,7 +132,14 @@ impl<'s> Run<'s> {
     fn new(settings: &'s Settings, outputs: Outputs) -> Self {
         Run {
             settings,
-            report: Report::default(),
+            reports: settings
+                .inputs
+                .candidates
+                .iter()
+                .map(|_| Report::default())
+                .collect(),
+            current: 0,
+            collected: Vec::new(),
             warnings: Warnings::default(),
             bulk_rows: settings.outputs.bulk_debug.as_ref().map(|_| Vec::new()),
             displayed_rows: 0,
@@ -145,21 +159,31 @@ impl<'s> Run<'s> {
             self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
         }
         if self.settings.report_missing {
-            self.report
+            self.report()
                 .add_missing_files(only_reference.clone(), only_compare.clone());
         }
+    }
+
+    /// The report of the candidate being compared.
+    fn report(&mut self) -> &mut Report {
+        &mut self.reports[self.current]
+    }
+
+    /// States compared so far, over every candidate.
+    fn compared(&self) -> usize {
+        self.reports.iter().map(|r| r.tally.total).sum()
     }
 
     /// After the tables: NEW/DROPPED, the summary, the next steps and the
     /// bulk-debug script.
     fn print_summary(&mut self, console: &mut Console) -> Result<(), Failure> {
         self.offer.one_sided_states = self
-            .report
-            .missing
+            .reports
             .iter()
+            .flat_map(|r| &r.missing)
             .filter(|m| matches!(m.kind, MissingKind::State { .. }))
             .count();
-        let text = tail::summary_text(self.settings, &self.report, &self.notes);
+        let text = tail::summary_text(self.settings, &self.reports, &self.notes);
         console
             .tables()
             .write_all(text.as_bytes())
@@ -193,29 +217,44 @@ impl<'s> Run<'s> {
     }
 
     /// Matching the group's devices and benchmarks, deciding every compared
-    /// benchmark ahead on all cores, then applying the results in order.
+    /// benchmark ahead on all cores, then applying the results in order;
+    /// candidate by candidate, each against the baseline.
     fn compare_loaded(
         &mut self,
         sides: &[Vec<LoadedRun>],
         console: &mut Console,
     ) -> Result<(), Failure> {
         let s = self.settings;
-        let compared_before = self.report.tally.total;
-        let [ref_devices, cmp_devices] = match_devices(s, sides, console.notes())?;
-        let loaded = Loaded {
-            context: FileContext {
-                ref_path: &sides[0][0].run.path,
-                cmp_path: &sides[1][0].run.path,
-                ref_devices: &ref_devices,
-                cmp_devices: &cmp_devices,
-            },
-            reference: bench_runs(&sides[0])?,
-            compare: bench_runs(&sides[1])?,
-        };
-        self.compare_benchmarks(&loaded, console)?;
+        let compared_before = self.compared();
+        for candidate in 1..sides.len() {
+            self.current = candidate - 1;
+            let (baseline, compare) = (&sides[0], &sides[candidate]);
+            let [ref_devices, cmp_devices] =
+                match_devices(s, (baseline, compare), self.current, console.notes())?;
+            let loaded = Loaded {
+                context: FileContext {
+                    ref_path: &baseline[0].run.path,
+                    cmp_path: &compare[0].run.path,
+                    ref_devices: &ref_devices,
+                    cmp_devices: &cmp_devices,
+                    candidate: self.current,
+                },
+                reference: bench_runs(baseline)?,
+                compare: bench_runs(compare)?,
+            };
+            self.compare_benchmarks(&loaded, console)?;
+        }
+        if s.inputs.layout == Layout::NWay {
+            let collected = std::mem::take(&mut self.collected);
+            let text = nway::group_tables(s, &self.reports, &collected);
+            console
+                .tables()
+                .write_all(text.as_bytes())
+                .map_err(Failure::write)?;
+        }
         // What the inputs offer explains a run that compared nothing, and
         // any -b/-a filter that matched nothing.
-        if self.report.tally.total == compared_before || s.filters.is_given() {
+        if self.compared() == compared_before || s.filters.is_given() {
             let offer = pair_offer(&sides[0][0].root, &sides[1][0].root, &s.filters);
             self.offer.pairs.push(offer);
         }
@@ -260,7 +299,7 @@ impl<'s> Run<'s> {
                     self.compare_benchmark(pair, context, work, console)?
                 }
                 None if s.report_missing => {
-                    self.report
+                    self.report()
                         .add_missing_benchmark(Presence::New, bench.path(), bench.name)
                 }
                 None => {}
@@ -270,8 +309,11 @@ impl<'s> Run<'s> {
             let compare = FirstByName::new(&loaded.compare);
             for bench in side_benchmarks(&loaded.reference, &s.filters) {
                 if !compare.contains(bench.name) {
-                    self.report
-                        .add_missing_benchmark(Presence::Dropped, bench.path(), bench.name);
+                    self.report().add_missing_benchmark(
+                        Presence::Dropped,
+                        bench.path(),
+                        bench.name,
+                    );
                 }
             }
         }
@@ -291,8 +333,11 @@ impl<'s> Run<'s> {
         let s = self.settings;
         let bench = pair.bench();
         let device_pairs = benchmark_device_pairs(s, pair)?;
-        let heading = not_a_marker(format!("# {}", printable(&bench.name)));
-        write!(console.tables(), "{heading}\n\n").map_err(Failure::write)?;
+        // An N-way table is printed once every candidate is decided.
+        if s.inputs.layout != Layout::NWay {
+            let heading = not_a_marker(format!("# {}", printable(&bench.name)));
+            write!(console.tables(), "{heading}\n\n").map_err(Failure::write)?;
+        }
         check_states(pair)?;
         let groups = s.filters.axis_filter_groups(&bench.name);
         let axis_names = axis_names(bench);
@@ -343,7 +388,7 @@ impl<'s> Run<'s> {
             decided,
             table,
         } = work;
-        self.report.add_missing_states(
+        self.report().add_missing_states(
             (&pair.bench.name, pair.devices),
             (context.ref_path, state_keys(&only_reference)),
             (context.cmp_path, state_keys(&only_compare)),
@@ -360,7 +405,7 @@ impl<'s> Run<'s> {
                 self.warnings.warn(warning);
             }
             let record = record?;
-            self.report
+            self.report()
                 .tally
                 .record(record.comparison.status, &record.comparison.reason);
             let incomplete = record.repetitions.as_ref();
@@ -384,6 +429,18 @@ impl<'s> Run<'s> {
             }
             records.push(record);
         }
+        if s.inputs.layout == Layout::NWay {
+            let records_before = self.reports[self.current].records.len();
+            self.collected.push(nway::Collected {
+                candidate: self.current,
+                bench: pair.bench.name.clone(),
+                pair: pair.index,
+                axis_names: pair.axis_names.to_vec(),
+                records: records_before..records_before + records.len(),
+            });
+            self.report().records.extend(records);
+            return Ok(());
+        }
         if table_rows > 0 {
             let heading = device_heading(context, &pair.bench.name, ref_id, cmp_id)?;
             let table = table.unwrap_or_else(|| table_text(s, pair.axis_names, &records));
@@ -398,7 +455,7 @@ impl<'s> Run<'s> {
             self.handle_chart_events(events, console)?;
         }
         if s.keep_records() {
-            self.report.records.extend(records);
+            self.report().records.extend(records);
         } else {
             // Every record owns a dozen strings: they are freed with the
             // parsed runs, off this thread.
@@ -422,6 +479,16 @@ impl<'s> Run<'s> {
         match self.settings.inputs.layout {
             Layout::Pair => bulk_rows.push(bulk_debug_row(row, table_row, record)),
             Layout::Repetitions => bulk_rows.extend(run_rows(row, table_row, record, run_files)),
+            Layout::NWay => {
+                // Entries keyed by candidate and run.
+                let label = &self.settings.inputs.candidates[self.current].label;
+                for mut entry in run_rows(row, table_row, record, run_files) {
+                    if let PyValue::Dict(fields) = &mut entry {
+                        fields.push(("candidate".into(), PyValue::Str(label.clone())));
+                    }
+                    bulk_rows.push(entry);
+                }
+            }
         }
     }
 

@@ -37,6 +37,8 @@ pub(crate) struct FileContext<'a> {
     pub(crate) cmp_path: &'a str,
     pub(crate) ref_devices: &'a [&'a Device],
     pub(crate) cmp_devices: &'a [&'a Device],
+    /// The candidate compared with the baseline (its index).
+    pub(crate) candidate: usize,
 }
 
 /// Python `str()` of a device field (`None` when absent).

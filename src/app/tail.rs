@@ -11,9 +11,11 @@ use crate::matching::nothing_compared::{Offer, explain, unmatched_filters};
 use crate::output::{Console, Document, Outputs};
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::bulk_debug::bulk_debug_script;
+use crate::rendering::nway::render_nway_summary;
 use crate::rendering::summary::{render_missing, render_missing_counts, render_summary};
 use crate::rendering::table::DisplayMode;
-use crate::settings::Settings;
+use crate::settings::{Layout, Settings};
+use crate::text::printable::printable;
 
 /// Counts printed before the summary in repetition mode.
 #[derive(Debug, Default)]
@@ -23,8 +25,8 @@ pub(super) struct Notes {
 }
 
 /// The text after the tables: the notes, NEW/DROPPED, the summary, the
-/// next steps.
-pub(super) fn summary_text(s: &Settings, report: &Report, notes: &Notes) -> String {
+/// next steps; in an N-way run a summary line per candidate.
+pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> String {
     let mut text = String::new();
     if notes.incomplete_states > 0 {
         text.push_str(&format!(
@@ -32,6 +34,20 @@ pub(super) fn summary_text(s: &Settings, report: &Report, notes: &Notes) -> Stri
             notes.incomplete_states
         ));
     }
+    if s.inputs.layout == Layout::NWay {
+        if s.report_missing {
+            for (side, report) in s.inputs.candidates.iter().zip(reports) {
+                if !report.missing.is_empty() {
+                    text.push_str(&format!("{}:\n", printable(&side.label)));
+                    text.push_str(&render_missing(&report.missing));
+                }
+            }
+        }
+        let labels: Vec<String> = s.inputs.sides().map(|side| side.label.clone()).collect();
+        text.push_str(&render_nway_summary(&labels, reports, s.report_missing));
+        return text;
+    }
+    let report = &reports[0];
     if s.report_missing {
         text.push_str(&render_missing(&report.missing));
     }
@@ -69,21 +85,65 @@ pub(super) fn write_bulk_debug(
 /// messages; gives the exit status.
 pub(super) fn finish(
     s: &Settings,
-    report: &Report,
+    reports: &[Report],
     offer: &Offer,
     outputs: &Outputs,
     console: &mut Console,
 ) -> Result<u8, Failure> {
-    let nothing_compared = (report.tally.total == 0).then(|| explain(offer, &s.filters));
-    if report.tally.total > 0 {
+    let compared: usize = reports.iter().map(|r| r.tally.total).sum();
+    let nothing_compared = (compared == 0).then(|| explain(offer, &s.filters));
+    if compared > 0 {
         console.flush();
         for warning in unmatched_filters(offer, &s.filters) {
             eprintln!("nvbench-compare: warning: {warning}");
         }
     }
-    let gate = GateOutcome::decide(report, &s.fail_on, nothing_compared);
+    let gates: Vec<GateOutcome> = reports
+        .iter()
+        .enumerate()
+        .map(|(candidate, report)| {
+            let gated = s.fail_on_label.is_none_or(|only| only == candidate);
+            let fail_on = if gated { &s.fail_on[..] } else { &[] };
+            GateOutcome::decide(report, fail_on, nothing_compared.clone())
+        })
+        .collect();
+    write_documents(s, reports, &gates, outputs, console)?;
+    console.flush();
+    let failed = gates.iter().any(|g| g.verdict() == Verdict::Failed);
+    for (candidate, gate) in gates.iter().enumerate() {
+        // Nothing compared is said once; the gate's own lines per candidate.
+        if candidate > 0 && nothing_compared.is_some() {
+            continue;
+        }
+        for message in gate.messages() {
+            match s.inputs.layout {
+                Layout::NWay if gate.nothing_compared.is_none() => eprintln!(
+                    "nvbench-compare: {}: {message}",
+                    printable(&s.inputs.candidates[candidate].label)
+                ),
+                _ => eprintln!("nvbench-compare: {message}"),
+            }
+        }
+    }
+    Ok(if failed { GATE_FAILED_EXIT } else { 0 })
+}
+
+/// `--json`, `--markdown-summary` and `--csv`.
+fn write_documents(
+    s: &Settings,
+    reports: &[Report],
+    gates: &[GateOutcome],
+    outputs: &Outputs,
+    console: &mut Console,
+) -> Result<(), Failure> {
+    let nway = s.inputs.layout == Layout::NWay;
     if let Some(destination) = &s.outputs.json {
-        let text = crate::rendering::json::render_json(report, &gate, &s.preset, &s.thresholds);
+        let text = if nway {
+            let sides = nway_sides(s, reports, gates);
+            crate::rendering::json::render_json_nway(&sides, &s.preset, &s.thresholds)
+        } else {
+            crate::rendering::json::render_json(&reports[0], &gates[0], &s.preset, &s.thresholds)
+        };
         let document = Document {
             destination,
             text: &text,
@@ -91,30 +151,74 @@ pub(super) fn finish(
         outputs.write_document(document, console)?;
     }
     if let Some(destination) = &s.outputs.markdown {
-        let summary = crate::rendering::markdown::Summary {
-            report,
-            gate: &gate,
-            reference: s.reference_label(),
-            compare: s.compare_label(),
-            preset: &s.preset,
-            thresholds: &s.thresholds,
-        };
-        let text = crate::rendering::markdown::render_markdown(&summary, s.outputs.max_bytes)
-            .map_err(Failure::Fatal)?;
+        let text = markdown(s, reports, gates)?;
         let document = Document {
             destination,
             text: &text,
         };
         outputs.write_document(document, console)?;
     }
-    console.flush();
-    for message in gate.messages() {
-        eprintln!("nvbench-compare: {message}");
+    if let Some(destination) = &s.outputs.csv {
+        let labels: Vec<String> = s.inputs.sides().map(|side| side.label.clone()).collect();
+        let text = crate::rendering::csv::render_csv(&labels, reports);
+        let document = Document {
+            destination,
+            text: &text,
+        };
+        outputs.write_document(document, console)?;
     }
-    Ok(match gate.verdict() {
-        Verdict::Failed => GATE_FAILED_EXIT,
-        Verdict::Passed | Verdict::NotGated => 0,
-    })
+    Ok(())
+}
+
+/// Each candidate of an N-way run with what its part of the JSON report holds.
+fn nway_sides<'a>(
+    s: &'a Settings,
+    reports: &'a [Report],
+    gates: &'a [GateOutcome],
+) -> crate::rendering::json::NWaySides<'a> {
+    crate::rendering::json::NWaySides {
+        baseline: (&s.inputs.baseline.label, &s.inputs.baseline.paths),
+        candidates: s
+            .inputs
+            .candidates
+            .iter()
+            .zip(reports)
+            .zip(gates)
+            .map(|((side, report), gate)| (side.label.as_str(), &side.paths[..], report, gate))
+            .collect(),
+    }
+}
+
+/// The markdown summary; N-way: a section per candidate, each within its
+/// share of `--max-bytes`.
+fn markdown(s: &Settings, reports: &[Report], gates: &[GateOutcome]) -> Result<String, Failure> {
+    let budget = s.outputs.max_bytes / reports.len().max(1);
+    let mut text = String::new();
+    for (candidate, (report, gate)) in reports.iter().zip(gates).enumerate() {
+        let side = &s.inputs.candidates[candidate];
+        let compare = if s.inputs.layout == Layout::NWay {
+            side.label.as_str()
+        } else {
+            side.first()
+        };
+        let reference = if s.inputs.layout == Layout::NWay {
+            s.inputs.baseline.label.as_str()
+        } else {
+            s.reference_label()
+        };
+        let summary = crate::rendering::markdown::Summary {
+            report,
+            gate,
+            reference,
+            compare,
+            preset: &s.preset,
+            thresholds: &s.thresholds,
+        };
+        let part = crate::rendering::markdown::render_markdown(&summary, budget)
+            .map_err(Failure::Fatal)?;
+        text.push_str(&part);
+    }
+    Ok(text)
 }
 
 /// Prints a failure where the reference prints it (stdout, or stderr when

@@ -157,15 +157,15 @@ impl Collisions {
 /// document sent there under another name (`/dev/stdout`, `/proc/self/fd/1`,
 /// the file stdout is redirected to) is refused as `-` is.
 fn one_document_on_stdout(settings: &Settings, outputs: &[Named]) -> Result<(), Failure> {
-    if !settings.outputs.json_to_stdout() {
+    let Some(alone) = settings.outputs.stdout_document() else {
         return Ok(());
-    }
+    };
     let Some(stdout) = Identity::of_stdout().filter(|s| !s.is_dev_null()) else {
         return Ok(());
     };
     match outputs.iter().find(|o| o.identity.same(&stdout)) {
         Some(output) => Err(conflict(format!(
-            "--json - and {} {} cannot both write to stdout",
+            "{alone} - and {} {} cannot both write to stdout",
             output.what, output.path
         ))),
         None => Ok(()),
@@ -194,6 +194,7 @@ fn file_outputs(settings: &Settings) -> Vec<(&'static str, String)> {
         ("--json", file(&outputs.json)),
         ("--markdown-summary", file(&outputs.markdown)),
         ("--bulk-debug-python", file(&outputs.bulk_debug)),
+        ("--csv", file(&outputs.csv)),
         ("--plot-output", summary_chart),
         ("--plot-along-output", along_chart),
     ]

@@ -32,7 +32,7 @@ impl<'o> Console<'o> {
     pub fn new(stdout: &'o mut dyn Write, settings: &Settings) -> Self {
         Console {
             stdout,
-            tables_on_stdout: !settings.outputs.json_to_stdout(),
+            tables_on_stdout: settings.outputs.stdout_document().is_none(),
             stderr: std::io::stderr(),
             sink: std::io::sink(),
         }

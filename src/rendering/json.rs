@@ -323,58 +323,142 @@ struct Document<'a> {
     missing: Vec<MissingJson<'a>>,
 }
 
+fn tool() -> Tool {
+    Tool {
+        name: "nvbench-compare",
+        version: env!("CARGO_PKG_VERSION"),
+    }
+}
+
+fn summary_json(report: &Report) -> Summary<'_> {
+    let tally = &report.tally;
+    Summary {
+        total: tally.total,
+        same: tally.same,
+        fast: tally.fast,
+        slow: tally.slow,
+        ambiguous: tally.undecided,
+        unknown: tally.unknown,
+        new: report.count_missing(Presence::New),
+        dropped: report.count_missing(Presence::Dropped),
+        ambiguous_reasons: tally
+            .undecided_reasons()
+            .into_iter()
+            .map(|(code, count, message)| ReasonCount {
+                code: code.canonical(),
+                count,
+                message,
+            })
+            .collect(),
+    }
+}
+
+fn geomean_json(report: &Report) -> Geomean {
+    let (overall, per_benchmark) = geomeans(&report.records);
+    Geomean {
+        overall: finite(overall),
+        benchmarks: per_benchmark
+            .into_iter()
+            .map(|(benchmark, ratio)| BenchmarkGeomean {
+                benchmark,
+                ratio: finite(Some(ratio)),
+            })
+            .collect(),
+    }
+}
+
+fn pretty(document: &impl Serialize) -> String {
+    let text = serde_json::to_string_pretty(document)
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut text = crate::pycompat::pyjson::escape_file_name_bytes(text);
+    text.push('\n');
+    text
+}
+
 /// The whole JSON report, pretty-printed, ending with a newline.
 pub fn render_json(report: &Report, gate: &GateOutcome, preset: &str, t: &Thresholds) -> String {
-    let (overall, per_benchmark) = geomeans(&report.records);
-    let tally = &report.tally;
     let document = Document {
         schema_version: SCHEMA_VERSION,
-        tool: Tool {
-            name: "nvbench-compare",
-            version: env!("CARGO_PKG_VERSION"),
-        },
+        tool: tool(),
         thresholds: ThresholdsJson {
             preset,
             thresholds: t,
         },
         gate: gate_json(gate),
-        summary: Summary {
-            total: tally.total,
-            same: tally.same,
-            fast: tally.fast,
-            slow: tally.slow,
-            ambiguous: tally.undecided,
-            unknown: tally.unknown,
-            new: report.count_missing(Presence::New),
-            dropped: report.count_missing(Presence::Dropped),
-            ambiguous_reasons: tally
-                .undecided_reasons()
-                .into_iter()
-                .map(|(code, count, message)| ReasonCount {
-                    code: code.canonical(),
-                    count,
-                    message,
-                })
-                .collect(),
-        },
-        geomean: Geomean {
-            overall: finite(overall),
-            benchmarks: per_benchmark
-                .into_iter()
-                .map(|(benchmark, ratio)| BenchmarkGeomean {
-                    benchmark,
-                    ratio: finite(Some(ratio)),
-                })
-                .collect(),
-        },
+        summary: summary_json(report),
+        geomean: geomean_json(report),
         states: report.records.iter().map(state).collect(),
         missing: report.missing.iter().map(missing).collect(),
     };
-    let text = serde_json::to_string_pretty(&document)
-        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    let mut text = crate::pycompat::pyjson::escape_file_name_bytes(text);
-    text.push('\n');
-    text
+    pretty(&document)
+}
+
+/// Version of the N-way JSON layout (pairs and `--vs` keep version 1).
+pub const NWAY_SCHEMA_VERSION: u32 = 2;
+
+/// The sides of an N-way run: the baseline's label and paths, and each
+/// candidate's label, paths, report and gate.
+pub struct NWaySides<'a> {
+    pub baseline: (&'a str, &'a [String]),
+    pub candidates: Vec<(&'a str, &'a [String], &'a Report, &'a GateOutcome)>,
+}
+
+#[derive(Serialize)]
+struct SideLabel<'a> {
+    label: &'a str,
+    paths: &'a [String],
+}
+
+#[derive(Serialize)]
+struct CandidateJson<'a> {
+    label: &'a str,
+    paths: &'a [String],
+    gate: GateJson<'a>,
+    summary: Summary<'a>,
+    geomean: Geomean,
+    states: Vec<StateJson<'a>>,
+    missing: Vec<MissingJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct NWayDocument<'a> {
+    schema_version: u32,
+    tool: Tool,
+    thresholds: ThresholdsJson<'a>,
+    baseline: SideLabel<'a>,
+    candidates: Vec<CandidateJson<'a>>,
+}
+
+/// The N-way JSON report (`schema_version` 2): the baseline, and per
+/// candidate its gate, summary, geomean, states and missing items, each as
+/// in version 1.
+pub fn render_json_nway(sides: &NWaySides, preset: &str, t: &Thresholds) -> String {
+    let document = NWayDocument {
+        schema_version: NWAY_SCHEMA_VERSION,
+        tool: tool(),
+        thresholds: ThresholdsJson {
+            preset,
+            thresholds: t,
+        },
+        baseline: SideLabel {
+            label: sides.baseline.0,
+            paths: sides.baseline.1,
+        },
+        candidates: sides
+            .candidates
+            .iter()
+            .map(|(label, paths, report, gate)| CandidateJson {
+                label,
+                paths,
+                gate: gate_json(gate),
+                summary: summary_json(report),
+                geomean: geomean_json(report),
+                states: report.records.iter().map(state).collect(),
+                missing: report.missing.iter().map(missing).collect(),
+            })
+            .collect(),
+    };
+    pretty(&document)
 }
 
 #[cfg(test)]

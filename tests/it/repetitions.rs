@@ -322,9 +322,14 @@ fn errors_name_the_problem() {
     let no_compare = run(&dir, &["r1.json", "--vs"]);
     assert_eq!(no_compare.status.code(), Some(1));
     assert!(stderr(&no_compare).contains("--vs: no compare run given"));
-    let twice = run(&dir, &["r1.json", "--vs", "c1.json", "--vs", "c2.json"]);
-    assert_eq!(twice.status.code(), Some(1));
-    assert!(stderr(&twice).contains("--vs may be given only once"));
+    // A second --vs opens another candidate group (N-way), which needs runs.
+    let empty = run(&dir, &["r1.json", "--vs", "c1.json", "--vs"]);
+    assert_eq!(empty.status.code(), Some(1));
+    assert!(
+        stderr(&empty).contains("--vs: candidate group 2 has no run"),
+        "{}",
+        stderr(&empty)
+    );
     std::fs::create_dir_all(dir.join("d")).unwrap();
     let mixed = run(&dir, &["r1.json", "--vs", "d"]);
     assert_eq!(mixed.status.code(), Some(1));

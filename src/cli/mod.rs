@@ -12,7 +12,9 @@ use crate::failure::Failure;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
 use crate::rendering::charts::selection::ChartSettings;
 use crate::rendering::table::DisplayMode;
-use crate::settings::{Destination, Inputs, Layout, Outputs, Settings, SidePaths};
+use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayout};
+
+mod sides;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DisplayArg {
@@ -49,6 +51,37 @@ impl ShowArg {
 pub enum SortArg {
     /// Largest slowdown first, largest speed-up last, rows without a change at the end
     Change,
+    /// N-way: the worst status first (SLOW, ????, AMBG, FAST, SAME)
+    Status,
+    /// N-way: the lowest speedup first
+    Speedup,
+    /// N-way: the most significant change first
+    Signif,
+    /// N-way: the rows of one group together, groups by label
+    Label,
+    /// N-way: states by name
+    Name,
+}
+
+impl SortArg {
+    fn key(self) -> SortKey {
+        match self {
+            SortArg::Change => SortKey::Change,
+            SortArg::Status => SortKey::Status,
+            SortArg::Speedup => SortKey::Speedup,
+            SortArg::Signif => SortKey::Signif,
+            SortArg::Label => SortKey::Label,
+            SortArg::Name => SortKey::Name,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// A row per state and group
+    Long,
+    /// A row per state, a column group per candidate
+    Wide,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -132,13 +165,32 @@ pub struct Cli {
 
     /// Repetition mode: the paths before --vs are runs of the reference,
     /// the paths after it runs of the compare side (separate processes);
-    /// each side's runs are merged before deciding
-    #[arg(long = "vs", action = clap::ArgAction::Count, help_heading = INPUTS)]
-    pub vs: u8,
+    /// each side's runs are merged before deciding. Each further --vs
+    /// opens another candidate group (N-way: one baseline, several
+    /// candidates; LABEL=PATH on a group's first path names it)
+    // A value-less flag kept once per occurrence, so that clap records
+    // where each `--vs` stands among the paths.
+    #[arg(long = "vs", action = clap::ArgAction::Append, num_args = 0,
+          default_missing_value = "", value_name = "", help_heading = INPUTS)]
+    pub vs: Vec<String>,
 
-    /// How many paths come before `--vs` (set by [`parse`]).
+    /// How many paths come before each `--vs` (set by [`parse`]).
     #[arg(skip)]
-    pub paths_before_vs: Option<usize>,
+    pub vs_positions: Vec<usize>,
+
+    /// N-way: the groups' labels, baseline first (default: the part of the
+    /// paths that tells them apart)
+    #[arg(long, value_delimiter = ',', value_name = "LABEL,...", help_heading = INPUTS)]
+    pub labels: Option<Vec<String>>,
+
+    /// N-way: table layout
+    #[arg(long, value_enum, help_heading = DISPLAY)]
+    pub layout: Option<LayoutArg>,
+
+    /// N-way: the group whose time every Speedup is relative to (default:
+    /// the baseline)
+    #[arg(long, value_name = "LABEL", help_heading = DISPLAY)]
+    pub speedup_base: Option<String>,
 
     /// Ignore differences in the device sections and compare anyway
     #[arg(long, help_heading = INPUTS)]
@@ -198,7 +250,7 @@ pub struct Cli {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "STATUS,...", help_heading = DISPLAY)]
     pub show: Vec<ShowArg>,
 
-    /// Order the rows of each table by their change
+    /// Order the rows of each table (pairs and --vs: change only)
     #[arg(long, value_enum, value_name = "KEY", help_heading = DISPLAY)]
     pub sort: Option<SortArg>,
 
@@ -239,9 +291,20 @@ pub struct Cli {
     pub axis: Vec<String>,
 
     /// Exit with status 3 when any of these occur (comma-separated): slow,
-    /// ambg, unknown, missing. FAST never fails the gate
+    /// ambg, unknown, missing. FAST never fails the gate. N-way: in any
+    /// candidate
     #[arg(long, value_name = "LIST", value_parser = parse_fail_on, help_heading = GATE)]
     pub fail_on: Option<FailOn>,
+
+    /// N-way: --fail-on looks at this candidate only
+    #[arg(long, value_name = "LABEL", help_heading = GATE)]
+    pub fail_on_label: Option<String>,
+
+    /// Write a CSV file, a line per state and candidate with every column
+    /// of the table as plain numbers ('-' for stdout, which then replaces
+    /// the tables)
+    #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
+    pub csv: Option<String>,
 
     /// Write a JSON report of every matched state to PATH ('-' for stdout,
     /// which then replaces the tables)
@@ -315,7 +378,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
         .map_err(print_clap_message)?;
     let cli = Cli::from_arg_matches(&matches).map_err(print_clap_message)?;
     let mut cli = cli;
-    cli.paths_before_vs = paths_before_vs(&matches);
+    cli.vs_positions = vs_positions(&matches);
     let filters = ordered_filter_args(&matches);
     Ok((cli, filters))
 }
@@ -333,68 +396,108 @@ fn print_clap_message(error: clap::Error) -> i32 {
     }
 }
 
-/// `--json -` makes stdout a JSON document: nothing else may be printed
-/// there, so another document asked for on stdout is a usage error.
+/// `--json -` (or `--csv -`) makes stdout that document: nothing else may
+/// be printed there, so another document asked for on stdout is a usage
+/// error.
 fn one_document_per_stdout(cli: &Cli) -> Result<(), String> {
-    if cli.json.as_deref() != Some("-") {
+    let Some(alone) = [("--json", &cli.json), ("--csv", &cli.csv)]
+        .into_iter()
+        .find(|(_, path)| path.as_deref() == Some("-"))
+        .map(|(option, _)| option)
+    else {
         return Ok(());
+    };
+    let others = [
+        (
+            "--csv -",
+            cli.csv.as_deref() == Some("-") && alone != "--csv",
+        ),
+        (
+            "--markdown-summary -",
+            cli.markdown_summary.as_deref() == Some("-"),
+        ),
+        (
+            "--bulk-debug-python stdout",
+            cli.bulk_debug_python
+                .as_deref()
+                .is_some_and(|d| d.eq_ignore_ascii_case("stdout")),
+        ),
+    ];
+    match others.into_iter().find(|(_, on_stdout)| *on_stdout) {
+        Some((other, _)) => Err(format!("{alone} - and {other} cannot both write to stdout")),
+        None => Ok(()),
     }
-    if cli.markdown_summary.as_deref() == Some("-") {
-        return Err("--json - and --markdown-summary - cannot both write to stdout".to_string());
-    }
-    let bulk_debug_to_stdout = cli
-        .bulk_debug_python
-        .as_deref()
-        .is_some_and(|d| d.eq_ignore_ascii_case("stdout"));
-    if bulk_debug_to_stdout {
-        return Err(
-            "--json - and --bulk-debug-python stdout cannot both write to stdout".to_string(),
-        );
-    }
-    Ok(())
 }
 
-/// The number of paths given before `--vs`, when it is given.
-fn paths_before_vs(matches: &ArgMatches) -> Option<usize> {
-    let vs_index = matches.indices_of("vs")?.next()?;
-    let path_indices = matches.indices_of("paths").into_iter().flatten();
-    Some(path_indices.filter(|index| *index < vs_index).count())
+/// The number of paths given before each `--vs`.
+fn vs_positions(matches: &ArgMatches) -> Vec<usize> {
+    let paths: Vec<usize> = matches.indices_of("paths").into_iter().flatten().collect();
+    let vs = matches.indices_of("vs").into_iter().flatten();
+    vs.map(|at| paths.iter().filter(|index| **index < at).count())
+        .collect()
 }
 
-/// The sides of the comparison: two paths, or the runs around `--vs`.
-fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
-    if cli.vs > 1 {
-        return Err(Failure::fatal("--vs may be given only once"));
+/// The options of an N-way comparison, validated.
+struct NWayOptions {
+    table_layout: TableLayout,
+    speedup_base: usize,
+    fail_on_label: Option<usize>,
+}
+
+/// `--layout`, `--speedup-base`, `--fail-on-label` and the `--sort` keys
+/// other than `change` belong to N-way comparisons; there `--display
+/// legacy|simple` have no form.
+fn nway_options(cli: &Cli, inputs: &crate::settings::Inputs) -> Result<NWayOptions, Failure> {
+    let nway = inputs.layout == Layout::NWay;
+    let only_nway = [
+        cli.layout.map(|_| "--layout"),
+        cli.speedup_base.as_ref().map(|_| "--speedup-base"),
+        cli.fail_on_label.as_ref().map(|_| "--fail-on-label"),
+        cli.sort
+            .filter(|sort| *sort != SortArg::Change)
+            .map(|_| "--sort (other than change)"),
+    ];
+    if let Some(option) = only_nway.into_iter().flatten().find(|_| !nway) {
+        return Err(Failure::Conflict(format!(
+            "{option} applies to N-way comparisons (a baseline and two or more --vs groups)"
+        )));
     }
-    let side = |name, paths: &[String]| SidePaths {
-        name,
-        paths: paths.to_vec(),
-    };
-    let Some(split) = cli.paths_before_vs.filter(|_| cli.vs == 1) else {
-        return match &cli.paths[..] {
-            [reference, compare] => Ok(Inputs {
-                baseline: side("reference", std::slice::from_ref(reference)),
-                candidates: vec![side("compare", std::slice::from_ref(compare))],
-                layout: Layout::Pair,
-            }),
-            _ => Err(Failure::Usage),
-        };
-    };
-    let (reference, compare) = cli.paths.split_at(split);
-    if reference.is_empty() {
-        return Err(Failure::fatal(
-            "--vs: no reference run given (the reference runs come before --vs)",
+    if nway && matches!(cli.display, DisplayArg::Legacy | DisplayArg::Simple) {
+        return Err(Failure::Conflict(
+            "--display legacy and simple have no N-way form; use intervals (the default) or explain"
+                .to_string(),
         ));
     }
-    if compare.is_empty() {
-        return Err(Failure::fatal(
-            "--vs: no compare run given (the compare runs come after --vs)",
-        ));
-    }
-    Ok(Inputs {
-        baseline: side("reference", reference),
-        candidates: vec![side("compare", compare)],
-        layout: Layout::Repetitions,
+    let labels: Vec<&str> = inputs.sides().map(|side| side.label.as_str()).collect();
+    let find = |option: &str, label: &str, from: usize| {
+        labels[from..]
+            .iter()
+            .position(|l| *l == label)
+            .map(|i| i + from)
+            .ok_or_else(|| {
+                Failure::Conflict(format!(
+                    "{option} {} names no {}group (the labels are {})",
+                    crate::text::printable::printable(label),
+                    if from == 0 { "" } else { "candidate " },
+                    labels[from..].join(", ")
+                ))
+            })
+    };
+    let speedup_base = match &cli.speedup_base {
+        Some(label) => find("--speedup-base", label, 0)?,
+        None => 0,
+    };
+    let fail_on_label = match &cli.fail_on_label {
+        Some(label) => Some(find("--fail-on-label", label, 1)? - 1),
+        None => None,
+    };
+    Ok(NWayOptions {
+        table_layout: match cli.layout {
+            Some(LayoutArg::Wide) => TableLayout::Wide,
+            _ => TableLayout::Long,
+        },
+        speedup_base,
+        fail_on_label,
     })
 }
 
@@ -460,12 +563,13 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
     let reference_devices = device_filter(&cli.reference_devices, "--reference-devices")?;
     let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
-    let inputs = inputs(&cli)?;
-    if inputs.layout == Layout::Repetitions && (cli.plot || cli.plot_along.is_some()) {
+    let inputs = sides::inputs(&cli.paths, &cli.vs_positions, cli.labels.as_deref())?;
+    if inputs.layout != Layout::Pair && (cli.plot || cli.plot_along.is_some()) {
         return Err(Failure::fatal(
             "--plot and --plot-along are not available with --vs (repetition mode)",
         ));
     }
+    let nway = nway_options(&cli, &inputs)?;
     let fail_on = cli.fail_on.map(|f| f.0).unwrap_or_default();
     let outputs = Outputs {
         json: cli.json.map(destination),
@@ -478,7 +582,9 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
                 Destination::File(path)
             }
         }),
+        csv: cli.csv.map(destination),
     };
+    let inputs_layout = inputs.layout;
     Ok(Command::Compare(Box::new(Settings {
         inputs,
         threshold: cli.threshold,
@@ -501,7 +607,11 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         report_missing: cli.report_missing || !fail_on.is_empty(),
         explain_ambg: cli.explain_ambg,
         show: (!cli.show.is_empty()).then(|| cli.show.iter().map(|s| s.status()).collect()),
-        sort_by_change: cli.sort == Some(SortArg::Change),
+        // N-way tables are sorted when they are joined, not per candidate.
+        sort_by_change: cli.sort == Some(SortArg::Change) && inputs_layout != Layout::NWay,
+        sort: cli.sort.map(SortArg::key),
+        table_layout: nway.table_layout,
+        speedup_base: nway.speedup_base,
         charts: ChartSettings {
             summary: cli.plot,
             summary_output: cli.plot_output,
@@ -511,6 +621,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         },
         outputs,
         fail_on,
+        fail_on_label: nway.fail_on_label,
     })))
 }
 

@@ -1,0 +1,173 @@
+//! N-way comparison: every candidate's tables of a group of runs, joined
+//! by benchmark, device pair and state for the N-way renderer, and sorted
+//! as `--sort` says.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::deciding::report::{Report, StateRecord};
+use crate::rendering::nway::{NWayState, NWayStyle, render_long, render_wide, status_rank};
+use crate::settings::{Settings, SortKey, TableLayout};
+use crate::text::printable::{not_a_marker, printable};
+
+/// One device pair's table of one candidate: its records in that
+/// candidate's report.
+pub(super) struct Collected {
+    pub(super) candidate: usize,
+    pub(super) bench: String,
+    /// Position of the device pair in the benchmark.
+    pub(super) pair: usize,
+    pub(super) axis_names: Vec<String>,
+    pub(super) records: Range<usize>,
+}
+
+/// The text of a group's N-way tables: per benchmark its heading, per
+/// device pair the baseline device's heading and the joined table.
+pub(super) fn group_tables(s: &Settings, reports: &[Report], collected: &[Collected]) -> String {
+    let mut keys: Vec<(&str, usize)> = Vec::new();
+    for table in collected {
+        let key = (table.bench.as_str(), table.pair);
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    let labels: Vec<String> = s.inputs.sides().map(|side| side.label.clone()).collect();
+    let style = NWayStyle {
+        labels: &labels,
+        speedup_base: s.speedup_base,
+        mode: s.display,
+        no_color: s.no_color,
+    };
+    let mut text = String::new();
+    let mut last_bench = None;
+    for (bench, pair) in keys {
+        if last_bench != Some(bench) {
+            text.push_str(&not_a_marker(format!("# {}", printable(bench))));
+            text.push_str("\n\n");
+            last_bench = Some(bench);
+        }
+        let tables: Vec<&Collected> = collected
+            .iter()
+            .filter(|t| t.bench == bench && t.pair == pair)
+            .collect();
+        let mut states = join_states(reports, &tables, s.inputs.candidates.len());
+        if !states
+            .iter()
+            .any(|state| state.shown.iter().any(|shown| *shown))
+        {
+            continue;
+        }
+        sort_states(&mut states, s);
+        let axis_names = &tables[0].axis_names;
+        let table = match s.table_layout {
+            TableLayout::Long => {
+                render_long(axis_names, &states, &style, s.sort == Some(SortKey::Label))
+            }
+            TableLayout::Wide => render_wide(axis_names, &states, &style),
+        };
+        let first = states[0]
+            .records
+            .iter()
+            .flatten()
+            .next()
+            .expect("a joined state has a record");
+        text.push_str(&format!("{}\n\n{table}\n\n", baseline_heading(first)));
+    }
+    text
+}
+
+/// `## [id] name` of the baseline device.
+fn baseline_heading(record: &StateRecord) -> String {
+    let name = record.device_names.0.as_deref().unwrap_or("None");
+    format!("## [{}] {}", record.devices.0, printable(name))
+}
+
+/// The states of one device pair over the candidates, by key and
+/// occurrence, in order of first appearance (candidates in order).
+fn join_states<'a>(
+    reports: &'a [Report],
+    tables: &[&Collected],
+    candidates: usize,
+) -> Vec<NWayState<'a>> {
+    let mut states: Vec<NWayState<'a>> = Vec::new();
+    let mut positions: HashMap<(&'a str, usize), usize> = HashMap::new();
+    for table in tables {
+        let records = &reports[table.candidate].records[table.records.clone()];
+        for record in records {
+            let key = (record.state_key.as_str(), record.occurrence);
+            let index = *positions.entry(key).or_insert_with(|| {
+                states.push(NWayState {
+                    records: vec![None; candidates],
+                    shown: vec![false; candidates],
+                });
+                states.len() - 1
+            });
+            states[index].records[table.candidate] = Some(record);
+            states[index].shown[table.candidate] = record.displayed;
+        }
+    }
+    states
+}
+
+/// `--sort`: the states by their candidates' worst status, largest change,
+/// lowest speedup, highest significance or name; stable, so ties keep
+/// their order (`label` orders rows, not states: see `render_long`).
+fn sort_states(states: &mut [NWayState], s: &Settings) {
+    fn candidates<'a>(state: &NWayState<'a>) -> Vec<&'a StateRecord> {
+        state.records.iter().flatten().copied().collect()
+    }
+    let most = |values: Vec<f64>| {
+        values
+            .into_iter()
+            .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+    };
+    let descending = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (a, b) => b.is_some().cmp(&a.is_some()),
+    };
+    match s.sort {
+        Some(SortKey::Status) => states.sort_by_key(status_rank),
+        Some(SortKey::Change) => states.sort_by(|a, b| {
+            let change = |s: &NWayState| {
+                most(
+                    candidates(s)
+                        .iter()
+                        .filter_map(|r| r.comparison.frac_diff)
+                        .collect(),
+                )
+            };
+            descending(change(a), change(b))
+        }),
+        Some(SortKey::Speedup) => states.sort_by(|a, b| {
+            // The lowest speedup is the largest time ratio.
+            let ratio = |s: &NWayState| {
+                most(
+                    candidates(s)
+                        .iter()
+                        .filter_map(|r| r.center_ratio())
+                        .collect(),
+                )
+            };
+            descending(ratio(a), ratio(b))
+        }),
+        Some(SortKey::Signif) => states.sort_by(|a, b| {
+            let signif = |s: &NWayState| {
+                most(
+                    candidates(s)
+                        .iter()
+                        .filter_map(|r| r.repetitions.as_ref()?.significance)
+                        .collect(),
+                )
+            };
+            descending(signif(a), signif(b))
+        }),
+        Some(SortKey::Name) => states.sort_by(|a, b| {
+            let name = |s: &NWayState| {
+                let first = candidates(s)[0];
+                (first.state_key.clone(), first.occurrence)
+            };
+            name(a).cmp(&name(b))
+        }),
+        Some(SortKey::Label) | None => {}
+    }
+}

@@ -1,0 +1,321 @@
+//! The N-way table (a baseline and several candidates) and its summary:
+//! the long layout, a row per state and side (WaterLily's `compare.jl`:
+//! Config, Time, Noise, Speedup, Δ ± σ, Signif, Reps, Status; the baseline
+//! row says `base`), or the wide layout, a row per state with a Time/Δ/
+//! Status group per candidate (benchstat). Markdown-pasteable, colours and
+//! `--no-color` markers as in the other tables.
+
+use std::fmt::Write;
+
+use crate::deciding::repetitions::{RepetitionStats, SideStats};
+use crate::deciding::report::{Report, StateRecord, geomeans};
+use crate::deciding::status::Status;
+use crate::pycompat::pyfmt::format_f;
+use crate::pycompat::tabulate::{Align, github_table};
+use crate::rendering::axes::{axis_headers, printable_axis_cells};
+use crate::rendering::repetitions::{delta_cell, reps_cell, significance_cell};
+use crate::rendering::status_cell;
+use crate::rendering::table::DisplayMode;
+use crate::rendering::units::{IntervalWidths, TimingText, percentage};
+use crate::text::printable::printable;
+
+/// A state of an N-way table: each candidate's record (`None` where the
+/// candidate lacks the state) and which candidate rows are shown.
+pub struct NWayState<'a> {
+    pub records: Vec<Option<&'a StateRecord>>,
+    pub shown: Vec<bool>,
+}
+
+impl<'a> NWayState<'a> {
+    /// The first record: its axis cells, and its reference side (the
+    /// baseline's merged runs, the same for every candidate).
+    fn first(&self) -> &'a StateRecord {
+        self.records
+            .iter()
+            .flatten()
+            .next()
+            .copied()
+            .expect("a state of an N-way table has a record")
+    }
+}
+
+/// How the table is printed.
+pub struct NWayStyle<'a> {
+    /// The labels, baseline first.
+    pub labels: &'a [String],
+    /// The side Speedup is relative to (0: the baseline).
+    pub speedup_base: usize,
+    pub mode: DisplayMode,
+    pub no_color: bool,
+}
+
+/// One printed row: a side of a state.
+struct Line<'a> {
+    state: &'a NWayState<'a>,
+    /// 0 for the baseline, else the candidate's index + 1.
+    side: usize,
+}
+
+impl Line<'_> {
+    fn record(&self) -> &StateRecord {
+        match self.side {
+            0 => self.state.first(),
+            side => self.state.records[side - 1].expect("a shown candidate row has a record"),
+        }
+    }
+
+    fn stats(&self) -> Option<&RepetitionStats> {
+        self.record().repetitions.as_ref()
+    }
+
+    fn side_stats(&self) -> Option<&SideStats> {
+        let stats = self.stats()?;
+        Some(if self.side == 0 {
+            &stats.reference
+        } else {
+            &stats.compare
+        })
+    }
+
+    fn timing(&self) -> TimingText {
+        let c = &self.record().comparison;
+        if self.side == 0 {
+            TimingText::new(c.ref_time, c.ref_interval.as_ref())
+        } else {
+            TimingText::new(c.cmp_time, c.cmp_interval.as_ref())
+        }
+    }
+}
+
+/// The center of one side of a state: the baseline's from any record, a
+/// candidate's from its own.
+fn time_of(state: &NWayState, side: usize) -> Option<f64> {
+    match side {
+        0 => state.first().comparison.ref_time,
+        side => state.records.get(side - 1)?.as_ref()?.comparison.cmp_time,
+    }
+}
+
+/// `Time(speedup base) / Time`, two decimals and an `x` (`1.09x`), which
+/// also keeps the table from reformatting it as a number.
+fn speedup(state: &NWayState, side: usize, base: usize) -> String {
+    let ratio = match (time_of(state, base), time_of(state, side)) {
+        (Some(base), Some(time)) if time > 0.0 => Some(base / time),
+        _ => None,
+    };
+    match ratio.filter(|r| r.is_finite()) {
+        Some(ratio) => format!("{}x", format_f(ratio, 2)),
+        None => "n/a".to_string(),
+    }
+}
+
+/// The rows of the long layout: each shown state's baseline row, then its
+/// shown candidates' rows.
+fn lines<'a>(states: &'a [NWayState<'a>]) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    for state in states {
+        if !state.shown.iter().any(|shown| *shown) {
+            continue;
+        }
+        lines.push(Line { state, side: 0 });
+        for (candidate, shown) in state.shown.iter().enumerate() {
+            if *shown {
+                lines.push(Line {
+                    state,
+                    side: candidate + 1,
+                });
+            }
+        }
+    }
+    lines
+}
+
+/// The long layout; `by_label` groups the rows of one side together.
+pub fn render_long(
+    axis_names: &[String],
+    states: &[NWayState],
+    style: &NWayStyle,
+    by_label: bool,
+) -> String {
+    use Align::{Center, Left, Right};
+    let mut lines = lines(states);
+    if by_label {
+        // Stable: within a side, the states keep their order.
+        lines.sort_by(|a, b| style.labels[a.side].cmp(&style.labels[b.side]));
+    }
+    let timings: Vec<TimingText> = lines.iter().map(Line::timing).collect();
+    let widths = IntervalWidths::of(timings.iter());
+    let mut headers = axis_headers(axis_names);
+    let mut aligns = vec![Center; axis_names.len()];
+    let mut columns = vec![
+        ("Config", Left),
+        ("Time", Right),
+        ("Noise", Right),
+        ("Speedup", Right),
+        ("Δ ± σ", Right),
+        ("Signif", Right),
+        ("Reps", Right),
+        ("Status", Center),
+    ];
+    if style.mode == DisplayMode::Explain {
+        columns.push(("Reason", Left));
+    }
+    headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+    aligns.extend(columns.iter().map(|(_, align)| *align));
+    let cells: Vec<Vec<String>> = lines
+        .iter()
+        .zip(&timings)
+        .map(|(line, timing)| {
+            let record = line.record();
+            let mut row: Vec<String> = printable_axis_cells(&axis_cells(record)).collect();
+            row.push(printable(&style.labels[line.side]).into_owned());
+            row.push(timing.cell(widths));
+            row.push(percentage(line.side_stats().and_then(|s| s.noise)));
+            row.push(speedup(line.state, line.side, style.speedup_base));
+            let candidate = line.side > 0;
+            let stats = line.stats().filter(|_| candidate);
+            row.push(stats.map_or_else(|| "-".to_string(), delta_cell));
+            row.push(stats.map_or_else(|| "-".to_string(), significance_cell));
+            row.push(line.side_stats().map_or_else(|| "1".to_string(), reps_cell));
+            row.push(if candidate {
+                status_cell(record.comparison.status, style.no_color)
+            } else {
+                "base".to_string()
+            });
+            if style.mode == DisplayMode::Explain {
+                row.push(if candidate {
+                    record.comparison.reason.code.display().to_string()
+                } else {
+                    String::new()
+                });
+            }
+            row
+        })
+        .collect();
+    github_table(&headers, &aligns, &cells)
+}
+
+fn axis_cells(record: &StateRecord) -> Vec<String> {
+    record
+        .axis_values
+        .iter()
+        .map(|a| a.display.clone())
+        .collect()
+}
+
+/// The wide layout: a row per shown state, the baseline's Time, then
+/// Time, Δ ± σ and Status per candidate.
+pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyle) -> String {
+    use Align::{Center, Right};
+    let shown: Vec<&NWayState> = states
+        .iter()
+        .filter(|s| s.shown.iter().any(|shown| *shown))
+        .collect();
+    let sides = style.labels.len();
+    let timing = |state: &NWayState, side: usize| -> Option<TimingText> {
+        let record = if side == 0 {
+            Some(state.first())
+        } else {
+            state.records[side - 1].filter(|_| state.shown[side - 1])
+        }?;
+        let c = &record.comparison;
+        Some(if side == 0 {
+            TimingText::new(c.ref_time, c.ref_interval.as_ref())
+        } else {
+            TimingText::new(c.cmp_time, c.cmp_interval.as_ref())
+        })
+    };
+    let widths: Vec<IntervalWidths> = (0..sides)
+        .map(|side| {
+            let texts: Vec<TimingText> = shown.iter().filter_map(|s| timing(s, side)).collect();
+            IntervalWidths::of(texts.iter())
+        })
+        .collect();
+    let mut headers = axis_headers(axis_names);
+    let mut aligns = vec![Center; axis_names.len()];
+    headers.push(format!("{} Time", printable(&style.labels[0])));
+    aligns.push(Right);
+    for label in &style.labels[1..] {
+        let label = printable(label);
+        headers.extend([
+            format!("{label} Time"),
+            format!("{label} Δ ± σ"),
+            format!("{label} Status"),
+        ]);
+        aligns.extend([Right, Right, Center]);
+    }
+    let cells: Vec<Vec<String>> = shown
+        .iter()
+        .map(|state| {
+            let mut row: Vec<String> = printable_axis_cells(&axis_cells(state.first())).collect();
+            let time = |side: usize| {
+                timing(state, side).map_or_else(String::new, |t| t.cell(widths[side]))
+            };
+            row.push(time(0));
+            for candidate in 0..sides - 1 {
+                row.push(time(candidate + 1));
+                match state.records[candidate].filter(|_| state.shown[candidate]) {
+                    Some(record) => {
+                        let stats = record.repetitions.as_ref();
+                        row.push(stats.map_or_else(|| "n/a".to_string(), delta_cell));
+                        row.push(status_cell(record.comparison.status, style.no_color));
+                    }
+                    None => row.extend([String::new(), String::new()]),
+                }
+            }
+            row
+        })
+        .collect();
+    github_table(&headers, &aligns, &cells)
+}
+
+/// The worst status of a state's candidates first: SLOW, ????, AMBG,
+/// FAST, SAME.
+pub fn status_rank(state: &NWayState) -> usize {
+    let rank = |status: Status| match status {
+        Status::Slow => 0,
+        Status::Unknown => 1,
+        Status::Undecided => 2,
+        Status::Fast => 3,
+        Status::Same => 4,
+    };
+    state
+        .records
+        .iter()
+        .flatten()
+        .map(|r| rank(r.comparison.status))
+        .min()
+        .unwrap_or(5)
+}
+
+/// The summary of an N-way run: a line per candidate (counts and the
+/// geomean of its center ratios), its AMBG reasons, and what it lacks or
+/// adds (`--report-missing`).
+pub fn render_nway_summary(labels: &[String], reports: &[Report], report_missing: bool) -> String {
+    let mut out = String::from("# Summary\n\n");
+    let base = printable(&labels[0]);
+    for (label, report) in labels[1..].iter().zip(reports) {
+        let tally = &report.tally;
+        let (geomean, _) = geomeans(&report.records);
+        let geomean = geomean.map_or_else(|| "n/a".to_string(), |g| format_f(g, 3));
+        let _ = writeln!(
+            out,
+            "- {} vs {base}: {} SAME, {} FAST, {} SLOW, {} AMBG, {} ????; geomean {geomean}",
+            printable(label),
+            tally.same,
+            tally.fast,
+            tally.slow,
+            tally.undecided,
+            tally.unknown
+        );
+        for (code, count, message) in tally.undecided_reasons() {
+            let _ = writeln!(out, "  - AMBG {}: {count} ({message})", code.canonical());
+        }
+        if report_missing {
+            let new = report.count_missing(crate::deciding::report::Presence::New);
+            let dropped = report.count_missing(crate::deciding::report::Presence::Dropped);
+            let _ = writeln!(out, "  - New: {new}, Dropped: {dropped}");
+        }
+    }
+    out
+}
