@@ -206,7 +206,10 @@ fn markdown(s: &Settings, reports: &[Report], gates: &[GateOutcome]) -> Result<S
         } else {
             s.reference_label()
         };
+        let section =
+            (s.inputs.layout == Layout::NWay).then(|| format!("{compare} vs {reference}"));
         let summary = crate::rendering::markdown::Summary {
+            section,
             report,
             gate,
             reference,

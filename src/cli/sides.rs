@@ -173,7 +173,7 @@ fn check_unique(labels: &[String]) -> Result<(), Failure> {
 /// trimmed so (`v1.2/out.json`, `v1.3/out.json` -> `v1.2`, `v1.3`); failing
 /// that, `base`, `c1`, `c2`, ...
 pub(super) fn default_labels(groups: &[Vec<String>]) -> Vec<String> {
-    let names: Vec<String> = groups.iter().map(|g| last_component(&g[0])).collect();
+    let names: Vec<String> = groups.iter().map(|g| group_name(g)).collect();
     let paths: Vec<String> = groups.iter().map(|g| g[0].clone()).collect();
     // File names first; where they are alike, the directories tell.
     for candidate in [trim_common(&names), trim_common(&paths), names] {
@@ -189,6 +189,31 @@ pub(super) fn default_labels(groups: &[Vec<String>]) -> Vec<String> {
                 format!("c{i}")
             }
         })
+        .collect()
+}
+
+/// What the runs of a group have in common: their file names without
+/// the part that numbers the runs (`main1.json`, `main2.json` ->
+/// `main.json`); a one-run group's file name.
+fn group_name(paths: &[String]) -> String {
+    let names: Vec<Vec<char>> = paths
+        .iter()
+        .map(|p| last_component(p).chars().collect())
+        .collect();
+    let shortest = names.iter().map(Vec::len).min().unwrap_or(0);
+    let prefix = (0..shortest)
+        .take_while(|&i| names.iter().all(|n| n[i] == names[0][i]))
+        .count();
+    let suffix = (0..shortest - prefix)
+        .take_while(|&i| {
+            let at = |n: &Vec<char>| n[n.len() - 1 - i];
+            names.iter().all(|n| at(n) == at(&names[0]))
+        })
+        .count();
+    let first = &names[0];
+    first[..prefix]
+        .iter()
+        .chain(&first[first.len() - suffix..])
         .collect()
 }
 

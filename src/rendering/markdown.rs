@@ -31,6 +31,8 @@ const LESS_IMPORTANT: [(Status, &str); 2] = [(Status::Undecided, "AMBG"), (Statu
 
 /// What the summary is about.
 pub struct Summary<'a> {
+    /// N-way: which candidate the section is about (`pr-a vs main`).
+    pub section: Option<String>,
     pub report: &'a Report,
     pub gate: &'a GateOutcome,
     pub reference: &'a str,
@@ -308,7 +310,11 @@ fn document(summary: &Summary) -> Document {
         .collect();
     Document {
         head: format!(
-            "## nvbench-compare\n\n{}{}",
+            "## nvbench-compare{}\n\n{}{}",
+            summary
+                .section
+                .as_deref()
+                .map_or_else(String::new, |s| format!(": {}", prose(s))),
             decision(summary),
             counts(report)
         ),
@@ -365,6 +371,7 @@ mod tests {
 
     fn summary_of<'a>(report: &'a Report, gate: &'a GateOutcome, t: &'a Thresholds) -> Summary<'a> {
         Summary {
+            section: None,
             report,
             gate,
             reference: "base/ref.json",
