@@ -25,6 +25,11 @@ What the compare run is designed to show (tests/it/example.rs checks it):
 - ????: F64 at 2^26 on device 1, which the compare run skipped (see its
   skip_reason).
 
+compare-fix.json is a third build for the N-way example (`reference.json
+--vs compare.json --vs compare-fix.json`): the vectorised kernel, but the old
+one for F64 on device 1, measured without disturbances: FAST where compare is,
+SAME where compare is SLOW, AMBG or ????.
+
 Summaries are computed from the float32 samples the way NVBench computes them
 (quartiles by rank round(p * (n - 1)), unbiased standard deviation, mean SM
 clock). Deterministic: every state's random stream is seeded by its own name,
@@ -187,13 +192,17 @@ def time_summaries(kind, where, values, robust):
     return out, mean
 
 
-def nominal_time(device, type_size, exponent, new_build):
-    """Seconds per copy of 2^exponent elements (read and written once)."""
+def nominal_time(device, type_size, exponent, build):
+    """Seconds per copy of 2^exponent elements (read and written once).
+
+    build: "old" (reference.json), "new" (compare.json) or "fix"
+    (compare-fix.json: the new kernel, but the old one for F64 on device 1).
+    """
     efficiency = OLD_EFFICIENCY[type_size]
-    if new_build and exponent >= VECTORISED_FROM_EXPONENT:
+    if build != "old" and exponent >= VECTORISED_FROM_EXPONENT:
         efficiency = NEW_EFFICIENCY[type_size]
         if device == 1 and type_size == 8:
-            efficiency = NEW_EFFICIENCY_DEVICE_1_F64
+            efficiency = NEW_EFFICIENCY_DEVICE_1_F64 if build == "new" else OLD_EFFICIENCY[8]
     bandwidth = DEVICES[device]["global_memory_bus_bandwidth"] * efficiency
     return LAUNCH[device] + 2 * type_size * 2 ** exponent / bandwidth
 
@@ -245,10 +254,12 @@ def state_head(device, type_index, type_name, exponent):
 class Side:
     """One result file and its sidecar directories."""
 
-    def __init__(self, out_dir, stem, new_build):
+    def __init__(self, out_dir, stem, build):
         self.out_dir = out_dir
         self.json_name = f"{stem}.json"
-        self.new_build = new_build
+        self.build = build
+        # Only the compare run had a skipped state and disturbed measurements.
+        self.new_build = build == "new"
         self.bins = 0
 
     def write_bins(self, times, clocks):
@@ -278,7 +289,7 @@ class Side:
         if self.new_build:
             disturbance = {NOISY: "noisy", THROTTLED: "throttled"}.get(key)
         rng = random.Random(f"{self.json_name}/{device}/{type_name}/{exponent}")
-        seconds = nominal_time(device, type_size, exponent, self.new_build)
+        seconds = nominal_time(device, type_size, exponent, self.build)
         clock = float(DEVICES[device]["sm_default_clock_rate"])
         n = sample_count(seconds, rng)
         times, clocks = simulate(rng, seconds, clock, n, disturbance)
@@ -372,10 +383,10 @@ def axes():
     ]
 
 
-def write_side(out_dir, stem, new_build):
+def write_side(out_dir, stem, build):
     for suffix in (".json-bin", ".json-freqs-bin"):
         shutil.rmtree(os.path.join(out_dir, stem + suffix), ignore_errors=True)
-    side = Side(out_dir, stem, new_build)
+    side = Side(out_dir, stem, build)
     text = json.dumps(side.document(), indent=2) + "\n"  # nlohmann's dump(2) layout
     with open(os.path.join(out_dir, side.json_name), "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
@@ -387,8 +398,9 @@ def main():
     parser.add_argument("--out", default=here, help="output directory (default: %(default)s)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    write_side(args.out, "reference", new_build=False)
-    write_side(args.out, "compare", new_build=True)
+    write_side(args.out, "reference", build="old")
+    write_side(args.out, "compare", build="new")
+    write_side(args.out, "compare-fix", build="fix")
 
 
 if __name__ == "__main__":

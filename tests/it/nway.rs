@@ -471,3 +471,65 @@ fn errors_name_the_problem() {
     assert_eq!(pair_only.status.code(), Some(2));
     assert!(stderr(&pair_only).contains("--layout applies to N-way comparisons"));
 }
+
+/// The README's N-way example: the shipped example files with the second
+/// candidate the example generator writes.
+#[test]
+fn the_shipped_example_compares_two_builds_with_the_old_one() {
+    let examples = crate::util::project("testdata/examples");
+    let out = run_ok(
+        &examples,
+        &[
+            "--no-color",
+            "reference.json",
+            "--vs",
+            "compare.json",
+            "--vs",
+            "compare-fix.json",
+        ]
+        .map(String::from),
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "- compare vs reference: 31 SAME, 12 FAST, 2 SLOW, 2 AMBG, 1 ????; geomean 0.845"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "- compare-fix vs reference: 36 SAME, 12 FAST, 0 SLOW, 0 AMBG, 0 ????; geomean 0.841"
+        ),
+        "{text}"
+    );
+}
+
+/// The README's N-way example prints what the binary prints.
+#[test]
+fn the_readme_nway_example_is_the_binary_s_output() {
+    let readme = std::fs::read_to_string(crate::util::project("README.md")).unwrap();
+    let command = "      reference.json --vs compare.json --vs compare-fix.json\n";
+    let start = readme
+        .find(command)
+        .expect("the N-way example in the README")
+        + command.len();
+    let shown = &readme[start..start + readme[start..].find("\n```").unwrap() + 1];
+    let examples = crate::util::project("testdata/examples");
+    let out = run_ok(
+        &examples,
+        &[
+            "--no-color",
+            "-a",
+            "T=F64",
+            "-a",
+            "Elements{io}[pow2]=24",
+            "reference.json",
+            "--vs",
+            "compare.json",
+            "--vs",
+            "compare-fix.json",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(stdout(&out), shown);
+}
