@@ -45,6 +45,14 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
         }
         let labels: Vec<String> = s.inputs.sides().map(|side| side.label.clone()).collect();
         text.push_str(&render_nway_summary(&labels, reports, s.report_missing));
+        if s.explain_ambg {
+            for (label, report) in labels[1..].iter().zip(reports) {
+                let steps = crate::rendering::advice::render_next_steps(&report.tally);
+                if !steps.is_empty() {
+                    text.push_str(&format!("\n{}:\n{steps}", printable(label)));
+                }
+            }
+        }
         return text;
     }
     let report = &reports[0];
