@@ -246,11 +246,13 @@ impl<'s> Run<'s> {
         }
         if s.inputs.layout == Layout::NWay {
             let collected = std::mem::take(&mut self.collected);
-            let text = nway::group_tables(s, &self.reports, &collected);
+            let (text, events) =
+                nway::group_tables(s, &self.reports, &collected, &mut self.charts)?;
             console
                 .tables()
                 .write_all(text.as_bytes())
                 .map_err(Failure::write)?;
+            self.handle_chart_events(events, console)?;
         }
         // What the inputs offer explains a run that compared nothing, and
         // any -b/-a filter that matched nothing.
@@ -414,7 +416,7 @@ impl<'s> Run<'s> {
             }
             if record.displayed {
                 self.add_bulk_rows(&record, table_rows, &run_files);
-                if s.charts.summary {
+                if s.charts.summary && s.inputs.layout != Layout::NWay {
                     let compare = state.compare_state();
                     let name = compare
                         .device

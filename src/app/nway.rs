@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::deciding::report::{Report, StateRecord};
+use crate::failure::Failure;
+use crate::rendering::charts::selection::{ChartEvent, Charts};
 use crate::rendering::nway::{NWayState, NWayStyle, render_long, render_wide, status_rank};
 use crate::settings::{Settings, SortKey, TableLayout};
 use crate::text::printable::{not_a_marker, printable};
@@ -23,7 +25,13 @@ pub(super) struct Collected {
 
 /// The text of a group's N-way tables: per benchmark its heading, per
 /// device pair the baseline device's heading and the joined table.
-pub(super) fn group_tables(s: &Settings, reports: &[Report], collected: &[Collected]) -> String {
+/// The charts' bars and series come from the same joined states.
+pub(super) fn group_tables(
+    s: &Settings,
+    reports: &[Report],
+    collected: &[Collected],
+    charts: &mut Charts,
+) -> Result<(String, Vec<ChartEvent>), Failure> {
     let mut keys: Vec<(&str, usize)> = Vec::new();
     for table in collected {
         let key = (table.bench.as_str(), table.pair);
@@ -39,6 +47,7 @@ pub(super) fn group_tables(s: &Settings, reports: &[Report], collected: &[Collec
         no_color: s.no_color,
     };
     let mut text = String::new();
+    let mut events = Vec::new();
     let mut last_bench = None;
     for (bench, pair) in keys {
         if last_bench != Some(bench) {
@@ -72,8 +81,48 @@ pub(super) fn group_tables(s: &Settings, reports: &[Report], collected: &[Collec
             .next()
             .expect("a joined state has a record");
         text.push_str(&format!("{}\n\n{table}\n\n", baseline_heading(first)));
+        events.extend(chart_rows(s, &labels, &states, pair, charts)?);
     }
-    text
+    Ok((text, events))
+}
+
+/// The summary chart's bars of a joined table (a bar per shown candidate
+/// row, labelled with the candidate) and its along chart.
+fn chart_rows(
+    s: &Settings,
+    labels: &[String],
+    states: &[NWayState],
+    pair: usize,
+    charts: &mut Charts,
+) -> Result<Vec<ChartEvent>, Failure> {
+    if !s.charts.any() {
+        return Ok(Vec::new());
+    }
+    let Some(first) = states
+        .iter()
+        .flat_map(|st| st.records.iter().flatten())
+        .next()
+    else {
+        return Ok(Vec::new());
+    };
+    let groups = s.filters.axis_filter_groups(&first.benchmark);
+    let filters = groups.first().map_or(&[][..], Vec::as_slice);
+    for state in states {
+        for (candidate, record) in state.records.iter().enumerate() {
+            if let Some(record) = record.filter(|_| state.shown[candidate]) {
+                let label = printable(&labels[candidate + 1]).into_owned();
+                let device = record.device_names.1.clone();
+                charts.add_labelled_row(record, filters, device, Some(&label));
+            }
+        }
+    }
+    let shown: Vec<Vec<Option<&StateRecord>>> = states
+        .iter()
+        .filter(|st| st.shown.iter().any(|shown| *shown))
+        .map(|st| st.records.clone())
+        .collect();
+    let name = first.device_names.0.clone().unwrap_or_default();
+    charts.finish_nway_device_pair(&shown, labels, (first.devices.0, pair), &name)
 }
 
 /// `## [id] name` of the baseline device.

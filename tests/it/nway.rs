@@ -533,3 +533,38 @@ fn the_readme_nway_example_is_the_binary_s_output() {
     );
     assert_eq!(stdout(&out), shown);
 }
+
+/// `--plot`: a bar per shown candidate row, labelled with its candidate,
+/// the bars of a state together; `--plot-along`: a series per group, the
+/// baseline's dashed.
+#[test]
+fn charts_have_a_bar_and_a_series_per_candidate() {
+    let dir = scratch("charts");
+    groups(&dir);
+    let args = [
+        "--plot",
+        "--plot-output",
+        "summary.svg",
+        "--plot-along",
+        "N",
+        "--plot-along-output",
+        "{benchmark}.svg",
+    ]
+    .map(String::from);
+    run_ok(&dir, &[&args[..], &nway_args(&["a", "b"])].concat());
+    let summary = std::fs::read_to_string(dir.join("summary.svg")).unwrap();
+    let bars = ["\nb | N=4 | a\n", "\nb | N=4 | b\n"];
+    let at: Vec<usize> = bars
+        .iter()
+        .map(|bar| summary.find(bar).unwrap_or_else(|| panic!("no bar {bar}")))
+        .collect();
+    assert!(
+        at[0] < at[1],
+        "a state's bars stand together, candidates in order"
+    );
+    let along = std::fs::read_to_string(dir.join("b.svg")).unwrap();
+    // SVG text sits on a line of its own between its tags.
+    for legend in ["main", "a", "b"] {
+        assert!(along.lines().any(|l| l == legend), "no series {legend}");
+    }
+}

@@ -94,16 +94,31 @@ impl<'s> Charts<'s> {
         filters: &[AxisFilter],
         device_name: Option<String>,
     ) {
+        self.add_labelled_row(record, filters, device_name, None);
+    }
+
+    /// A bar whose label ends with the candidate it is about (N-way: the
+    /// bars of a state stand together, one per candidate).
+    pub fn add_labelled_row(
+        &mut self,
+        record: &StateRecord,
+        filters: &[AxisFilter],
+        device_name: Option<String>,
+        candidate: Option<&str>,
+    ) {
         if !self.settings.summary {
             return;
         }
         let Some(fraction) = record.comparison.frac_diff.filter(|f| f.is_finite()) else {
             return;
         };
-        let label = match axis_label(&record.axis_values, filters) {
+        let mut label = match axis_label(&record.axis_values, filters) {
             axes if axes.is_empty() => record.benchmark.clone(),
             axes => format!("{} | {axes}", record.benchmark),
         };
+        if let Some(candidate) = candidate {
+            label = format!("{label} | {candidate}");
+        }
         let device_name = device_name.map(|n| printable(&n).into_owned());
         if let Some(name) = &device_name {
             if !self.device_names.contains(name) {
@@ -196,68 +211,78 @@ impl<'s> Charts<'s> {
     fn along_series(axis: &str, records: &[StateRecord]) -> Result<Vec<AlongSeries>, Failure> {
         let mut series: Vec<AlongSeries> = Vec::new();
         for record in records {
-            let c = &record.comparison;
-            let (Some(ref_time), Some(cmp_time)) = (c.ref_time, c.cmp_time) else {
+            let Some((x, key)) = along_place(axis, record)? else {
                 continue;
             };
-            if !(ref_time.is_finite() && ref_time > 0.0 && cmp_time.is_finite() && cmp_time > 0.0) {
-                continue;
-            }
-            let value = record
-                .axis_values
-                .iter()
-                .find(|v| v.name == axis)
-                .ok_or_else(|| {
-                    Failure::fatal(missing_along_axis(
-                        axis,
-                        &record.benchmark,
-                        &record.state_key,
-                    ))
-                })?;
-            let text = value.value.as_ref().map(|v| v.py_str()).unwrap_or_default();
-            let x = along_axis_value(axis, &text).map_err(Failure::Fatal)?;
-            let key: Vec<String> = record
-                .axis_values
-                .iter()
-                .filter(|v| v.name != axis)
-                .map(|v| {
-                    format!(
-                        "{} = {}",
-                        v.name,
-                        v.value.as_ref().map(|s| s.py_str()).unwrap_or_default()
-                    )
-                })
-                .collect();
-            let key = printable(&key.join(", ")).into_owned();
+            let c = &record.comparison;
             let index = match series.iter().position(|s| !s.reference && s.label == key) {
                 Some(index) => index,
                 None => {
                     let group = series.len() / 2;
-                    series.push(AlongSeries {
-                        label: key.clone(),
-                        reference: false,
-                        group,
-                        points: Vec::new(),
-                    });
-                    series.push(AlongSeries {
-                        label: format!("{key} ref"),
-                        reference: true,
-                        group,
-                        points: Vec::new(),
-                    });
+                    series.push(along_line(key.clone(), false, group));
+                    series.push(along_line(format!("{key} ref"), true, group));
                     series.len() - 2
                 }
             };
-            series[index].points.push(AlongPoint {
-                x,
-                time: cmp_time,
-                noise: c.cmp_noise,
-            });
-            series[index + 1].points.push(AlongPoint {
-                x,
-                time: ref_time,
-                noise: c.ref_noise,
-            });
+            series[index]
+                .points
+                .push(along_point(x, c.cmp_time, c.cmp_noise));
+            series[index + 1]
+                .points
+                .push(along_point(x, c.ref_time, c.ref_noise));
+        }
+        Ok(series)
+    }
+
+    /// N-way: per combination of the other axes' values the baseline's
+    /// series (dashed) and one series per candidate, each side a colour;
+    /// `states` hold each candidate's record of a state, `labels` the
+    /// sides' labels (baseline first).
+    fn nway_along_series(
+        axis: &str,
+        states: &[Vec<Option<&StateRecord>>],
+        labels: &[String],
+    ) -> Result<Vec<AlongSeries>, Failure> {
+        let sides = labels.len();
+        let mut keys: Vec<String> = Vec::new();
+        let mut series: Vec<AlongSeries> = Vec::new();
+        for records in states {
+            let Some(first) = records.iter().flatten().next() else {
+                continue;
+            };
+            let Some((x, key)) = along_place(axis, first)? else {
+                continue;
+            };
+            let base = match keys.iter().position(|k| *k == key) {
+                Some(index) => index * sides,
+                None => {
+                    keys.push(key.clone());
+                    for (side, label) in labels.iter().enumerate() {
+                        let label = printable(label);
+                        let name = if key.is_empty() {
+                            label.into_owned()
+                        } else {
+                            format!("{key} {label}")
+                        };
+                        series.push(along_line(name, side == 0, series.len()));
+                    }
+                    series.len() - sides
+                }
+            };
+            let c = &first.comparison;
+            series[base]
+                .points
+                .push(along_point(x, c.ref_time, c.ref_noise));
+            for (candidate, record) in records.iter().enumerate() {
+                if let Some(record) = record {
+                    let c = &record.comparison;
+                    series[base + candidate + 1].points.push(along_point(
+                        x,
+                        c.cmp_time,
+                        c.cmp_noise,
+                    ));
+                }
+            }
         }
         Ok(series)
     }
@@ -270,15 +295,46 @@ impl<'s> Charts<'s> {
         device: (i64, usize),
         device_name: &str,
     ) -> Result<Vec<ChartEvent>, Failure> {
-        let mut events = Vec::new();
         let Some(axis) = self.settings.along.as_deref() else {
-            return Ok(events);
+            return Ok(Vec::new());
         };
         let series = Self::along_series(axis, records)?;
+        self.along_chart(axis, &series, records.iter(), device, device_name)
+    }
+
+    /// N-way: the along chart of one baseline device section, a series per
+    /// side (the baseline dashed); `states` hold each candidate's record of
+    /// a state, `labels` the sides' labels, baseline first.
+    pub fn finish_nway_device_pair(
+        &mut self,
+        states: &[Vec<Option<&StateRecord>>],
+        labels: &[String],
+        device: (i64, usize),
+        device_name: &str,
+    ) -> Result<Vec<ChartEvent>, Failure> {
+        let Some(axis) = self.settings.along.as_deref() else {
+            return Ok(Vec::new());
+        };
+        let series = Self::nway_along_series(axis, states, labels)?;
+        let records = states.iter().flatten().flatten().copied();
+        self.along_chart(axis, &series, records, device, device_name)
+    }
+
+    /// Draws an along chart of `series` for one device pair, titled with
+    /// the benchmark and the device's name.
+    fn along_chart<'r>(
+        &mut self,
+        axis: &str,
+        series: &[AlongSeries],
+        records: impl Iterator<Item = &'r StateRecord> + Clone,
+        device: (i64, usize),
+        device_name: &str,
+    ) -> Result<Vec<ChartEvent>, Failure> {
+        let mut events = Vec::new();
         if series.iter().all(|s| s.points.is_empty()) {
             return Ok(events);
         }
-        let benchmark = records.first().map_or("", |r| r.benchmark.as_str());
+        let benchmark = records.clone().next().map_or("", |r| r.benchmark.as_str());
         let template = self
             .settings
             .along_template
@@ -302,13 +358,67 @@ impl<'s> Charts<'s> {
             name: &axis_name,
             pow2: is_pow2_axis(axis, records),
         };
-        let file = draw_along_chart(&title, along_axis, &series, Path::new(&path))
+        let file = draw_along_chart(&title, along_axis, series, Path::new(&path))
             .map_err(Failure::Fatal)?;
         events.push(ChartEvent::File {
             file,
             stdout: false,
         });
         Ok(events)
+    }
+}
+
+/// Where a state goes on an along chart: its axis value as `x` and the
+/// other axes' values as the series key; `None` when either side's time is
+/// not a positive finite number (the reference skips such states).
+fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, String)>, Failure> {
+    let c = &record.comparison;
+    let usable = |t: Option<f64>| t.is_some_and(|t| t.is_finite() && t > 0.0);
+    if !(usable(c.ref_time) && usable(c.cmp_time)) {
+        return Ok(None);
+    }
+    let value = record
+        .axis_values
+        .iter()
+        .find(|v| v.name == axis)
+        .ok_or_else(|| {
+            Failure::fatal(missing_along_axis(
+                axis,
+                &record.benchmark,
+                &record.state_key,
+            ))
+        })?;
+    let text = value.value.as_ref().map(|v| v.py_str()).unwrap_or_default();
+    let x = along_axis_value(axis, &text).map_err(Failure::Fatal)?;
+    let key: Vec<String> = record
+        .axis_values
+        .iter()
+        .filter(|v| v.name != axis)
+        .map(|v| {
+            format!(
+                "{} = {}",
+                v.name,
+                v.value.as_ref().map(|s| s.py_str()).unwrap_or_default()
+            )
+        })
+        .collect();
+    Ok(Some((x, printable(&key.join(", ")).into_owned())))
+}
+
+fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
+    AlongSeries {
+        label,
+        reference,
+        group,
+        points: Vec::new(),
+    }
+}
+
+fn along_point(x: f64, time: Option<f64>, noise: Option<f64>) -> AlongPoint {
+    AlongPoint {
+        x,
+        time: time.unwrap_or(f64::NAN),
+        noise,
     }
 }
 
@@ -345,9 +455,8 @@ fn split_message(rows: usize, files: usize, requested: &str) -> String {
 
 /// NVBench shows the values of a pow2 axis as `2^N`: an axis whose every
 /// plotted value reads so gets power-of-two ticks.
-fn is_pow2_axis(axis: &str, records: &[StateRecord]) -> bool {
+fn is_pow2_axis<'r>(axis: &str, records: impl Iterator<Item = &'r StateRecord>) -> bool {
     let mut values = records
-        .iter()
         .flat_map(|r| r.axis_values.iter().filter(|v| v.name == axis))
         .peekable();
     values.peek().is_some() && values.all(|v| v.display.starts_with("2^"))
