@@ -14,8 +14,9 @@ pub enum Failure {
     Fatal(String),
     /// The message was already printed as part of the output.
     AlreadyReported,
-    /// Wrong number of paths: the help goes to stdout, as the reference prints it.
-    Usage,
+    /// Wrong number of paths: the help goes to stdout, as the reference
+    /// prints it, and what was wrong to stderr.
+    Usage(String),
     /// Options that contradict each other, or an output that would
     /// overwrite an input or another output: the message goes to stderr and
     /// the exit status is a usage error's (2), as for clap's own errors.

@@ -20,7 +20,7 @@ use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
 use crate::rendering::axes::axis_cells;
 use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
-use crate::rendering::table::{Row, render_table};
+use crate::rendering::table::{DisplayMode, Row, render_table};
 use crate::settings::{Layout, Settings};
 
 use super::sections::{FileContext, device_names};
@@ -193,7 +193,7 @@ pub(super) fn prepare_pair<'a>(
         decider.decide_state(state)
     });
     if s.sort_by_change {
-        sort_by_change(&mut state_match.matched, &mut decided);
+        sort_by_change(&mut state_match.matched, &mut decided, s.display);
     }
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
@@ -210,15 +210,24 @@ pub(super) fn prepare_pair<'a>(
 }
 
 /// `--sort change`: largest slowdown first, rows without a change last,
-/// ties in input order. Left alone when a decision failed, so that the
-/// first failure in input order is the one reported.
-fn sort_by_change(matched: &mut Vec<MatchedState>, decided: &mut Vec<DecidedState>) {
+/// ties in input order, by the change the table shows: the legacy and
+/// simple tables show every row's change of the centers, the others a
+/// bound for FAST and SLOW rows only. Left alone when a decision failed,
+/// so that the first failure in input order is the one reported.
+fn sort_by_change(
+    matched: &mut Vec<MatchedState>,
+    decided: &mut Vec<DecidedState>,
+    display: DisplayMode,
+) {
     if decided.iter().any(|d| d.record.is_err()) {
         return;
     }
     let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
     let change = |(_, d): &(MatchedState, DecidedState)| {
-        d.record.as_ref().ok().and_then(|r| r.comparison.frac_diff)
+        d.record
+            .as_ref()
+            .ok()
+            .and_then(|r| shown_change(&r.comparison, display))
     };
     // Stable: `None` (no change) sorts last, ties keep their input order.
     pairs.sort_by(|a, b| match (change(a), change(b)) {
@@ -226,6 +235,20 @@ fn sort_by_change(matched: &mut Vec<MatchedState>, decided: &mut Vec<DecidedStat
         (a, b) => b.is_some().cmp(&a.is_some()),
     });
     (*matched, *decided) = pairs.into_iter().unzip();
+}
+
+/// The change a row shows: the centers' change in the legacy and simple
+/// tables; the Change column's bound (FAST: the upper, SLOW: the lower)
+/// in the others, where only FAST and SLOW rows show one.
+fn shown_change(c: &Comparison, display: DisplayMode) -> Option<f64> {
+    match display {
+        DisplayMode::Legacy | DisplayMode::Simple => c.frac_diff,
+        DisplayMode::Intervals | DisplayMode::Explain => match c.status {
+            Status::Fast => c.frac_diff_interval.map(|(_, upper)| upper),
+            Status::Slow => c.frac_diff_interval.map(|(lower, _)| lower),
+            _ => None,
+        },
+    }
 }
 
 /// The table of the displayed records: the reference's for a pair, the

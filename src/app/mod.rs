@@ -64,7 +64,13 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
         run.compare_group(group, last, console)?;
     }
     run.print_summary(console)?;
-    tail::finish(s, &run.reports, &run.offer, &run.outputs, console)
+    tail::finish(
+        s,
+        &run.reports,
+        (&run.offer, &run.notes),
+        &run.outputs,
+        console,
+    )
 }
 
 /// The files compared together. Two paths are paired as the reference
@@ -155,6 +161,7 @@ impl<'s> Run<'s> {
     /// `--report-missing`, and explain a run without groups.
     fn record_unpaired_files(&mut self, groups: &RunGroups) {
         let (only_reference, only_compare) = (&groups.only_reference, &groups.only_compare);
+        self.notes.one_sided_files = only_reference.len() + only_compare.len();
         if groups.groups.is_empty() {
             self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
         }

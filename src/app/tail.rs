@@ -22,6 +22,8 @@ use crate::text::printable::printable;
 pub(super) struct Notes {
     /// States that some runs of a side lack (they are merged from the others).
     pub(super) incomplete_states: usize,
+    /// Directory mode: files only one side has, not compared.
+    pub(super) one_sided_files: usize,
 }
 
 /// The text after the tables: the notes, NEW/DROPPED, the summary, the
@@ -47,7 +49,8 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
         text.push_str(&render_nway_summary(&labels, reports, s.report_missing));
         if s.explain_ambg {
             for (label, report) in labels[1..].iter().zip(reports) {
-                let steps = crate::rendering::advice::render_next_steps(&report.tally);
+                let advise = !report.used_repetitions();
+                let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);
                 if !steps.is_empty() {
                     text.push_str(&format!("\n{}:\n{steps}", printable(label)));
                 }
@@ -67,7 +70,8 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
         text.push_str(&render_missing_counts(report));
     }
     if s.explain_ambg {
-        let steps = crate::rendering::advice::render_next_steps(&report.tally);
+        let advise = !report.used_repetitions();
+        let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);
         if !steps.is_empty() {
             text.push('\n');
             text.push_str(&steps);
@@ -94,7 +98,7 @@ pub(super) fn write_bulk_debug(
 pub(super) fn finish(
     s: &Settings,
     reports: &[Report],
-    offer: &Offer,
+    (offer, notes): (&Offer, &Notes),
     outputs: &Outputs,
     console: &mut Console,
 ) -> Result<u8, Failure> {
@@ -105,6 +109,13 @@ pub(super) fn finish(
         for warning in unmatched_filters(offer, &s.filters) {
             eprintln!("nvbench-compare: warning: {warning}");
         }
+    }
+    if notes.one_sided_files > 0 && !s.report_missing && compared > 0 {
+        console.flush();
+        eprintln!(
+            "nvbench-compare: hint: {} file(s) are in one directory only and were not compared; --report-missing lists them as NEW / DROPPED",
+            notes.one_sided_files
+        );
     }
     let gates: Vec<GateOutcome> = reports
         .iter()
@@ -252,8 +263,10 @@ pub fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
             eprintln!("nvbench-compare: error: {message}");
         }
         Failure::AlreadyReported => {}
-        Failure::Usage => {
+        Failure::Usage(problem) => {
             let _ = crate::cli::write_help(out);
+            let _ = out.flush();
+            eprintln!("nvbench-compare: error: {problem}");
         }
     }
     code

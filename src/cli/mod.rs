@@ -18,9 +18,14 @@ mod sides;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DisplayArg {
+    /// Ref and Cmp as center [lower, upper] intervals, the bound of the change, the status
     Intervals,
+    /// The reference's classic table: times, noise, diff and %diff
     Legacy,
+    /// Intervals plus the reason of every status and the run's evidence
     Explain,
+    /// Centers, interval spans relative to the center, %C Diff (the change
+    /// of the centers: Cmp center / Ref center - 1), Change and Status
     Simple,
 }
 
@@ -570,6 +575,14 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         ));
     }
     let nway = nway_options(&cli, &inputs)?;
+    if cli.threshold > 1.0 {
+        // A percentage given where a fraction belongs hides every row.
+        eprintln!(
+            "nvbench-compare: warning: --threshold-diff {} shows only rows whose change is at least {}%: it is a fraction (0.05 means 5%)",
+            crate::pycompat::pyfmt::float_repr(cli.threshold),
+            crate::pycompat::pyfmt::float_repr(cli.threshold * 100.0)
+        );
+    }
     let fail_on = cli.fail_on.map(|f| f.0).unwrap_or_default();
     let outputs = Outputs {
         json: cli.json.map(destination),

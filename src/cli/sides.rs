@@ -30,7 +30,10 @@ pub(super) fn inputs(
                     layout: Layout::Pair,
                 })
             }
-            _ => Err(Failure::Usage),
+            other => Err(Failure::Usage(format!(
+                "expected two paths (a reference and a compare file, or two directories), got {}; runs of separate processes go around --vs",
+                other.len()
+            ))),
         };
     }
     let groups = split_groups(paths, vs_positions)?;

@@ -141,6 +141,18 @@ pub struct StateRecord {
     pub repetitions: Option<crate::deciding::repetitions::RepetitionStats>,
 }
 
+impl Report {
+    /// The states were merged from several runs a side (`--vs`), so the
+    /// advice to collect repetitions is already followed.
+    pub fn used_repetitions(&self) -> bool {
+        self.records.iter().any(|r| {
+            r.repetitions
+                .as_ref()
+                .is_some_and(|s| s.reference.reps() > 1 && s.compare.reps() > 1)
+        })
+    }
+}
+
 impl StateRecord {
     /// `compare center / reference center`, when both are usable.
     pub fn center_ratio(&self) -> Option<f64> {

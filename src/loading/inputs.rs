@@ -104,6 +104,13 @@ fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Resul
 
 /// Reads and parses one NVBench JSON file.
 pub fn parse_root(path: &str) -> Result<Root, Failure> {
+    if to_path(path).is_dir() {
+        // Python's `[Errno 21] Is a directory` says what, not why.
+        return Err(Failure::fatal(format!(
+            "cannot read {}: it is a directory; compare two files, or two directories (their same-named .json files are paired)",
+            printable(path)
+        )));
+    }
     let bytes = open_input(path)
         .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
     let invalid =

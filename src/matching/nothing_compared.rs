@@ -243,10 +243,35 @@ fn axis_filter_reason(filter: &AxisFilter, axes: &AxisOffer) -> Option<String> {
         ""
     };
     Some(format!(
-        "-a {shown} matched nothing: axis '{}' has the values {}{more}",
+        "-a {shown} matched nothing: axis '{}' has the values {}{more}{}",
         printable(&filter.name),
-        quoted_list(values.iter().take(LISTED_NAMES).map(String::as_str))
+        quoted_list(values.iter().take(LISTED_NAMES).map(String::as_str)),
+        pow2_hint(filter, values)
     ))
+}
+
+/// A filter value written as the table prints a pow2 value (`2^20`) matches
+/// nothing: the JSON holds 1048576, and `NAME[pow2]=20` means 2^20.
+fn pow2_hint(filter: &AxisFilter, values: &[String]) -> String {
+    let exponents: Vec<u32> = filter
+        .values
+        .iter()
+        .filter_map(|v| v.strip_prefix("2^")?.parse().ok())
+        .filter(|e| *e < 63)
+        .collect();
+    let offered = |e: &u32| values.contains(&(1u64 << e).to_string());
+    if exponents.is_empty() || !exponents.iter().any(offered) {
+        return String::new();
+    }
+    let list = exponents.iter().map(u32::to_string).collect::<Vec<_>>();
+    let value = match list.as_slice() {
+        [one] => one.clone(),
+        many => format!("[{}]", many.join(",")),
+    };
+    format!(
+        "; the table's 2^N is the exponent filter -a '{}[pow2]={value}'",
+        printable(&filter.name)
+    )
 }
 
 /// The axis filters that matched nothing, or a note that they only fail together.

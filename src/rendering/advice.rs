@@ -46,8 +46,8 @@ pub fn next_step(code: ReasonCode) -> &'static str {
 pub const REPETITIONS_ADVICE: &str = "All samples of one run come from one process and share its machine state (clocks, thermals, power limits, other tenants), so a run's interval cannot show how much the next process differs. Collect repetitions: run each build in 3 separate processes (3 rather than 2), alternating reference and compare (A B A B A B), and compare them with `nvbench-compare ref1.json ref2.json ref3.json --vs cmp1.json cmp2.json cmp3.json`.";
 
 /// One line per AMBG reason present: `- code (N): next step`, then the
-/// advice on repetitions.
-pub fn render_next_steps(tally: &Tally) -> String {
+/// advice on repetitions unless they were used.
+pub fn render_next_steps(tally: &Tally, advise_repetitions: bool) -> String {
     let reasons = tally.undecided_reasons();
     if reasons.is_empty() {
         return String::new();
@@ -56,7 +56,9 @@ pub fn render_next_steps(tally: &Tally) -> String {
     for (code, count, _) in reasons {
         let _ = writeln!(out, "- {} ({count}): {}", code.canonical(), next_step(code));
     }
-    let _ = writeln!(out, "\n{REPETITIONS_ADVICE}");
+    if advise_repetitions {
+        let _ = writeln!(out, "\n{REPETITIONS_ADVICE}");
+    }
     out.push('\n');
     out
 }
@@ -77,11 +79,13 @@ mod tests {
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
         tally.record(Status::Same, &reason(ReasonCode::BulkSame));
-        let text = render_next_steps(&tally);
+        let text = render_next_steps(&tally, true);
         assert_eq!(text.lines().filter(|l| l.starts_with("- ")).count(), 1);
         assert!(text.contains("- noise_too_high (2): relative dispersion exceeds"));
         assert!(text.contains("\n\nAll samples of one run come from one process"));
         assert!(text.contains("alternating reference and compare (A B A B A B)"));
-        assert_eq!(render_next_steps(&Tally::default()), "");
+        assert_eq!(render_next_steps(&Tally::default(), true), "");
+        let merged = render_next_steps(&tally, false);
+        assert!(!merged.contains("Collect repetitions"), "{merged}");
     }
 }

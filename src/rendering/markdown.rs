@@ -12,6 +12,7 @@ use crate::deciding::gate::{GateOutcome, Verdict};
 use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::float_repr;
+use crate::pycompat::pyfmt::format_f_signed;
 use crate::rendering::advice::next_step;
 use crate::rendering::markdown_budget::{Document, RowSection};
 use crate::rendering::units::{change, percentage, positive_duration};
@@ -206,7 +207,9 @@ fn next_steps(report: &Report) -> String {
             next_step(code)
         );
     }
-    let _ = writeln!(out, "\n{}", crate::rendering::advice::REPETITIONS_ADVICE);
+    if !report.used_repetitions() {
+        let _ = writeln!(out, "\n{}", crate::rendering::advice::REPETITIONS_ADVICE);
+    }
     out.push('\n');
     out
 }
@@ -220,9 +223,19 @@ fn row(record: &StateRecord) -> String {
         .iter()
         .map(|a| format!("{}={}", a.name, a.display))
         .collect();
-    let change_text = match change(c.status, c.frac_diff_interval) {
-        text if text.is_empty() => percentage(c.frac_diff),
-        text => text,
+    // Every row shows the change of the centers; FAST and SLOW add the
+    // bound the decision rests on (as ≥ / ≤, not HTML entities).
+    let centers = match c.frac_diff.filter(|f| f.is_finite()) {
+        Some(f) => format!("{}%", format_f_signed(f * 100.0, 2)),
+        None => percentage(c.frac_diff),
+    };
+    let bound = change(c.status, c.frac_diff_interval)
+        .replace(">=", "≥")
+        .replace("<=", "≤");
+    let change_text = if bound.is_empty() {
+        centers
+    } else {
+        format!("{centers} ({bound})")
     };
     format!(
         "| {} | {} vs {} | {} | {} | {} | {} | {} |\n",

@@ -250,6 +250,47 @@ fn sort_change_orders_rows_by_change_within_each_table() {
     assert_eq!(a, b, "the same rows, reordered");
 }
 
+/// In the intervals table only FAST and SLOW rows show a change (a bound):
+/// `--sort change` orders by that, and the rows showing none follow in
+/// their order (an AMBG row at +17 % is not put above a SLOW one).
+#[test]
+fn sort_change_orders_the_intervals_table_by_the_change_it_shows() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let args = ["--no-color", "--sort", "change", "ref.json", "cmp.json"];
+    let sorted = stdout(&run(&mixed, &args));
+    let rows = table_rows(&sorted);
+    let changes: Vec<Option<f64>> = rows
+        .iter()
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            let change = cells[cells.len() - 3].trim();
+            let number = change.trim_start_matches(['<', '>', '=', ' ']);
+            number.strip_suffix('%').and_then(|d| d.parse().ok())
+        })
+        .collect();
+    let shown = changes.iter().take_while(|c| c.is_some()).count();
+    assert!(shown >= 2, "{sorted}");
+    assert!(changes[shown..].iter().all(Option::is_none), "{sorted}");
+    let known: Vec<f64> = changes.iter().flatten().copied().collect();
+    assert!(known.windows(2).all(|w| w[0] >= w[1]), "{known:?}");
+    // The rest keep the order of the unsorted table.
+    let unsorted = stdout(&run(
+        &mixed,
+        &args[..1]
+            .iter()
+            .chain(&args[3..])
+            .copied()
+            .collect::<Vec<_>>(),
+    ));
+    let unsorted = table_rows(&unsorted);
+    let rest: Vec<&str> = unsorted
+        .iter()
+        .copied()
+        .filter(|r| rows[shown..].contains(r))
+        .collect();
+    assert_eq!(rest, rows[shown..].to_vec());
+}
+
 /// A config file in a scratch directory of its own.
 fn config_file(name: &str, text: &str) -> (Scratch, String) {
     let dir = Scratch::new(&format!("cli-{name}"));

@@ -13,6 +13,7 @@ mod conformance;
 mod example;
 mod foreign_data;
 mod hostile_inputs;
+mod messages;
 mod nway;
 mod output_safety;
 mod properties;

@@ -1,0 +1,171 @@
+//! What a new user reads when something is off: the hints and warnings
+//! on stderr (a file in one directory only, a threshold given in percent,
+//! a pow2 value written as the table shows it, a directory among files,
+//! one path), and text that says the same thing the same way (the
+//! markdown's change column, its advice on repetitions).
+
+use std::path::Path;
+
+use crate::util::{Scratch, copy_dir, project, run, stderr, stdout};
+
+fn case(name: &str) -> std::path::PathBuf {
+    project("testdata/conformance/cases").join(name)
+}
+
+#[test]
+fn a_file_in_one_directory_only_gets_a_hint() {
+    let dir = Scratch::new("messages-dirs");
+    for side in ["ref", "cmp"] {
+        std::fs::create_dir_all(dir.join(side)).unwrap();
+    }
+    let mixed = case("068-mixed-explain-nocolor");
+    for (name, from) in [
+        ("ref/a.json", "ref.json"),
+        ("cmp/a.json", "cmp.json"),
+        ("ref/b.json", "ref.json"),
+    ] {
+        std::fs::copy(mixed.join(from), dir.join(name)).unwrap();
+    }
+    let out = run(&dir, &["--no-color", "ref", "cmp"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "hint: 1 file(s) are in one directory only and were not compared; --report-missing lists them"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let listed = run(&dir, &["--no-color", "--report-missing", "ref", "cmp"]);
+    assert!(
+        !stderr(&listed).contains("hint: 1 file(s)"),
+        "{}",
+        stderr(&listed)
+    );
+}
+
+#[test]
+fn a_threshold_in_percent_is_warned_about() {
+    let out = run(
+        case("019-summary-same-cycles"),
+        &["--threshold-diff", "5", "ref.json", "cmp.json"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("--threshold-diff 5.0 shows only rows whose change is at least 500.0%: it is a fraction (0.05 means 5%)"),
+        "{}",
+        stderr(&out)
+    );
+    let fraction = run(
+        case("019-summary-same-cycles"),
+        &["--threshold-diff", "0.05", "ref.json", "cmp.json"],
+    );
+    assert!(!stderr(&fraction).contains("it is a fraction"));
+}
+
+#[test]
+fn a_pow2_value_written_as_the_table_shows_it_gets_the_filter_that_works() {
+    let examples = project("testdata/examples");
+    let out = run(
+        &examples,
+        &["-a", "Elements{io}=2^20", "reference.json", "compare.json"],
+    );
+    assert!(
+        stderr(&out).contains("the table's 2^N is the exponent filter -a 'Elements{io}[pow2]=20'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn wrong_paths_say_what_is_wrong() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let one = run(&mixed, &["ref.json"]);
+    assert_eq!(one.status.code(), Some(1));
+    assert!(
+        stdout(&one).contains("Usage:"),
+        "the reference's help stays on stdout"
+    );
+    assert!(
+        stderr(&one).contains(
+            "error: expected two paths (a reference and a compare file, or two directories), got 1"
+        ),
+        "{}",
+        stderr(&one)
+    );
+    let dir = Scratch::new("messages-dir-file");
+    copy_dir(&mixed, &dir.join("d"));
+    let out = run(&dir, &["d", "d/ref.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .contains("cannot read d: it is a directory; compare two files, or two directories"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_markdown_change_column_reads_the_same_for_every_row() {
+    let out = run(
+        case("068-mixed-explain-nocolor"),
+        &["--markdown-summary", "-", "ref.json", "cmp.json"],
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("&gt;") && !text.contains("&lt;"), "{text}");
+    // FAST and SLOW: the centers' change and the bound, e.g. `+12.30% (≥ +11.2%)`.
+    assert!(
+        text.lines()
+            .any(|l| l.contains("% (≥ +") || l.contains("% (≤ -")),
+        "{text}"
+    );
+}
+
+/// Runs that follow the advice to collect repetitions are not told again.
+#[test]
+fn the_advice_on_repetitions_is_for_runs_without_them() {
+    let mixed = case("068-mixed-explain-nocolor");
+    let single = stdout(&run(
+        &mixed,
+        &["--markdown-summary", "-", "ref.json", "cmp.json"],
+    ));
+    assert!(single.contains("Collect repetitions"), "{single}");
+    let dir = Scratch::new("messages-reps");
+    for (name, from) in [
+        ("r1.json", "ref.json"),
+        ("r2.json", "ref.json"),
+        ("c1.json", "cmp.json"),
+        ("c2.json", "cmp.json"),
+    ] {
+        copy_file(&mixed, from, &dir, name);
+    }
+    let merged = run(
+        &dir,
+        &[
+            "--markdown-summary",
+            "-",
+            "r1.json",
+            "r2.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+        ],
+    );
+    let text = stdout(&merged);
+    assert!(
+        text.contains("What would settle the AMBG rows"),
+        "{text}{}",
+        stderr(&merged)
+    );
+    assert!(!text.contains("Collect repetitions"), "{text}");
+}
+
+fn copy_file(from_dir: &Path, from: &str, to_dir: &Path, to: &str) {
+    std::fs::copy(from_dir.join(from), to_dir.join(to)).unwrap();
+    // The sidecars the file names, beside it.
+    for suffix in ["-bin", "-freqs-bin"] {
+        let source = from_dir.join(format!("{from}{suffix}"));
+        if source.is_dir() {
+            copy_dir(&source, &to_dir.join(format!("{to}{suffix}")));
+        }
+    }
+}
