@@ -671,11 +671,41 @@ pub fn completion_script(shell: clap_complete::Shell) -> String {
     String::from_utf8_lossy(&script).into_owned()
 }
 
-/// The man page, in roff, generated from the same definition as `--help`.
+/// The man page, in roff, generated from the same definition as `--help`,
+/// with EXAMPLES and EXIT STATUS sections of their own.
 pub fn man_page() -> String {
+    let man = clap_mangen::Man::new(Cli::command());
     let mut page = Vec::new();
-    let command = Cli::command().after_help(EXAMPLES_AND_EXIT_CODES);
     // Writing into a Vec cannot fail.
-    let _ = clap_mangen::Man::new(command).render(&mut page);
-    String::from_utf8_lossy(&page).into_owned()
+    let _ = man.render_title(&mut page);
+    let _ = man.render_name_section(&mut page);
+    let _ = man.render_synopsis_section(&mut page);
+    let _ = man.render_description_section(&mut page);
+    let _ = man.render_options_section(&mut page);
+    let mut page = String::from_utf8_lossy(&page).into_owned();
+    page.push_str(&man_sections());
+    let mut version = Vec::new();
+    let _ = man.render_version_section(&mut version);
+    page.push_str(&String::from_utf8_lossy(&version));
+    page
+}
+
+/// EXAMPLES and EXIT STATUS in roff, from the text `--help` ends with.
+fn man_sections() -> String {
+    let (examples, exit_codes) = EXAMPLES_AND_EXIT_CODES
+        .split_once("\n\nExit codes:\n")
+        .expect("the help text has both parts");
+    let roff_text = |line: &str| line.replace('\\', "\\\\").replace('-', "\\-");
+    let mut out = String::from(".SH EXAMPLES\n.nf\n");
+    for line in examples.lines().skip(1) {
+        // The help indents each example by two; continuations by more.
+        out.push_str(&roff_text(line.strip_prefix("  ").unwrap_or(line)));
+        out.push('\n');
+    }
+    out.push_str(".fi\n.SH \"EXIT STATUS\"\n");
+    for line in exit_codes.lines() {
+        let (code, meaning) = line.trim().split_once("  ").unwrap_or((line.trim(), ""));
+        out.push_str(&format!(".TP\n.B {code}\n{}\n", roff_text(meaning.trim())));
+    }
+    out
 }
