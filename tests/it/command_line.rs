@@ -402,3 +402,57 @@ fn a_filter_that_matched_nothing_is_named_even_when_others_matched() {
     let clean = with(&["-b", "copy_type_sweep", "-a", "T=I8"]);
     assert_eq!(stderr(&clean), "", "filters that match say nothing");
 }
+
+/// The README's completion and man page commands work as written in a
+/// fresh home (no folders yet), and `man` then finds the page.
+#[test]
+fn readme_install_commands_work_in_a_fresh_home() {
+    let readme = std::fs::read_to_string(crate::util::project("README.md")).unwrap();
+    let section = &readme[readme
+        .find("### Shell completions and the man page")
+        .unwrap()..];
+    let block = &section[section.find("```bash\n").unwrap() + 8..];
+    let block = &block[..block.find("```").unwrap()];
+    let home = Scratch::new("fresh-home");
+    let bin = std::path::Path::new(crate::util::BIN).parent().unwrap();
+    // `man` is the last line: it needs a terminal and a pager; `man -w`
+    // says whether the page is found (without man, the files are still
+    // written and checked).
+    let has_man = require(Need::Man);
+    let last = if has_man {
+        "man -w nvbench-compare"
+    } else {
+        "true"
+    };
+    let script = block.replace("man nvbench-compare", last);
+    let mut command = Command::new("bash");
+    crate::util::plain_env(&mut command)
+        .env("HOME", &*home)
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .args(["-e", "-c", &script]);
+    let completion = home.join(".local/share/bash-completion/completions/nvbench-compare");
+    let page = home.join(".local/share/man/man1/nvbench-compare.1");
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert!(
+        std::fs::read_to_string(completion)
+            .unwrap()
+            .contains("nvbench-compare")
+    );
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .contains(".TH nvbench-compare 1")
+    );
+    if has_man {
+        assert_eq!(stdout(&output).trim(), page.display().to_string());
+    }
+}
