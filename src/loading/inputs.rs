@@ -102,6 +102,17 @@ fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Resul
     }
 }
 
+/// NVBench wrote `states`, `axes` and `summaries` as objects keyed by name
+/// before its JSON format 1.0 (January 2022); such a file fails where the
+/// format has lists.
+fn pre_1_0_hint(reason: &str) -> &'static str {
+    if reason.contains("invalid type: map, expected a sequence") {
+        " (this looks like an NVBench file from before JSON format 1.0, January 2022, with states and summaries as objects; nvbench-compare reads format 1.0: re-run the benchmark with a current NVBench)"
+    } else {
+        ""
+    }
+}
+
 /// Reads and parses one NVBench JSON file.
 pub fn parse_root(path: &str) -> Result<Root, Failure> {
     if to_path(path).is_dir() {
@@ -113,8 +124,12 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
     }
     let bytes = open_input(path)
         .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
-    let invalid =
-        |reason: String| Failure::fatal(format!("{path}: not a valid NVBench JSON file: {reason}"));
+    let invalid = |reason: String| {
+        Failure::fatal(format!(
+            "{path}: not a valid NVBench JSON file: {reason}{}",
+            pre_1_0_hint(&reason)
+        ))
+    };
     // serde would also read a struct from a positional array; an NVBench
     // file is an object.
     let first = bytes.as_ref().iter().find(|b| !b.is_ascii_whitespace());

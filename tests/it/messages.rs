@@ -169,3 +169,20 @@ fn copy_file(from_dir: &Path, from: &str, to_dir: &Path, to: &str) {
         }
     }
 }
+
+/// A file from before NVBench's JSON format 1.0 (states, axes and
+/// summaries as objects) is named as such, not as a serde type error.
+#[test]
+fn a_pre_1_0_nvbench_file_is_named_as_such() {
+    let dir = Scratch::new("messages-pre-1-0");
+    let old = r#"{"devices": [{"id": 0, "name": "GPU"}], "benchmarks": [{"index": 0, "name": "simple",
+        "devices": [0], "axes": null, "states": {"Device=0": {"device": 0, "summaries": {}}}}]}"#;
+    let path = dir.write("old.json", old);
+    let out = run(&dir, &[&path, &path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("this looks like an NVBench file from before JSON format 1.0"),
+        "{}",
+        stderr(&out)
+    );
+}
