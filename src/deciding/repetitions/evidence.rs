@@ -1,11 +1,13 @@
 //! The decision of one state in repetition mode: every run's summaries are
 //! read as for one run, merged per side, and the merged evidence goes
-//! through the usual decision tree (`decision::compare_evidence`).
+//! through the usual decision tree (`decision::compare_evidence`); with
+//! three runs or more in all, only the tests on the run centers
+//! ([`super::center_test`]) call FAST or SLOW.
 
 use std::cell::RefCell;
 
+use super::center_test::{RunPoint, TestKind, Verdict, center_tests, verdict};
 use super::merge::{PooledBulk, cycle_hull, hull, median, merged_noise};
-use super::process_gap::{ProcessCenters, centers_change_bounds, process_gap};
 use super::{RepetitionStats, RunCenter, SideStats};
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::{
@@ -14,7 +16,7 @@ use crate::deciding::decision::{
 };
 use crate::deciding::report::SidecarFile;
 use crate::deciding::sidecar_evidence::SidecarEvidence;
-use crate::deciding::status::Status;
+use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::failure::Failure;
 use crate::loading::model::State;
 use crate::loading::timing::{Timing, extract_timing};
@@ -72,7 +74,7 @@ struct MergedSide<'w> {
     bulk: PooledBulk<SidecarEvidence<'w>>,
     runs: Vec<RunCenter>,
     jsons: Vec<String>,
-    process: ProcessCenters,
+    points: Vec<RunPoint>,
 }
 
 impl<'w> MergedSide<'w> {
@@ -108,7 +110,7 @@ impl<'w> MergedSide<'w> {
                 })
                 .collect(),
             jsons: runs.iter().map(|run| run.path.to_string()).collect(),
-            process: process_centers(&estimates, timings),
+            points: run_points(&estimates, timings),
         }
     }
 
@@ -145,18 +147,21 @@ impl<'w> MergedSide<'w> {
     }
 }
 
-/// Each run's center in time and in cycles, when every run has them.
-fn process_centers(estimates: &[Estimate], timings: &[Timing]) -> ProcessCenters {
+/// Each run's center and clock, for the tests (empty when a run's center
+/// is unusable: the state is then `????`).
+fn run_points(estimates: &[Estimate], timings: &[Timing]) -> Vec<RunPoint> {
     let usable = |v: Option<f64>| v.filter(|v| is_positive_finite(Some(*v)));
-    let times: Option<Vec<f64>> = estimates.iter().map(|e| usable(e.center)).collect();
-    let cycles = times.as_ref().and_then(|times| {
-        times
-            .iter()
-            .zip(timings)
-            .map(|(time, timing)| usable(timing.sm_clock_rate_mean.map(|clock| time * clock)))
-            .collect()
-    });
-    ProcessCenters { times, cycles }
+    estimates
+        .iter()
+        .zip(timings)
+        .map(|(estimate, timing)| {
+            Some(RunPoint {
+                time: usable(estimate.center)?,
+                clock: usable(timing.sm_clock_rate_mean),
+            })
+        })
+        .collect::<Option<_>>()
+        .unwrap_or_default()
 }
 
 /// The median of the run centers and the merged noise. A run with an
@@ -178,23 +183,57 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
     }
 }
 
-/// An AMBG whose processes separate becomes FAST or SLOW (see
-/// [`super::process_gap`]); its Change then bounds the change between the
-/// run centers.
-fn apply_process_gap(
-    comparison: &mut Comparison,
-    (reference, compare): (&MergedSide, &MergedSide),
-    stats: &RepetitionStats,
-    t: &Thresholds,
-) {
-    let Some(decision) = process_gap(&reference.process, &compare.process, stats.significance, t)
-    else {
-        return;
-    };
-    comparison.status = decision.status;
-    comparison.reason = decision.reason;
-    if let (Some(r), Some(c)) = (&reference.process.times, &compare.process.times) {
-        comparison.frac_diff_interval = centers_change_bounds(r, c);
+/// The warning of `--vs` with one run a side.
+pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is decided by the single-run rule, as a pair of files is, which cannot see the scatter between processes; give two or more runs a side (three are better) for the repetition rule";
+
+fn reason(code: ReasonCode, message: &str) -> Reason {
+    Reason {
+        code,
+        message: message.to_string(),
+        severity: 0.0,
+    }
+}
+
+/// What the tests' verdict makes of the tree's decision: only a test calls
+/// FAST or SLOW, and the Change column then holds its confidence bounds.
+fn apply_verdict(comparison: &mut Comparison, verdict: &Verdict) {
+    match verdict {
+        Verdict::Called(status, test) => {
+            comparison.status = *status;
+            comparison.reason = reason(
+                test.kind.reason(),
+                match test.kind {
+                    TestKind::Time => {
+                        "the run centers differ beyond their scatter between processes (t-test on the time centers)"
+                    }
+                    TestKind::Cycles => {
+                        "the run centers differ beyond their scatter between processes (t-test on the cycle centers: each run's time x its SM clock)"
+                    }
+                    TestKind::ClockAdjusted => {
+                        "the run centers differ beyond their scatter between processes (t-test on the time centers adjusted for each run's SM clock)"
+                    }
+                },
+            );
+            let (lower, upper) = test.change_bounds();
+            comparison.frac_diff_interval = Some((lower, upper));
+            comparison.diff_interval = comparison.ref_time.map(|r| (r * lower, r * upper));
+        }
+        Verdict::Conflict(..) => {
+            comparison.status = Status::Undecided;
+            comparison.reason = reason(
+                ReasonCode::CenterTestsDisagree,
+                "tests on the run centers pass in opposite directions: the SM clocks of the processes differed",
+            );
+        }
+        Verdict::NotCalled(_) => {
+            if matches!(comparison.status, Status::Fast | Status::Slow) {
+                comparison.status = Status::Undecided;
+                comparison.reason = reason(
+                    ReasonCode::CenterTestNotSignificant,
+                    "the intervals separate, but no test on the run centers passes its threshold: the change is within the scatter between processes",
+                );
+            }
+        }
     }
 }
 
@@ -225,20 +264,35 @@ pub fn decide_repeated(
     let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
     let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
     let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
+    let summarized = missing.is_none();
     let mut comparison = match missing {
         Some(decision) => {
             decision::unavailable_evidence_comparison(decision, &ref_evidence, &cmp_evidence)
         }
         None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
     };
+    if reference.total_runs == 1 && compare.total_runs == 1 {
+        warnings.borrow_mut().push(SINGLE_RUN_WARNING.to_string());
+    }
+    // One run a side (also when the others lack the state) is the pair's
+    // decision; three runs in all leave at least one degree of freedom.
+    let tested = ref_side.runs.len() + cmp_side.runs.len() >= 3
+        && summarized
+        && comparison.status != Status::Unknown;
+    let shown = if tested {
+        let tests = center_tests(&ref_side.points, &cmp_side.points);
+        let verdict = verdict(&tests, t.clear_gap_relative);
+        apply_verdict(&mut comparison, &verdict);
+        verdict.shown().copied()
+    } else {
+        None
+    };
     let stats = RepetitionStats::new(
         ref_side.stats(reference.total_runs),
         cmp_side.stats(compare.total_runs),
         comparison.frac_diff,
+        shown,
     );
-    if comparison.status == Status::Undecided {
-        apply_process_gap(&mut comparison, (&ref_side, &cmp_side), &stats, t);
-    }
     Ok(RepeatedDecision {
         run_files: [ref_side.files(), cmp_side.files()],
         comparison,
