@@ -310,6 +310,26 @@ mod tests {
     }
 
     #[test]
+    fn test_cell_names_the_test_and_its_threshold() {
+        use crate::deciding::repetitions::center_test::{CenterTest, TestKind};
+        let test = CenterTest {
+            kind: TestKind::ClockAdjusted,
+            log_change: 0.1,
+            standard_error: 0.01,
+            df: 3,
+            threshold: 7.453,
+        };
+        let three = || side(&[1.0, 1.1, 1.05], 3, 0.03);
+        let tested = RepetitionStats::new(three(), three(), Some(0.1), Some(test));
+        assert_eq!(test_cell(&tested), "clk-adj ≥ 7.5");
+        assert_eq!(significance_cell(&tested), "10.0");
+        let single = RepetitionStats::new(side(&[1.0], 1, 0.0), side(&[1.0], 1, 0.0), None, None);
+        assert_eq!(test_cell(&single), "single-run");
+        let untested = RepetitionStats::new(three(), three(), None, None);
+        assert_eq!(test_cell(&untested), "n/a");
+    }
+
+    #[test]
     fn reps_and_run_centers() {
         assert_eq!(reps_cell(&side(&[1.0, 2.0, 3.0], 3, 0.0)), "3");
         assert_eq!(reps_cell(&side(&[1.0, 2.0], 3, 0.0)), "2 of 3");

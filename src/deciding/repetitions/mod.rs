@@ -134,6 +134,27 @@ mod tests {
     }
 
     #[test]
+    fn a_test_gives_delta_sigma_and_significance() {
+        let test = CenterTest {
+            kind: center_test::TestKind::Cycles,
+            log_change: -0.1,
+            standard_error: 0.02,
+            df: 4,
+            threshold: 5.6,
+        };
+        let stats = RepetitionStats::new(
+            side(3, Some(0.03)),
+            side(3, Some(0.04)),
+            Some(-0.2),
+            Some(test),
+        );
+        assert_eq!(stats.delta, Some((-0.1f64).exp_m1()));
+        assert_eq!(stats.sigma, Some(0.02));
+        assert!((stats.significance.unwrap() - 5.0).abs() < 1e-12);
+        assert_eq!(stats.test, Some(test));
+    }
+
+    #[test]
     fn no_significance_without_noise_or_with_zero_sigma() {
         let stats = RepetitionStats::new(side(1, None), side(3, Some(0.04)), Some(0.1), None);
         assert_eq!(stats.sigma, None);
