@@ -8,6 +8,7 @@ use std::cell::RefCell;
 
 use super::center_test::{RunPoint, TestKind, Verdict, center_tests, verdict};
 use super::merge::{PooledBulk, cycle_hull, hull, median, merged_noise};
+use super::student_t::two_sided_critical;
 use super::{RepetitionStats, RunCenter, SideStats};
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::{
@@ -186,6 +187,29 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
 /// The warning of `--vs` with one run a side.
 pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is decided by the single-run rule, as a pair of files is, which cannot see the scatter between processes; give two or more runs a side (three are better) for the repetition rule";
 
+/// The tests need fewer than this many degrees of freedom to be flagged:
+/// with 2 (two runs a side) the threshold on |t| is 8.1, and where a change
+/// is about the size of the drift, t's heavy tails still let about 0.1 %
+/// of such states be called in the wrong direction (README, "Decision
+/// quality under drift").
+const FLAGGED_BELOW_DF: usize = 3;
+
+/// Warned once per run (warnings are deduplicated): one run a side is the
+/// single-run rule; fewer than five runs in all give the tests few degrees
+/// of freedom.
+fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String> {
+    if reference_runs == 1 && compare_runs == 1 {
+        return Some(SINGLE_RUN_WARNING.to_string());
+    }
+    let df = (reference_runs + compare_runs).saturating_sub(2);
+    (df < FLAGGED_BELOW_DF).then(|| {
+        let threshold = two_sided_critical(TestKind::Time.share(), df as f64);
+        format!(
+            "--vs with {reference_runs} reference and {compare_runs} compare run(s): the tests on the run centers have {df} degree(s) of freedom, so FAST or SLOW needs |t| >= {threshold:.1} and most changes near the drift between processes stay AMBG, while a change about the size of the drift can still be called in the wrong direction now and then; three runs a side are better"
+        )
+    })
+}
+
 fn reason(code: ReasonCode, message: &str) -> Reason {
     Reason {
         code,
@@ -271,8 +295,8 @@ pub fn decide_repeated(
         }
         None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
     };
-    if reference.total_runs == 1 && compare.total_runs == 1 {
-        warnings.borrow_mut().push(SINGLE_RUN_WARNING.to_string());
+    if let Some(warning) = few_runs_warning(reference.total_runs, compare.total_runs) {
+        warnings.borrow_mut().push(warning);
     }
     // One run a side (also when the others lack the state) is the pair's
     // decision; three runs in all leave at least one degree of freedom.
@@ -298,4 +322,25 @@ pub fn decide_repeated(
         comparison,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_run_a_side_warns_it_is_the_single_run_rule() {
+        assert_eq!(few_runs_warning(1, 1).as_deref(), Some(SINGLE_RUN_WARNING));
+    }
+
+    #[test]
+    fn fewer_than_three_degrees_of_freedom_are_flagged() {
+        let two = few_runs_warning(2, 2).unwrap();
+        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs |t| >= 8.1 "), "{two}");
+        assert!(few_runs_warning(1, 3).unwrap().contains("2 degree(s)"));
+        assert!(few_runs_warning(2, 1).unwrap().contains("|t| >= 42.4"));
+        assert_eq!(few_runs_warning(2, 3), None);
+        assert_eq!(few_runs_warning(3, 3), None);
+        assert_eq!(few_runs_warning(1, 4), None);
+    }
 }
