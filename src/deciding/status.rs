@@ -36,6 +36,18 @@ pub enum ReasonCode {
     BulkTimeDataUnusable,
     BulkTimeSame,
     BulkTimeSupportMismatch,
+    /// Repetition mode: the clock-adjusted test on the run centers passed
+    /// (`crate::deciding::repetitions::center_test`).
+    CenterTestClockAdjusted,
+    /// Repetition mode: the test on the runs' cycle centers passed.
+    CenterTestCycles,
+    /// Repetition mode: the intervals would make a clear gap, but no test
+    /// on the run centers passes its threshold.
+    CenterTestNotSignificant,
+    /// Repetition mode: the test on the runs' time centers passed.
+    CenterTestTime,
+    /// Repetition mode: tests on the run centers pass in opposite directions.
+    CenterTestsDisagree,
     CentersNotClose,
     ClearGapConfirmedByBulkCycles,
     ClearGapConfirmedBySummaryCycles,
@@ -46,9 +58,6 @@ pub enum ReasonCode {
     NoClearGap,
     NoiseTooHigh,
     NoiseUnavailable,
-    /// Repetition mode: every process of one side clearly beyond every
-    /// process of the other, in time and cycles (`crate::deciding::repetitions::process_gap`).
-    ProcessGapConfirmed,
     SameConfirmedByCycles,
     SameSummary,
     SameWithoutClockRate,
@@ -83,6 +92,11 @@ impl ReasonCode {
             BulkTimeDataUnusable => ("bulk_time_data_unusable", "bt-bad"),
             BulkTimeSame => ("bulk_time_same", "bt-same"),
             BulkTimeSupportMismatch => ("bulk_time_support_mismatch", "bt-sup-miss"),
+            CenterTestClockAdjusted => ("center_test_clock_adjusted", "t-clk-adj"),
+            CenterTestCycles => ("center_test_cycles", "t-cycles"),
+            CenterTestNotSignificant => ("center_test_not_significant", "t-insig"),
+            CenterTestTime => ("center_test_time", "t-time"),
+            CenterTestsDisagree => ("center_tests_disagree", "t-conflict"),
             CentersNotClose => ("centers_not_close", "centers-far"),
             ClearGapConfirmedByBulkCycles => ("clear_gap_confirmed_by_bulk_cycles", "bc-gap"),
             ClearGapConfirmedBySummaryCycles => ("clear_gap_confirmed_by_summary_cycles", "sc-gap"),
@@ -93,7 +107,6 @@ impl ReasonCode {
             NoClearGap => ("no_clear_gap", "no-gap"),
             NoiseTooHigh => ("noise_too_high", "noise-high"),
             NoiseUnavailable => ("noise_unavailable", "noise-miss"),
-            ProcessGapConfirmed => ("process_gap_confirmed", "proc-gap"),
             SameConfirmedByCycles => ("same_confirmed_by_cycles", "sc-same"),
             SameSummary => ("same_summary", "sum-same"),
             SameWithoutClockRate => ("same_without_clock_rate", "same-no-clk"),

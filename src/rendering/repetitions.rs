@@ -1,9 +1,11 @@
 //! The repetition-mode table (`--vs`): per row the merged Ref and Cmp
 //! (center with the hull of the runs' intervals), Change, both sides'
-//! merged noise, Δ ± σ, its significance, the runs merged per side and the
-//! status; `--display explain` adds the reason and each run's center.
+//! merged noise, the test's Δ ± σ, its significance and threshold, the runs
+//! merged per side and the status; `--display explain` adds the reason and
+//! each run's center.
 
 use crate::deciding::decision::Comparison;
+use crate::deciding::repetitions::center_test::CenterTest;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::pycompat::pyfmt::{format_f, format_f_signed};
 use crate::pycompat::tabulate::{Align, github_table};
@@ -23,8 +25,40 @@ pub struct RepetitionsJson {
     sigma: Option<f64>,
     /// `|delta| / sigma`.
     significance: Option<f64>,
-    /// A side has one run: sigma holds only the scatter within one process.
+    /// A side has one run: its scatter between processes is unknown.
     single_run: bool,
+    /// The test on the run centers shown (the one that called, or the
+    /// closest to calling); `null` when none can be made.
+    test: Option<TestJson>,
+}
+
+#[derive(serde::Serialize)]
+struct TestJson {
+    /// `time`, `cycles` or `clock_adjusted`.
+    name: &'static str,
+    /// `|t|`: equal to `significance`.
+    statistic: f64,
+    /// Degrees of freedom of the t distribution.
+    df: usize,
+    /// The `|t|` FAST or SLOW needs.
+    threshold: f64,
+    /// The test's share of the false-call bound.
+    false_call_share: f64,
+    /// The significance reaches the threshold.
+    passed: bool,
+}
+
+impl TestJson {
+    fn of(test: &CenterTest) -> Self {
+        TestJson {
+            name: test.kind.name(),
+            statistic: test.significance(),
+            df: test.df,
+            threshold: test.threshold,
+            false_call_share: test.kind.share(),
+            passed: test.margin() >= 1.0,
+        }
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -76,6 +110,7 @@ impl RepetitionsJson {
             sigma: finite(stats.sigma),
             significance: finite(stats.significance),
             single_run: stats.single_run(),
+            test: stats.test.as_ref().map(TestJson::of),
         }
     }
 }
@@ -97,6 +132,7 @@ fn columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
         ("Cmp Noise", Right),
         ("Δ ± σ", Right),
         ("Signif", Right),
+        ("Test", Left),
         ("Ref Reps", Right),
         ("Cmp Reps", Right),
         ("Status", Center),
@@ -128,6 +164,16 @@ pub fn significance_cell(stats: &RepetitionStats) -> String {
     };
     let marker = if stats.single_run() { "*" } else { "" };
     format!("{}{marker}", format_f(significance, 1))
+}
+
+/// The test shown and the significance it needs: `time ≥ 4.0`; without a
+/// test (one run a side), the single-run rule decided.
+pub fn test_cell(stats: &RepetitionStats) -> String {
+    match &stats.test {
+        Some(test) => format!("{} ≥ {}", test.kind.label(), format_f(test.threshold, 1)),
+        None if stats.single_run() => "single-run".to_string(),
+        None => "n/a".to_string(),
+    }
 }
 
 /// `3`, or `2 of 3` when some runs lack the state.
@@ -169,6 +215,7 @@ fn row_cells(
         percentage(stats.compare.noise),
         delta_cell(stats),
         significance_cell(stats),
+        test_cell(stats),
         reps_cell(&stats.reference),
         reps_cell(&stats.compare),
         status_cell(c.status, no_color),
@@ -249,14 +296,40 @@ mod tests {
             side(&[1.0, 1.1, 1.05], 3, 0.03),
             side(&[0.9, 0.95, 0.93], 3, 0.04),
             Some(-0.1),
+            None,
         );
         assert_eq!(delta_cell(&stats), "-10.0 ± 5.0");
         assert_eq!(significance_cell(&stats), "2.0");
-        let single = RepetitionStats::new(side(&[1.0], 1, 0.03), side(&[0.9], 1, 0.04), Some(-0.1));
+        let single = RepetitionStats::new(
+            side(&[1.0], 1, 0.03),
+            side(&[0.9], 1, 0.04),
+            Some(-0.1),
+            None,
+        );
         assert_eq!(significance_cell(&single), "2.0*");
-        let none = RepetitionStats::new(side(&[1.0], 1, 0.0), side(&[1.0], 1, 0.0), None);
+        let none = RepetitionStats::new(side(&[1.0], 1, 0.0), side(&[1.0], 1, 0.0), None, None);
         assert_eq!(delta_cell(&none), "n/a");
         assert_eq!(significance_cell(&none), "n/a");
+    }
+
+    #[test]
+    fn test_cell_names_the_test_and_its_threshold() {
+        use crate::deciding::repetitions::center_test::{CenterTest, TestKind};
+        let test = CenterTest {
+            kind: TestKind::ClockAdjusted,
+            log_change: 0.1,
+            standard_error: 0.01,
+            df: 3,
+            threshold: 7.453,
+        };
+        let three = || side(&[1.0, 1.1, 1.05], 3, 0.03);
+        let tested = RepetitionStats::new(three(), three(), Some(0.1), Some(test));
+        assert_eq!(test_cell(&tested), "clk-adj ≥ 7.5");
+        assert_eq!(significance_cell(&tested), "10.0");
+        let single = RepetitionStats::new(side(&[1.0], 1, 0.0), side(&[1.0], 1, 0.0), None, None);
+        assert_eq!(test_cell(&single), "single-run");
+        let untested = RepetitionStats::new(three(), three(), None, None);
+        assert_eq!(test_cell(&untested), "n/a");
     }
 
     #[test]

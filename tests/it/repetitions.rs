@@ -121,12 +121,13 @@ fn a_change_beyond_the_drift_is_detected_with_its_size() {
     let out = run(&dir, &args);
     let text = stdout(&out);
     assert!(
-        text.contains("|   Change |   Ref Noise |   Cmp Noise |       Δ ± σ |   Signif |   Ref Reps |   Cmp Reps |  Status  |"),
+        text.contains("|   Change |   Ref Noise |   Cmp Noise |       Δ ± σ |   Signif | Test       |   Ref Reps |   Cmp Reps |  Status  |"),
         "{text}"
     );
-    // Δ = 1.105 / 1.0 - 1; σ from both sides' between-process scatter.
+    // Δ from the mean log centers, σ its standard error (the runs' scatter
+    // pooled over both sides), |t| = 16.8 beyond the t-test's 4.1 (df 4).
     assert!(
-        text.contains("| +10.5 ± 1.0 |     10.2 |          3 |          3 |"),
+        text.contains("| +10.5 ± 0.6 |     16.8 | time ≥ 4.1 |          3 |          3 |"),
         "{text}"
     );
     assert_eq!(text.matches("SLOW").count(), 3, "{text}");
@@ -152,14 +153,18 @@ fn unequal_run_counts_and_a_single_run_side() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("|          3 |          2 |"), "{text}");
-    // A side with one run marks the significance: its σ is one process's.
+    // A side with one run marks the significance: its scatter between
+    // processes is taken from the other side (df 1: |t| must reach 42.4).
     let single = run(
         &dir,
         &["--no-color", "r1.json", "r2.json", "--vs", "c1.json"],
     );
     let text = stdout(&single);
     let row = text.lines().find(|l| l.starts_with("|  1  |")).unwrap();
-    assert!(row.contains("* |          2 |          1 |"), "{row}");
+    assert!(
+        row.contains("* | time ≥ 42.4 |          2 |          1 |"),
+        "{row}"
+    );
 }
 
 #[test]
@@ -504,8 +509,8 @@ fn filters_apply_and_a_changed_set_of_states_is_checked_as_for_a_pair() {
 }
 
 #[test]
-fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
-    let dir = scratch("process-gap");
+fn separated_processes_are_called_by_the_test_on_run_centers() {
+    let dir = scratch("center-test");
     for (name, factor) in [
         ("r1.json", 1.000),
         ("r2.json", 1.003),
@@ -529,14 +534,14 @@ fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
             })
             .collect()
     };
-    // The hulls miss a clear gap (0.49 % < 0.5 %); every compare process is
-    // 0.9 % above every reference process, in time and cycles, Signif 3.1.
+    // The hulls miss a clear gap (0.49 % < 0.5 %), but the run centers
+    // differ by 1.3 % with |t| = 8.1 beyond the threshold of 4.1 (df 4).
     let three = [
         "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
     ];
-    let gap = ("SLOW".to_string(), "process_gap_confirmed".to_string());
-    assert_eq!(reasons(&three), vec![gap.clone(), gap]);
-    // Two runs a side are too few for it.
+    let called = ("SLOW".to_string(), "center_test_time".to_string());
+    assert_eq!(reasons(&three), vec![called.clone(), called]);
+    // Two runs a side: |t| = 6.4 is short of the threshold at df 2 (8.1).
     let two = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
     assert!(reasons(&two).iter().all(|(status, _)| status == "AMBG"));
     let out = run(
@@ -544,9 +549,9 @@ fn separated_processes_make_a_process_gap_when_the_hulls_overlap() {
         &[&["--no-color", "--display", "explain"][..], &three].concat(),
     );
     let text = stdout(&out);
-    assert!(text.contains("| proc-gap "), "{text}");
-    // Change bounds the change between the run centers: 1.012 / 1.003 - 1.
-    assert!(text.contains(">= +0.9%"), "{text}");
+    assert!(text.contains("| t-time "), "{text}");
+    // Change is the test's confidence bound on the change.
+    assert!(text.contains(">= +0.6%"), "{text}");
 }
 
 #[test]

@@ -1,11 +1,14 @@
 //! The decision of one state in repetition mode: every run's summaries are
 //! read as for one run, merged per side, and the merged evidence goes
-//! through the usual decision tree (`decision::compare_evidence`).
+//! through the usual decision tree (`decision::compare_evidence`); with
+//! three runs or more in all, only the tests on the run centers
+//! ([`super::center_test`]) call FAST or SLOW.
 
 use std::cell::RefCell;
 
+use super::center_test::{RunPoint, TestKind, Verdict, center_tests, verdict};
 use super::merge::{PooledBulk, cycle_hull, hull, median, merged_noise};
-use super::process_gap::{ProcessCenters, centers_change_bounds, process_gap};
+use super::student_t::two_sided_critical;
 use super::{RepetitionStats, RunCenter, SideStats};
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::{
@@ -14,7 +17,7 @@ use crate::deciding::decision::{
 };
 use crate::deciding::report::SidecarFile;
 use crate::deciding::sidecar_evidence::SidecarEvidence;
-use crate::deciding::status::Status;
+use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::failure::Failure;
 use crate::loading::model::State;
 use crate::loading::timing::{Timing, extract_timing};
@@ -72,7 +75,7 @@ struct MergedSide<'w> {
     bulk: PooledBulk<SidecarEvidence<'w>>,
     runs: Vec<RunCenter>,
     jsons: Vec<String>,
-    process: ProcessCenters,
+    points: Vec<RunPoint>,
 }
 
 impl<'w> MergedSide<'w> {
@@ -108,7 +111,7 @@ impl<'w> MergedSide<'w> {
                 })
                 .collect(),
             jsons: runs.iter().map(|run| run.path.to_string()).collect(),
-            process: process_centers(&estimates, timings),
+            points: run_points(&estimates, timings),
         }
     }
 
@@ -145,18 +148,21 @@ impl<'w> MergedSide<'w> {
     }
 }
 
-/// Each run's center in time and in cycles, when every run has them.
-fn process_centers(estimates: &[Estimate], timings: &[Timing]) -> ProcessCenters {
+/// Each run's center and clock, for the tests (empty when a run's center
+/// is unusable: the state is then `????`).
+fn run_points(estimates: &[Estimate], timings: &[Timing]) -> Vec<RunPoint> {
     let usable = |v: Option<f64>| v.filter(|v| is_positive_finite(Some(*v)));
-    let times: Option<Vec<f64>> = estimates.iter().map(|e| usable(e.center)).collect();
-    let cycles = times.as_ref().and_then(|times| {
-        times
-            .iter()
-            .zip(timings)
-            .map(|(time, timing)| usable(timing.sm_clock_rate_mean.map(|clock| time * clock)))
-            .collect()
-    });
-    ProcessCenters { times, cycles }
+    estimates
+        .iter()
+        .zip(timings)
+        .map(|(estimate, timing)| {
+            Some(RunPoint {
+                time: usable(estimate.center)?,
+                clock: usable(timing.sm_clock_rate_mean),
+            })
+        })
+        .collect::<Option<_>>()
+        .unwrap_or_default()
 }
 
 /// The median of the run centers and the merged noise. A run with an
@@ -178,23 +184,80 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
     }
 }
 
-/// An AMBG whose processes separate becomes FAST or SLOW (see
-/// [`super::process_gap`]); its Change then bounds the change between the
-/// run centers.
-fn apply_process_gap(
-    comparison: &mut Comparison,
-    (reference, compare): (&MergedSide, &MergedSide),
-    stats: &RepetitionStats,
-    t: &Thresholds,
-) {
-    let Some(decision) = process_gap(&reference.process, &compare.process, stats.significance, t)
-    else {
-        return;
-    };
-    comparison.status = decision.status;
-    comparison.reason = decision.reason;
-    if let (Some(r), Some(c)) = (&reference.process.times, &compare.process.times) {
-        comparison.frac_diff_interval = centers_change_bounds(r, c);
+/// The warning of `--vs` with one run a side.
+pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is decided by the single-run rule, as a pair of files is, which cannot see the scatter between processes; give two or more runs a side (three are better) for the repetition rule";
+
+/// The tests need fewer than this many degrees of freedom to be flagged:
+/// with 2 (two runs a side) the threshold on |t| is 8.1, and where a change
+/// is about the size of the drift, t's heavy tails still let about 0.1 %
+/// of such states be called in the wrong direction (README, "Decision
+/// quality under drift").
+const FLAGGED_BELOW_DF: usize = 3;
+
+/// Warned once per run (warnings are deduplicated): one run a side is the
+/// single-run rule; fewer than five runs in all give the tests few degrees
+/// of freedom.
+fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String> {
+    if reference_runs == 1 && compare_runs == 1 {
+        return Some(SINGLE_RUN_WARNING.to_string());
+    }
+    let df = (reference_runs + compare_runs).saturating_sub(2);
+    (df < FLAGGED_BELOW_DF).then(|| {
+        let threshold = two_sided_critical(TestKind::Time.share(), df as f64);
+        format!(
+            "--vs with {reference_runs} reference and {compare_runs} compare run(s): the tests on the run centers have {df} degree(s) of freedom, so FAST or SLOW needs |t| >= {threshold:.1} and most changes near the drift between processes stay AMBG, while a change about the size of the drift can still be called in the wrong direction now and then; three runs a side are better"
+        )
+    })
+}
+
+fn reason(code: ReasonCode, message: &str) -> Reason {
+    Reason {
+        code,
+        message: message.to_string(),
+        severity: 0.0,
+    }
+}
+
+/// What the tests' verdict makes of the tree's decision: only a test calls
+/// FAST or SLOW, and the Change column then holds its confidence bounds.
+fn apply_verdict(comparison: &mut Comparison, verdict: &Verdict) {
+    match verdict {
+        Verdict::Called(status, test) => {
+            comparison.status = *status;
+            comparison.reason = reason(
+                test.kind.reason(),
+                match test.kind {
+                    TestKind::Time => {
+                        "the run centers differ beyond their scatter between processes (t-test on the time centers)"
+                    }
+                    TestKind::Cycles => {
+                        "the run centers differ beyond their scatter between processes (t-test on the cycle centers: each run's time x its SM clock)"
+                    }
+                    TestKind::ClockAdjusted => {
+                        "the run centers differ beyond their scatter between processes (t-test on the time centers adjusted for each run's SM clock)"
+                    }
+                },
+            );
+            let (lower, upper) = test.change_bounds();
+            comparison.frac_diff_interval = Some((lower, upper));
+            comparison.diff_interval = comparison.ref_time.map(|r| (r * lower, r * upper));
+        }
+        Verdict::Conflict(..) => {
+            comparison.status = Status::Undecided;
+            comparison.reason = reason(
+                ReasonCode::CenterTestsDisagree,
+                "tests on the run centers pass in opposite directions: the SM clocks of the processes differed",
+            );
+        }
+        Verdict::NotCalled(_) => {
+            if matches!(comparison.status, Status::Fast | Status::Slow) {
+                comparison.status = Status::Undecided;
+                comparison.reason = reason(
+                    ReasonCode::CenterTestNotSignificant,
+                    "the intervals separate, but no test on the run centers passes its threshold: the change is within the scatter between processes",
+                );
+            }
+        }
     }
 }
 
@@ -225,23 +288,59 @@ pub fn decide_repeated(
     let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
     let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
     let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
+    let summarized = missing.is_none();
     let mut comparison = match missing {
         Some(decision) => {
             decision::unavailable_evidence_comparison(decision, &ref_evidence, &cmp_evidence)
         }
         None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
     };
+    if let Some(warning) = few_runs_warning(reference.total_runs, compare.total_runs) {
+        warnings.borrow_mut().push(warning);
+    }
+    // One run a side (also when the others lack the state) is the pair's
+    // decision; three runs in all leave at least one degree of freedom.
+    let tested = ref_side.runs.len() + cmp_side.runs.len() >= 3
+        && summarized
+        && comparison.status != Status::Unknown;
+    let shown = if tested {
+        let tests = center_tests(&ref_side.points, &cmp_side.points);
+        let verdict = verdict(&tests, t.clear_gap_relative);
+        apply_verdict(&mut comparison, &verdict);
+        verdict.shown().copied()
+    } else {
+        None
+    };
     let stats = RepetitionStats::new(
         ref_side.stats(reference.total_runs),
         cmp_side.stats(compare.total_runs),
         comparison.frac_diff,
+        shown,
     );
-    if comparison.status == Status::Undecided {
-        apply_process_gap(&mut comparison, (&ref_side, &cmp_side), &stats, t);
-    }
     Ok(RepeatedDecision {
         run_files: [ref_side.files(), cmp_side.files()],
         comparison,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_run_a_side_warns_it_is_the_single_run_rule() {
+        assert_eq!(few_runs_warning(1, 1).as_deref(), Some(SINGLE_RUN_WARNING));
+    }
+
+    #[test]
+    fn fewer_than_three_degrees_of_freedom_are_flagged() {
+        let two = few_runs_warning(2, 2).unwrap();
+        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs |t| >= 8.1 "), "{two}");
+        assert!(few_runs_warning(1, 3).unwrap().contains("2 degree(s)"));
+        assert!(few_runs_warning(2, 1).unwrap().contains("|t| >= 42.4"));
+        assert_eq!(few_runs_warning(2, 3), None);
+        assert_eq!(few_runs_warning(3, 3), None);
+        assert_eq!(few_runs_warning(1, 4), None);
+    }
 }
