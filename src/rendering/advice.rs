@@ -38,7 +38,7 @@ pub fn next_step(code: ReasonCode) -> &'static str {
             "the results neither separate nor agree: collect more samples or --jsonbin data; if a difference this small is acceptable, use --preset permissive or a TOML config (start from --dump-config)"
         }
         CenterTestNotSignificant => {
-            "repetition mode: the change is within the scatter of the run centers between processes; add runs a side (the threshold on |t| falls with more runs: README, \"Repetitions from separate processes\"), alternate the builds' processes, and keep the machine state steady (locked clocks, no other tenants)"
+            "repetition mode: the change is within the scatter of the run centers between processes; add runs a side (the threshold on |t| falls with more runs: docs/repetitions.md), alternate the builds' processes, and keep the machine state steady (locked clocks, no other tenants)"
         }
         CenterTestsDisagree => {
             "repetition mode: times and SM-clock-adjusted cycles point in opposite directions, so the clocks differed between the processes of the two sides: re-run both under the same clock conditions (e.g. locked clocks), alternating the builds"

@@ -1,4 +1,4 @@
-//! `--json`: the machine-readable report (schema documented in the README).
+//! `--json`: the machine-readable report (schema documented in docs/ci.md).
 //! Non-finite numbers are written as `null`.
 
 use serde::Serialize;

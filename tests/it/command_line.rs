@@ -409,7 +409,7 @@ fn a_filter_that_matched_nothing_is_named_even_when_others_matched() {
 fn readme_install_commands_work_in_a_fresh_home() {
     let readme = std::fs::read_to_string(crate::util::project("README.md")).unwrap();
     let section = &readme[readme
-        .find("### Shell completions and the man page")
+        .find("## Shell completions and the man page")
         .unwrap()..];
     let block = &section[section.find("```bash\n").unwrap() + 8..];
     let block = &block[..block.find("```").unwrap()];
@@ -455,4 +455,100 @@ fn readme_install_commands_work_in_a_fresh_home() {
     if has_man {
         assert_eq!(stdout(&output).trim(), page.display().to_string());
     }
+}
+
+/// Every `nvbench-compare ...` command of the README and the docs is a
+/// command line the tool accepts (options spelled right, values valid).
+#[test]
+fn documented_commands_parse() {
+    let mut files = vec![crate::util::project("README.md")];
+    let docs = crate::util::project("docs");
+    for entry in std::fs::read_dir(&docs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    let mut checked = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for command in documented_commands(&text) {
+            let args = shell_words(&command);
+            let parsed = nvbench_compare::cli::parse(args.iter().map(std::ffi::OsString::from));
+            assert!(parsed.is_ok(), "{}: {command}", file.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} commands found");
+}
+
+/// The `nvbench-compare` command lines of the bash blocks of a markdown
+/// text, continuation lines joined, trailing `# comments` dropped.
+fn documented_commands(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut in_bash = false;
+    let mut pending = String::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_bash = line.starts_with("```bash") && !in_bash;
+            continue;
+        }
+        if !in_bash {
+            continue;
+        }
+        let line = match line.find("   #") {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        let line = line.trim();
+        let (line, continued) = match line.strip_suffix('\\') {
+            Some(start) => (start, true),
+            None => (line, false),
+        };
+        pending.push_str(line);
+        pending.push(' ');
+        if continued {
+            continue;
+        }
+        let command = std::mem::take(&mut pending);
+        let command = command.trim();
+        if command.starts_with("nvbench-compare ")
+            && !command.contains('|')
+            && !command.contains('>')
+        {
+            commands.push(command.to_string());
+        }
+    }
+    commands
+}
+
+/// Words as a POSIX shell splits them (quotes, no expansions).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    let mut any = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (Some(q), c) if c == q => quote = None,
+            (None, ' ') => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            (_, c) => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
 }

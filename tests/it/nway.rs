@@ -472,7 +472,7 @@ fn errors_name_the_problem() {
     assert!(stderr(&pair_only).contains("--layout applies to N-way comparisons"));
 }
 
-/// The README's N-way example: the shipped example files with the second
+/// The documented N-way example: the shipped example files with the second
 /// candidate the example generator writes.
 #[test]
 fn the_shipped_example_compares_two_builds_with_the_old_one() {
@@ -504,14 +504,14 @@ fn the_shipped_example_compares_two_builds_with_the_old_one() {
     );
 }
 
-/// The README's N-way example prints what the binary prints.
+/// The N-way documentation's example prints what the binary prints.
 #[test]
-fn the_readme_nway_example_is_the_binary_s_output() {
-    let readme = std::fs::read_to_string(crate::util::project("README.md")).unwrap();
+fn the_documented_nway_example_is_the_binary_s_output() {
+    let readme = std::fs::read_to_string(crate::util::project("docs/nway.md")).unwrap();
     let command = "      reference.json --vs compare.json --vs compare-fix.json\n";
     let start = readme
         .find(command)
-        .expect("the N-way example in the README")
+        .expect("the N-way example in docs/nway.md")
         + command.len();
     let shown = &readme[start..start + readme[start..].find("\n```").unwrap() + 1];
     let examples = crate::util::project("testdata/examples");

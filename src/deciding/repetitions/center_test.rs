@@ -26,7 +26,7 @@
 //! choice between the tests is made from the data, which would make the
 //! bound leak (measured: picking the space with the smaller scatter raised
 //! 2 % to 4 %). The shares and their power are measured in
-//! `benches/decision_quality.py` (README, "Decision quality under drift").
+//! `benches/decision_quality.py` (docs/repetitions.md, "Decision quality under drift").
 
 use super::student_t::two_sided_critical;
 use crate::deciding::status::{ReasonCode, Status};

@@ -190,7 +190,7 @@ pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is d
 /// The tests need fewer than this many degrees of freedom to be flagged:
 /// with 2 (two runs a side) the threshold on |t| is 8.1, and where a change
 /// is about the size of the drift, t's heavy tails still let about 0.1 %
-/// of such states be called in the wrong direction (README, "Decision
+/// of such states be called in the wrong direction (docs/repetitions.md, "Decision
 /// quality under drift").
 const FLAGGED_BELOW_DF: usize = 3;
 
