@@ -168,7 +168,11 @@ impl<'s> Run<'s> {
         if self.settings.report_missing {
             self.report()
                 .add_missing_files(only_reference.clone(), only_compare.clone());
+            for (candidate, path) in &groups.lacking {
+                self.reports[*candidate].add_missing_files(vec![path.clone()], Vec::new());
+            }
         }
+        self.notes.one_sided_files += groups.lacking.len();
     }
 
     /// The report of the candidate being compared.
@@ -233,7 +237,8 @@ impl<'s> Run<'s> {
     ) -> Result<(), Failure> {
         let s = self.settings;
         let compared_before = self.compared();
-        for candidate in 1..sides.len() {
+        // N-way in directories: a candidate without the file sits out.
+        for candidate in (1..sides.len()).filter(|c| !sides[*c].is_empty()) {
             self.current = candidate - 1;
             let (baseline, compare) = (&sides[0], &sides[candidate]);
             let [ref_devices, cmp_devices] =
@@ -263,8 +268,12 @@ impl<'s> Run<'s> {
         }
         // What the inputs offer explains a run that compared nothing, and
         // any -b/-a filter that matched nothing.
+        let first_candidate = sides[1..].iter().find_map(|runs| runs.first());
+        let Some(first_candidate) = first_candidate else {
+            return Ok(());
+        };
         if self.compared() == compared_before || s.filters.is_given() {
-            let offer = pair_offer(&sides[0][0].root, &sides[1][0].root, &s.filters);
+            let offer = pair_offer(&sides[0][0].root, &first_candidate.root, &s.filters);
             self.offer.pairs.push(offer);
         }
         let events = self

@@ -47,6 +47,9 @@ pub struct RunGroups {
     pub groups: Vec<RunGroup>,
     pub only_reference: Vec<String>,
     pub only_compare: Vec<String>,
+    /// N-way: `(candidate, baseline file)` of a group some candidates lack
+    /// (the group's side of such a candidate has no run).
+    pub lacking: Vec<(usize, String)>,
 }
 
 impl RunGroups {
@@ -167,12 +170,18 @@ fn directory_groups(sides: &[SideArgs]) -> Result<RunGroups, Failure> {
         let (baseline, candidates) = runs.split_first().expect("a comparison has sides");
         let in_candidates = candidates.iter().find_map(|runs| runs.first());
         match (baseline.first(), in_candidates) {
-            (Some(_), Some(_)) if candidates.iter().all(|runs| !runs.is_empty()) => {
+            (Some(run), Some(_)) => {
+                // N-way: candidates without the file sit this group out.
+                for (candidate, runs) in candidates.iter().enumerate() {
+                    if runs.is_empty() {
+                        groups.lacking.push((candidate, run.path.clone()));
+                    }
+                }
                 groups.groups.push(RunGroup { sides: runs })
             }
             (Some(run), None) => groups.only_reference.push(run.path.clone()),
             (None, Some(run)) => groups.only_compare.push(run.path.clone()),
-            _ => {}
+            (None, None) => {}
         }
     }
     Ok(groups)

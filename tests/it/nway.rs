@@ -568,3 +568,57 @@ fn charts_have_a_bar_and_a_series_per_candidate() {
         assert!(along.lines().any(|l| l == legend), "no series {legend}");
     }
 }
+
+/// Directories: a file some candidates lack is compared with the others;
+/// the candidates without it list it as DROPPED (`--report-missing`) or
+/// get a hint.
+#[test]
+fn a_file_some_candidates_lack_is_compared_with_the_others() {
+    let dir = scratch("lacking");
+    for side in ["base", "a", "b"] {
+        std::fs::create_dir_all(dir.join(side)).unwrap();
+        write_run(&dir.join(side), "x.json", 1.0, 1.0);
+    }
+    // Only the baseline and `a` have y.json.
+    write_run(&dir.join("base"), "y.json", 1.0, 1.0);
+    write_run(&dir.join("a"), "y.json", 1.0, 1.2);
+    let args = ["--no-color", "base", "--vs", "a", "--vs", "b"];
+    let out = run_ok(&dir, &args.map(String::from));
+    assert!(
+        stdout(&out).contains("- a vs base: 7 SAME, 0 FAST, 1 SLOW,"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("- b vs base: 4 SAME,"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("hint: 1 file(s) are in one directory only"),
+        "{}",
+        stderr(&out)
+    );
+    let listed = run_ok(
+        &dir,
+        &[
+            "--json",
+            "-",
+            "--report-missing",
+            "base",
+            "--vs",
+            "a",
+            "--vs",
+            "b",
+        ]
+        .map(String::from),
+    );
+    let report = json(&listed);
+    let missing = &report["candidates"][1]["missing"];
+    assert_eq!(missing.as_array().unwrap().len(), 1, "{missing}");
+    assert_eq!(missing[0]["presence"], "DROPPED");
+    assert_eq!(
+        report["candidates"][0]["missing"].as_array().unwrap().len(),
+        0
+    );
+}
