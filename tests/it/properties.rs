@@ -188,6 +188,7 @@ fn summaries_of(times: &[f64], frequencies: &[f64]) -> Timing {
         sm_clock_rate_mean: Some(frequencies.iter().sum::<f64>() / n),
         samples: None,
         frequencies: None,
+        repetitions: None,
     }
 }
 
@@ -425,6 +426,7 @@ fn wild_timing(extreme: bool) -> impl Strategy<Value = Timing> {
             sm_clock_rate_mean: clock,
             samples: None,
             frequencies: None,
+            repetitions: None,
         })
 }
 
