@@ -650,6 +650,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         return Ok(Command::Print(crate::deciding::config::dump(
             &preset,
             &thresholds,
+            cli.format == FormatArg::Gbench || cli.display == DisplayArg::Gbench,
         )));
     }
     crate::rendering::charts::template::validate_plot_options(

@@ -534,6 +534,7 @@ fn tightened_default() -> impl Strategy<Value = Thresholds> {
         let d = Thresholds::default();
         Thresholds {
             clear_gap_relative: d.clear_gap_relative * (1.0 + 3.0 * f(0)),
+            clear_gap_without_clock: d.clear_gap_without_clock,
             same_center_relative: d.same_center_relative * (1.0 - f(1)),
             same_overlap_fraction: d.same_overlap_fraction + (1.0 - d.same_overlap_fraction) * f(2),
             same_relative_dispersion_ceiling: d.same_relative_dispersion_ceiling * (1.0 - f(3)),

@@ -79,7 +79,7 @@ impl<'w> MergedSide<'w> {
     fn new(
         runs: &[RunState],
         timings: &[Timing],
-        kind: EstimateKind,
+        (kind, time_only_gaps): (EstimateKind, bool),
         warnings: &'w RefCell<Vec<String>>,
     ) -> Self {
         let estimates: Vec<Estimate> = timings.iter().map(|t| estimate_of(t, kind)).collect();
@@ -108,7 +108,7 @@ impl<'w> MergedSide<'w> {
                 })
                 .collect(),
             jsons: runs.iter().map(|run| run.path.to_string()).collect(),
-            process: process_centers(&estimates, timings),
+            process: process_centers(&estimates, timings, time_only_gaps),
         }
     }
 
@@ -145,10 +145,20 @@ impl<'w> MergedSide<'w> {
     }
 }
 
-/// Each run's center in time and in cycles, when every run has them.
-fn process_centers(estimates: &[Estimate], timings: &[Timing]) -> ProcessCenters {
+/// Each run's center in time and in cycles, when every run has them. An
+/// input without a clock domain has its times for cycles when
+/// `clear_gap.without_clock` confirms gaps in time (`time_only_gaps`).
+fn process_centers(
+    estimates: &[Estimate],
+    timings: &[Timing],
+    time_only_gaps: bool,
+) -> ProcessCenters {
     let usable = |v: Option<f64>| v.filter(|v| is_positive_finite(Some(*v)));
     let times: Option<Vec<f64>> = estimates.iter().map(|e| usable(e.center)).collect();
+    if !timings.is_empty() && timings.iter().all(|t| t.repetitions.is_some()) {
+        let cycles = times.clone().filter(|_| time_only_gaps);
+        return ProcessCenters { times, cycles };
+    }
     let cycles = times.as_ref().and_then(|times| {
         times
             .iter()
@@ -222,8 +232,14 @@ pub fn decide_repeated(
         .map(|r| extract(r.state, warnings))
         .collect::<Result<Vec<_>, _>>()?;
     let kind = common_estimate_kind(ref_timings.iter().chain(&cmp_timings));
-    let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
-    let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
+    let time_only_gaps = t.without_clock() == crate::deciding::config::WithoutClock::Confirm;
+    let ref_side = MergedSide::new(
+        reference.runs,
+        &ref_timings,
+        (kind, time_only_gaps),
+        warnings,
+    );
+    let cmp_side = MergedSide::new(compare.runs, &cmp_timings, (kind, time_only_gaps), warnings);
     let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
     let mut comparison = match missing {
         Some(decision) => {
@@ -231,6 +247,19 @@ pub fn decide_repeated(
         }
         None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
     };
+    // One file of one repetition is too few; several files (processes) of
+    // one repetition each are repetitions (google/benchmark#1796).
+    let single = |runs: &[RunState], timings: &[Timing]| match (runs, timings) {
+        ([_], [timing]) => timing.repetitions,
+        _ => None,
+    };
+    decision::too_few_repetitions(
+        &mut comparison,
+        [
+            single(reference.runs, &ref_timings),
+            single(compare.runs, &cmp_timings),
+        ],
+    );
     let stats = RepetitionStats::new(
         ref_side.stats(reference.total_runs),
         cmp_side.stats(compare.total_runs),

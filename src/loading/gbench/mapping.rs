@@ -358,7 +358,7 @@ pub fn map_file(path: &str, file: &GbenchFile, metric: Metric) -> Result<Mapped,
                 bench_axes.push(Axis {
                     name: axis.clone(),
                     axis_type: "int64".into(),
-                    flags: None,
+                    flags: Some(String::new()),
                 });
             }
         }
