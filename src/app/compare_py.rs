@@ -43,7 +43,10 @@ fn read_pair(paths: [&str; 2]) -> Result<[GbenchFile; 2], Failure> {
             )));
         }
     }
-    let read = paths.map(read_file);
+    // Both files are parsed at once (the second on the run's helper thread).
+    let second = paths[1].to_string();
+    let pending = crate::parallel::run_on_helper(move || read_file(&second));
+    let read = [read_file(paths[0]), pending.join()];
     for (path, result) in paths.iter().zip(&read) {
         if let Err(ReadError::Json(_)) = result {
             return Err(Failure::reported(format!(

@@ -85,24 +85,28 @@ fn key(value: &Option<Scalar>) -> f64 {
 /// `sort_benchmark_results`: stable, by family, instance, aggregates last,
 /// repetition.
 fn sorted(file: &GbenchFile) -> Vec<&Entry> {
-    let mut entries: Vec<&Entry> = file.entries.iter().collect();
-    entries.sort_by(|a, b| {
-        let k = |e: &Entry| {
-            [
+    let mut keyed: Vec<([f64; 4], &Entry)> = file
+        .entries
+        .iter()
+        .map(|e| {
+            let k = [
                 key(&e.family_index),
                 key(&e.per_family_instance_index),
                 f64::from(u8::from(e.is_aggregate())),
                 key(&e.repetition_index),
-            ]
-        };
-        let (ka, kb) = (k(a), k(b));
-        ka.iter()
-            .zip(&kb)
+            ];
+            (k, e)
+        })
+        .collect();
+    // Stable, as Python's sorts are.
+    keyed.sort_by(|(a, _), (b, _)| {
+        a.iter()
+            .zip(b)
             .map(|(x, y)| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal))
             .find(|o| o.is_ne())
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    entries
+    keyed.into_iter().map(|(_, e)| e).collect()
 }
 
 /// Entries by name, each list in file order, and the names in order of
