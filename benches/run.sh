@@ -23,6 +23,8 @@
 #   NVBENCH_COMPARE_BIN  binary to time (default target/release/nvbench-compare)
 #   BENCH_COMMIT         commit id to print instead of `git rev-parse --short HEAD`
 #   PYTHON               python interpreter (default python3)
+#   GBENCH_COMPARE_PY    google/benchmark's tools/compare.py: when set, benches/gbench.sh
+#                        times --display gbench against it at the end
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -427,6 +429,13 @@ PYEOF
 
 log "raw results: $RESULTS"
 log "outputs:     $DATA/out/<pair>.{ours,ref}.txt"
-if grep -qE 'DIFFERENT|FAILED|NONDETERMINISTIC' "$STATUS"; then
+GBENCH_FAILED=0
+if [[ -n "${GBENCH_COMPARE_PY:-}" ]]; then
+  log ""
+  log "Google Benchmark input (benches/gbench.sh):"
+  BENCH_SKIP_BUILD=1 BENCH_DATA_DIR="${BENCH_DATA_DIR:-$ROOT/target/bench-data}" \
+    "$HERE/gbench.sh" 2>&1 | tee -a "$LOG" || GBENCH_FAILED=1
+fi
+if grep -qE 'DIFFERENT|FAILED|NONDETERMINISTIC' "$STATUS" || ((GBENCH_FAILED)); then
   exit 1
 fi

@@ -7,8 +7,11 @@
 use crate::deciding::config::Thresholds;
 use crate::deciding::gate::GateCategory;
 use crate::deciding::status::Status;
+use crate::loading::gbench::Format;
+use crate::loading::gbench::mapping::Metric;
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::rendering::charts::selection::ChartSettings;
+use crate::rendering::gbench::CompareOptions;
 use crate::rendering::table::DisplayMode;
 
 /// Everything a comparison run needs.
@@ -18,6 +21,13 @@ pub struct Settings {
     /// `--threshold-diff`: rows with a smaller |change| are not shown.
     pub threshold: f64,
     pub display: DisplayMode,
+    /// `--display gbench`: Google Benchmark's compare.py report instead of
+    /// this tool's tables and decisions.
+    pub compare_py: Option<CompareOptions>,
+    /// `--format`: how input files are read.
+    pub format: Format,
+    /// `--time`: which time of a Google Benchmark repetition is compared.
+    pub metric: Metric,
     pub no_color: bool,
     pub ignore_devices: bool,
     pub filters: FilterPlan,

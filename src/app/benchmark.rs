@@ -340,6 +340,8 @@ impl Decider<'_> {
             Layout::Pair => self.decide_pair(state, warnings)?,
             Layout::Repetitions | Layout::NWay => self.decide_runs(state, warnings, run_files)?,
         };
+        let mut decided = decided;
+        decided.comparison.utest_p = utest_p(state);
         Ok(StateRecord {
             benchmark: bench.name.clone(),
             reference_json: state.reference[0].path.to_string(),
@@ -390,7 +392,7 @@ impl Decider<'_> {
         } else {
             Default::default()
         };
-        let comparison = match missing {
+        let mut comparison = match missing {
             Some(decision) => decision::unavailable_comparison(decision, &ref_timing, &cmp_timing),
             None => decision::compare_timings(
                 &Side {
@@ -404,6 +406,10 @@ impl Decider<'_> {
                 &self.settings.thresholds,
             ),
         };
+        decision::too_few_repetitions(
+            &mut comparison,
+            [ref_timing.repetitions, cmp_timing.repetitions],
+        );
         Ok(Decided {
             comparison,
             sidecars,
@@ -447,6 +453,23 @@ impl Decider<'_> {
             stats: Some(decided.stats),
         })
     }
+}
+
+/// The U test of the repetitions of both sides (every run's, pooled), when
+/// each side has two or more: Google Benchmark input only.
+fn utest_p(state: &MatchedState) -> Option<f64> {
+    let pool = |runs: &[crate::matching::RunState]| -> Option<Vec<f64>> {
+        let mut samples = Vec::new();
+        for run in runs {
+            samples.extend_from_slice(&run.state.gbench.as_ref()?.samples);
+        }
+        Some(samples)
+    };
+    let (reference, compare) = (pool(&state.reference)?, pool(&state.compare)?);
+    if reference.len() < 2 || compare.len() < 2 {
+        return None;
+    }
+    crate::pycompat::scipy_stats::mannwhitneyu_two_sided(&reference, &compare)
 }
 
 fn presence(state: &State) -> decision::Presence {

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use crate::failure::Failure;
-use crate::loading::inputs::{check_file_version, parse_root};
+use crate::loading::gbench::mapping::map_file;
+use crate::loading::gbench::{Format, check_schema_version, context_warnings};
+use crate::loading::inputs::{Parsed, check_file_version, parse_input};
 use crate::loading::model::{Device, Root};
 use crate::loading::runs::{Run, RunGroup};
 use crate::matching::RunBench;
@@ -27,21 +29,56 @@ pub(super) struct LoadedRun {
 
 /// Parses every run of a group (at the same time where there are cores to
 /// spare), then prints the version warnings in order: baseline runs first.
+/// A Google Benchmark file is mapped into the model; all runs of a
+/// comparison must have one format.
 pub(super) fn load_group(
     group: &RunGroup,
+    s: &Settings,
     out: &mut dyn Write,
 ) -> Result<Vec<Vec<LoadedRun>>, Failure> {
     let all: Vec<&Run> = group.sides.iter().flatten().collect();
-    let parsed = parse_all(&all);
+    let parsed = parse_all(&all, s.format);
+    check_one_format(&all, &parsed)?;
     let mut loaded = Vec::with_capacity(all.len());
-    for (run, root) in all.into_iter().zip(parsed) {
-        let root = root?;
-        check_file_version(&run.path, &root, out)?;
+    let mut library_versions: Vec<(String, String)> = Vec::new();
+    for (run, parsed) in all.into_iter().zip(parsed) {
+        let root = match parsed? {
+            Parsed::NvBench(root) => {
+                check_file_version(&run.path, &root, out)?;
+                root
+            }
+            Parsed::Gbench(file) => {
+                check_schema_version(&run.path, &file)?;
+                let mapped = map_file(&run.path, &file, s.metric)?;
+                let mut lines: Vec<String> = context_warnings(&run.path, &file)
+                    .into_iter()
+                    .map(|w| format!("warning: {w}"))
+                    .collect();
+                lines.extend(mapped.notes.iter().map(|n| format!("note: {n}")));
+                if let Some(version) = file.context_text("library_version") {
+                    library_versions.push((run.path.clone(), version));
+                }
+                print_stderr(out, &lines);
+                mapped.root
+            }
+        };
         loaded.push(LoadedRun {
             run: run.clone(),
             dir: py_dirname(&run.path),
             root,
         });
+    }
+    if let Some((path, version)) = library_versions
+        .iter()
+        .find(|(_, v)| *v != library_versions[0].1)
+    {
+        let (first_path, first) = &library_versions[0];
+        print_stderr(
+            out,
+            &[format!(
+                "warning: {first_path} was written by Google Benchmark {first}, {path} by {version}: multi-threaded times are defined differently by some versions"
+            )],
+        );
     }
     let mut loaded = loaded.into_iter();
     Ok(group
@@ -51,18 +88,65 @@ pub(super) fn load_group(
         .collect())
 }
 
+/// Lines for stderr, after what stdout holds so far.
+fn print_stderr(out: &mut dyn Write, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = out.flush();
+    for line in lines {
+        eprintln!("nvbench-compare: {}", printable(line));
+    }
+}
+
+/// NVBench and Google Benchmark files cannot be compared with each other.
+fn check_one_format(runs: &[&Run], parsed: &[Result<Parsed, Failure>]) -> Result<(), Failure> {
+    let is_gbench = |p: &Result<Parsed, Failure>| match p {
+        Ok(Parsed::Gbench(_)) => Some(true),
+        Ok(Parsed::NvBench(_)) => Some(false),
+        Err(_) => None,
+    };
+    let formats: Vec<(&Run, bool)> = runs
+        .iter()
+        .zip(parsed)
+        .filter_map(|(run, p)| Some((*run, is_gbench(p)?)))
+        .collect();
+    let Some((first, first_gbench)) = formats.first() else {
+        return Ok(());
+    };
+    match formats.iter().find(|(_, g)| g != first_gbench) {
+        Some((other, other_gbench)) => {
+            let name = |gbench: bool| {
+                if gbench {
+                    "a Google Benchmark"
+                } else {
+                    "an NVBench"
+                }
+            };
+            Err(Failure::fatal(format!(
+                "cannot compare files of two formats: {} is {} file, {} is {} file",
+                printable(&first.path),
+                name(*first_gbench),
+                printable(&other.path),
+                name(*other_gbench)
+            )))
+        }
+        None => Ok(()),
+    }
+}
+
 /// Two files (a pair) are parsed on this thread and the run's helper
 /// thread, which needs no thread started per pair in directory mode; more
 /// are parsed on all cores.
-fn parse_all(runs: &[&Run]) -> Vec<Result<Root, Failure>> {
+fn parse_all(runs: &[&Run], format: Format) -> Vec<Result<Parsed, Failure>> {
     match runs {
         [first, second] if crate::parallel::cores() > 1 => {
             let second_path = second.path.clone();
-            let worker = crate::parallel::run_on_helper(move || parse_root(&second_path));
-            let first = parse_root(&first.path);
+            let worker = crate::parallel::run_on_helper(move || parse_input(&second_path, format));
+            let first = parse_input(&first.path, format);
             vec![first, worker.join()]
         }
-        _ => map_in_parallel(runs, 1, |run| parse_root(&run.path)),
+        _ => map_in_parallel(runs, 1, |run| parse_input(&run.path, format)),
     }
 }
 

@@ -12,6 +12,7 @@
 //! the merged decision behind them.
 
 mod benchmark;
+mod compare_py;
 mod group;
 mod nway;
 mod sections;
@@ -52,6 +53,9 @@ pub fn run(settings: &Settings, stdout: &mut dyn Write) -> u8 {
 }
 
 fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
+    if let Some(options) = s.compare_py {
+        return compare_py::run(s, options, console);
+    }
     let mut outputs = Outputs::new(s)?;
     let groups = groups_of_runs(s)?;
     for path in groups.paths() {
@@ -210,7 +214,7 @@ impl<'s> Run<'s> {
         last: bool,
         console: &mut Console,
     ) -> Result<(), Failure> {
-        let sides = load_group(group, console.notes())?;
+        let sides = load_group(group, self.settings, console.notes())?;
         for run in sides.iter().flatten() {
             self.outputs.check_sidecars(&run.run.path, &run.root)?;
         }

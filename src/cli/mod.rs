@@ -9,8 +9,11 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 use crate::deciding::gate::GateCategory;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
+use crate::loading::gbench::Format;
+use crate::loading::gbench::mapping::Metric;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
 use crate::rendering::charts::selection::ChartSettings;
+use crate::rendering::gbench::CompareOptions;
 use crate::rendering::table::DisplayMode;
 use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayout};
 
@@ -27,6 +30,26 @@ pub enum DisplayArg {
     /// Centers, interval spans relative to the center, %C Diff (the change
     /// of the centers: Cmp center / Ref center - 1), Change and Status
     Simple,
+    /// Google Benchmark's tools/compare.py report, byte for byte
+    Gbench,
+}
+
+/// How input files are read (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// By each file's shape
+    Auto,
+    Nvbench,
+    /// Google Benchmark JSON (--benchmark_format=json, --benchmark_out)
+    Gbench,
+}
+
+/// Which Google Benchmark time is compared (`--time`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimeArg {
+    /// real_time (compare.py's "Time")
+    Real,
+    Cpu,
 }
 
 /// A status name for `--show`.
@@ -221,6 +244,30 @@ pub struct Cli {
     /// Comparison table display mode
     #[arg(long, value_enum, default_value = "intervals", help_heading = DISPLAY)]
     pub display: DisplayArg,
+
+    /// How the input files are read: by their shape (auto), as NVBench or
+    /// as Google Benchmark JSON (--display gbench implies gbench)
+    #[arg(long, value_enum, default_value = "auto", help_heading = INPUTS)]
+    pub format: FormatArg,
+
+    /// Google Benchmark input: the time each repetition gives (real_time or
+    /// cpu_time)
+    #[arg(long, value_enum, default_value = "real", help_heading = INPUTS)]
+    pub time: TimeArg,
+
+    /// --display gbench: only aggregate rows, U tests and the geomean
+    /// (compare.py's -a)
+    #[arg(long, help_heading = DISPLAY)]
+    pub aggregates_only: bool,
+
+    /// --display gbench: no U test rows (compare.py's --no-utest)
+    #[arg(long, help_heading = DISPLAY)]
+    pub no_utest: bool,
+
+    /// --display gbench: the significance level the U test's p-values are
+    /// coloured by (compare.py's --alpha)
+    #[arg(long, value_name = "ALPHA", value_parser = parse_threshold, help_heading = DISPLAY)]
+    pub alpha: Option<f64>,
 
     /// Write Python code describing the bulk sample/frequency files of each
     /// displayed row ('stdout' prints it)
@@ -506,6 +553,62 @@ fn nway_options(cli: &Cli, inputs: &crate::settings::Inputs) -> Result<NWayOptio
     })
 }
 
+/// `--display gbench` prints compare.py's report of two files and nothing
+/// else; its options (`--aggregates-only`, `--no-utest`, `--alpha`) mean
+/// nothing elsewhere.
+fn compare_py_options(
+    cli: &Cli,
+    inputs: &crate::settings::Inputs,
+) -> Result<Option<CompareOptions>, Failure> {
+    let conflict = |message: String| Err(Failure::Conflict(message));
+    if cli.display != DisplayArg::Gbench {
+        let only = [
+            cli.aggregates_only.then_some("--aggregates-only"),
+            cli.no_utest.then_some("--no-utest"),
+            cli.alpha.map(|_| "--alpha"),
+        ];
+        if let Some(option) = only.into_iter().flatten().next() {
+            return conflict(format!(
+                "{option} applies to --display gbench (Google Benchmark's compare.py report)"
+            ));
+        }
+        return Ok(None);
+    }
+    if cli.format == FormatArg::Nvbench {
+        return conflict(
+            "--display gbench reads Google Benchmark files, not --format nvbench".into(),
+        );
+    }
+    if inputs.layout != Layout::Pair {
+        return conflict(
+            "--display gbench compares two files, as compare.py does (drop --vs, or use the default display)".into(),
+        );
+    }
+    let others = [
+        cli.json.as_ref().map(|_| "--json"),
+        cli.csv.as_ref().map(|_| "--csv"),
+        cli.markdown_summary.as_ref().map(|_| "--markdown-summary"),
+        cli.bulk_debug_python
+            .as_ref()
+            .map(|_| "--bulk-debug-python"),
+        cli.fail_on.as_ref().map(|_| "--fail-on"),
+        cli.plot.then_some("--plot"),
+        cli.plot_along.as_ref().map(|_| "--plot-along"),
+    ];
+    if let Some(option) = others.into_iter().flatten().next() {
+        return conflict(format!(
+            "--display gbench prints compare.py's report only; {option} needs this tool's decisions (drop --display gbench)"
+        ));
+    }
+    Ok(Some(CompareOptions {
+        aggregates_only: cli.aggregates_only,
+        utest: !cli.no_utest,
+        alpha: cli.alpha.unwrap_or(0.05),
+        // compare.py colours unless told not to, whatever stdout is.
+        color: !cli.no_color,
+    }))
+}
+
 /// Where a document option sends it: `-` is stdout.
 fn destination(path: String) -> Destination {
     if path == "-" {
@@ -552,6 +655,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         return Ok(Command::Print(crate::deciding::config::dump(
             &preset,
             &thresholds,
+            cli.format == FormatArg::Gbench || cli.display == DisplayArg::Gbench,
         )));
     }
     crate::rendering::charts::template::validate_plot_options(
@@ -583,6 +687,12 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             crate::pycompat::pyfmt::float_repr(cli.threshold * 100.0)
         );
     }
+    let compare_py = compare_py_options(&cli, &inputs)?;
+    let format = match (cli.format, compare_py.is_some()) {
+        (FormatArg::Auto, true) | (FormatArg::Gbench, _) => Format::Gbench,
+        (FormatArg::Auto, false) => Format::Auto,
+        (FormatArg::Nvbench, _) => Format::NvBench,
+    };
     let fail_on = cli.fail_on.map(|f| f.0).unwrap_or_default();
     let outputs = Outputs {
         json: cli.json.map(destination),
@@ -602,10 +712,16 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         inputs,
         threshold: cli.threshold,
         display: match cli.display {
-            DisplayArg::Intervals => DisplayMode::Intervals,
+            DisplayArg::Intervals | DisplayArg::Gbench => DisplayMode::Intervals,
             DisplayArg::Legacy => DisplayMode::Legacy,
             DisplayArg::Explain => DisplayMode::Explain,
             DisplayArg::Simple => DisplayMode::Simple,
+        },
+        compare_py,
+        format,
+        metric: match cli.time {
+            TimeArg::Real => Metric::Real,
+            TimeArg::Cpu => Metric::Cpu,
         },
         no_color: cli.no_color || no_color_from_env(),
         ignore_devices: cli.ignore_devices,

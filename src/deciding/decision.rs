@@ -1,7 +1,7 @@
 //! The decision tree (spec "Decision Tree"): plain timing values and bulk
 //! evidence in, a status with a named reason out. No I/O, no formatting.
 
-use crate::deciding::config::Thresholds;
+use crate::deciding::config::{Thresholds, WithoutClock};
 use crate::deciding::coverage;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::timing::Timing;
@@ -70,6 +70,9 @@ pub struct Side<'a> {
 pub enum CycleInterval {
     /// No clock-rate summary.
     Missing,
+    /// An input without any clock domain (Google Benchmark): time is all
+    /// there is (`clear_gap.without_clock` says what a gap needs then).
+    TimeOnly,
     /// A clock rate that is not positive and finite, or an invalid scaled interval.
     Invalid,
     Scaled(Interval),
@@ -99,6 +102,9 @@ impl<'a> Evidence<'a> {
 
 /// The timing interval scaled by `sm_clock_rate/mean`.
 pub fn summary_cycle_interval(timing: &Timing, interval: Option<&Interval>) -> CycleInterval {
+    if timing.repetitions.is_some() {
+        return CycleInterval::TimeOnly;
+    }
     let Some(clock) = timing.sm_clock_rate_mean else {
         return CycleInterval::Missing;
     };
@@ -124,6 +130,10 @@ pub struct Comparison {
     pub max_noise: Option<f64>,
     pub status: Status,
     pub reason: Reason,
+    /// Repetitions of both sides (Google Benchmark): the two-sided
+    /// Mann-Whitney U test's p-value, shown beside the decision, never
+    /// part of it (the tree decides on the intervals).
+    pub utest_p: Option<f64>,
 }
 
 pub fn is_positive_finite(value: Option<f64>) -> bool {
@@ -305,15 +315,18 @@ pub fn scale_interval(interval: &Interval, scale: Option<f64>) -> Option<Interva
 enum CycleIntervals {
     /// A side has no clock-rate summary.
     Missing,
+    /// Neither side has a clock domain.
+    TimeOnly,
     /// A clock rate is not positive and finite, or a scaled interval is invalid.
     Invalid,
     Scaled(Interval, Interval),
 }
 
 fn cycle_intervals(reference: &Evidence, compare: &Evidence) -> CycleIntervals {
-    use CycleInterval::{Missing, Scaled};
+    use CycleInterval::{Missing, Scaled, TimeOnly};
     match (reference.cycles, compare.cycles) {
-        (Missing, _) | (_, Missing) => CycleIntervals::Missing,
+        (TimeOnly, TimeOnly) => CycleIntervals::TimeOnly,
+        (Missing | TimeOnly, _) | (_, Missing | TimeOnly) => CycleIntervals::Missing,
         (Scaled(r), Scaled(c)) => CycleIntervals::Scaled(r, c),
         _ => CycleIntervals::Invalid,
     }
@@ -327,7 +340,14 @@ fn confirm_gap_with_clock_rate(
     t: &Thresholds,
 ) -> Decision {
     let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
-        CycleIntervals::Missing => {
+        CycleIntervals::TimeOnly if t.without_clock() == WithoutClock::Confirm => {
+            return decision(
+                status,
+                ReasonCode::ClearGapTimeOnly,
+                "clear timing gap was confirmed by the time intervals alone (the input has no clock domain)",
+            );
+        }
+        CycleIntervals::Missing | CycleIntervals::TimeOnly => {
             return decision(
                 Status::Undecided,
                 ReasonCode::MissingClockRate,
@@ -494,7 +514,7 @@ fn confirm_same_with_clock_rate(
     t: &Thresholds,
 ) -> Decision {
     let (ref_cycles, cmp_cycles) = match cycle_intervals(reference, compare) {
-        CycleIntervals::Missing => {
+        CycleIntervals::Missing | CycleIntervals::TimeOnly => {
             return decision(
                 Status::Same,
                 ReasonCode::SameWithoutClockRate,
@@ -687,6 +707,7 @@ pub fn unavailable_evidence_comparison(
         max_noise: None,
         status: decision.status,
         reason: decision.reason,
+        utest_p: None,
     }
 }
 
@@ -744,6 +765,28 @@ pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds
         max_noise,
         status: outcome.status,
         reason: outcome.reason,
+        utest_p: None,
+    }
+}
+
+/// A decision on a side with a single repetition (of one file) is AMBG
+/// `too_few_repetitions`: one sample shows nothing of how much the result
+/// moves between repetitions (its IQR is 0). `repetitions` is each side's
+/// count, `None` for inputs that are not counted in repetitions (NVBench).
+pub fn too_few_repetitions(comparison: &mut Comparison, repetitions: [Option<usize>; 2]) {
+    let decided = matches!(
+        comparison.status,
+        Status::Same | Status::Fast | Status::Slow
+    );
+    if decided && repetitions.iter().any(|r| r.is_some_and(|n| n < 2)) {
+        comparison.status = Status::Undecided;
+        comparison.reason = Reason {
+            code: ReasonCode::TooFewRepetitions,
+            message:
+                "a side has a single repetition: no run-to-run variation to judge the change by"
+                    .to_string(),
+            severity: 0.0,
+        };
     }
 }
 

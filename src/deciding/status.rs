@@ -51,6 +51,9 @@ pub enum ReasonCode {
     CentersNotClose,
     ClearGapConfirmedByBulkCycles,
     ClearGapConfirmedBySummaryCycles,
+    /// An input without a clock domain (Google Benchmark): the gap is
+    /// confirmed by the time intervals alone (`clear_gap.without_clock`).
+    ClearGapTimeOnly,
     CycleSameNotConfirmed,
     InvalidClockRate,
     MissingClockRate,
@@ -67,6 +70,9 @@ pub enum ReasonCode {
     TimingCenterMissing,
     TimingCenterNonfinite,
     TimingCenterNonpositive,
+    /// A side has a single repetition (and a single file): nothing tells
+    /// how much its result moves between repetitions.
+    TooFewRepetitions,
     WeakIntervalOverlap,
 }
 
@@ -100,6 +106,7 @@ impl ReasonCode {
             CentersNotClose => ("centers_not_close", "centers-far"),
             ClearGapConfirmedByBulkCycles => ("clear_gap_confirmed_by_bulk_cycles", "bc-gap"),
             ClearGapConfirmedBySummaryCycles => ("clear_gap_confirmed_by_summary_cycles", "sc-gap"),
+            ClearGapTimeOnly => ("clear_gap_time_only", "time-gap"),
             CycleSameNotConfirmed => ("cycle_same_not_confirmed", "sc-same-miss"),
             InvalidClockRate => ("invalid_clock_rate", "clk-bad"),
             MissingClockRate => ("missing_clock_rate", "clk-miss"),
@@ -116,6 +123,7 @@ impl ReasonCode {
             TimingCenterMissing => ("timing_center_missing", "center-miss"),
             TimingCenterNonfinite => ("timing_center_nonfinite", "center-nonfin"),
             TimingCenterNonpositive => ("timing_center_nonpositive", "center-nonpos"),
+            TooFewRepetitions => ("too_few_repetitions", "reps-few"),
             WeakIntervalOverlap => ("weak_interval_overlap", "weak-overlap"),
         }
     }

@@ -1,5 +1,6 @@
-//! Input files: listing a directory's JSON files, reading NVBench JSON,
-//! and the reader's file-version warnings.
+//! Input files: listing a directory's JSON files, reading NVBench JSON
+//! (or handing a Google Benchmark file to `loading::gbench`), and the
+//! reader's file-version warnings.
 
 use std::io::Write;
 
@@ -110,6 +111,37 @@ fn pre_1_0_hint(reason: &str) -> &'static str {
         " (this looks like an NVBench file from before JSON format 1.0, January 2022, with states and summaries as objects; nvbench-compare reads format 1.0: re-run the benchmark with a current NVBench)"
     } else {
         ""
+    }
+}
+
+/// A parsed input file of either format.
+pub enum Parsed {
+    NvBench(Root),
+    Gbench(crate::loading::gbench::GbenchFile),
+}
+
+/// Reads one input file in the format asked for; `Auto` tells a Google
+/// Benchmark file by its shape. NVBench files take the NVBench reader's
+/// path unchanged: only a file it refuses (or one without NVBench's
+/// `meta`/`devices`) is looked at again.
+pub fn parse_input(path: &str, format: crate::loading::gbench::Format) -> Result<Parsed, Failure> {
+    use crate::loading::gbench::{self, Format};
+    match format {
+        Format::Gbench => gbench::read_file(path)
+            .map(Parsed::Gbench)
+            .map_err(|e| gbench::read_failure(path, e)),
+        Format::NvBench => parse_root(path).map(Parsed::NvBench),
+        Format::Auto => match parse_root(path) {
+            Ok(root) if root.meta.is_some() || root.devices.is_some() => Ok(Parsed::NvBench(root)),
+            Ok(root) => match gbench::read_if_gbench(path) {
+                Some(file) => file.map(Parsed::Gbench),
+                None => Ok(Parsed::NvBench(root)),
+            },
+            Err(error) => match gbench::read_if_gbench(path) {
+                Some(file) => file.map(Parsed::Gbench),
+                None => Err(error),
+            },
+        },
     }
 }
 

@@ -1,4 +1,5 @@
-//! Loading: takes the paths on the command line, gives parsed NVBench files.
+//! Loading: takes the paths on the command line, gives parsed NVBench files
+//! (and Google Benchmark files mapped into the same model, [`gbench`]).
 //!
 //! Two files or two directories are paired ([`inputs`]), each file is read
 //! from a memory map ([`mapped`]) by the fast deserializer ([`fastjson`], with
@@ -8,6 +9,7 @@
 //! ([`sidecar`]). Nothing here decides or prints.
 
 pub mod fastjson;
+pub mod gbench;
 pub mod identity;
 pub mod inputs;
 pub mod mapped;

@@ -239,6 +239,22 @@ impl Device {
         }
     }
 
+    /// A device section made from a value (a Google Benchmark `context`):
+    /// `value` is what device sections are compared by, `name` the heading's.
+    pub fn from_value(value: &serde_json::Value, name: Option<String>) -> Device {
+        let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| {
+            serde_json::value::to_raw_value(&serde_json::Value::Null).unwrap_or_default()
+        });
+        Device {
+            raw,
+            id: value
+                .get("id")
+                .and_then(serde_json::Value::as_i64)
+                .map(Scalar::Int),
+            name: name.map(Scalar::Str),
+        }
+    }
+
     /// Python equality of two devices: identical text is equal without parsing.
     pub fn python_eq(&self, other: &Device) -> bool {
         self.raw.get() == other.raw.get()
@@ -340,6 +356,9 @@ pub struct State {
     pub is_skipped: Option<Scalar>,
     #[serde(default)]
     pub skip_reason: Option<Scalar>,
+    /// A Google Benchmark instance: its repetitions (never in NVBench files).
+    #[serde(skip)]
+    pub gbench: Option<Box<crate::loading::gbench::mapping::GbenchState>>,
 }
 
 impl<'de> Deserialize<'de> for State {
@@ -363,6 +382,7 @@ impl<'de> Deserialize<'de> for State {
                     summaries: None,
                     is_skipped: None,
                     skip_reason: None,
+                    gbench: None,
                 })
             }
         }

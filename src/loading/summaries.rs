@@ -356,6 +356,9 @@ pub struct Summaries {
     /// `summaries` is a truthy value that is not a list (a number, a
     /// string, an object): the reference fails only where it looks inside.
     not_a_list: bool,
+    /// Summaries computed from this many repetitions of an input without a
+    /// clock domain (Google Benchmark), not read from an NVBench file.
+    repetitions: Option<usize>,
 }
 
 /// What a tag lookup finds.
@@ -369,6 +372,29 @@ pub enum Lookup<'a> {
 }
 
 impl Summaries {
+    /// Summaries computed from `repetitions` time-only repetitions (each
+    /// tag once, in the order given).
+    pub fn computed(values: &[(Tag, f64)], repetitions: usize) -> Summaries {
+        Summaries {
+            count: values.len().max(1),
+            first: values
+                .iter()
+                .enumerate()
+                .map(|(position, (tag, value))| {
+                    (*tag, position, Extracted::Float(Ok(Some(*value))))
+                })
+                .collect(),
+            first_untagged: None,
+            not_a_list: false,
+            repetitions: Some(repetitions),
+        }
+    }
+
+    /// The repetitions computed summaries come from (`None`: read from a file).
+    pub fn repetitions(&self) -> Option<usize> {
+        self.repetitions
+    }
+
     /// A `summaries` value that is not a list; a falsy one is no summaries
     /// at all (`bool(state.get("summaries"))`), a truthy one fails when read.
     fn not_a_list(truthy: bool) -> Summaries {

@@ -33,6 +33,9 @@ pub struct Timing {
     pub sm_clock_rate_mean: Option<f64>,
     pub samples: Option<SidecarRef>,
     pub frequencies: Option<SidecarRef>,
+    /// `Some(n)`: summaries of `n` repetitions of an input that has no clock
+    /// domain at all (Google Benchmark): a gap can only be confirmed in time.
+    pub repetitions: Option<usize>,
 }
 
 /// A warning about unusable bulk data, in the reference's words.
@@ -87,6 +90,7 @@ pub fn extract_timing(
         sm_clock_rate_mean: float(Tag::SmClockRateMean)?,
         samples,
         frequencies,
+        repetitions: summaries.repetitions(),
     })
 }
 

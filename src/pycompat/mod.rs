@@ -4,15 +4,19 @@
 //! of [`unicode`]), `str(OSError)` ([`oserror`]), `os.path` and pathlib
 //! rules ([`paths`]), `pprint` ([`pprint`]), `tabulate`'s "github" tables
 //! ([`tabulate`]), jsondiff's symmetric diff ([`jsondiff`]) and what
-//! Python's `json` reads that serde_json refuses ([`pyjson`]).
+//! Python's `json` reads that serde_json refuses ([`pyjson`]), NumPy's
+//! quantiles ([`numpy_quantile`]) and the SciPy statistics Google
+//! Benchmark's compare.py prints ([`scipy_stats`]).
 //! Values in, Python's text or values out; nothing here knows about
 //! benchmarks, states or decisions.
 
 pub mod jsondiff;
+pub mod numpy_quantile;
 pub mod oserror;
 pub mod paths;
 pub mod pprint;
 pub mod pyfmt;
 pub mod pyjson;
+pub mod scipy_stats;
 pub mod tabulate;
 pub mod unicode;

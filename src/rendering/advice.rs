@@ -34,6 +34,9 @@ pub fn next_step(code: ReasonCode) -> &'static str {
         NoiseUnavailable => {
             "no finite dispersion (too few samples, or only a mean): collect more samples, or re-run with --jsonbin"
         }
+        TooFewRepetitions => {
+            "one repetition a side shows nothing of the run-to-run variation: run Google Benchmark with --benchmark_repetitions=10 (or more), or give each side several result files with --vs"
+        }
         CentersNotClose | WeakIntervalOverlap => {
             "the results neither separate nor agree: collect more samples or --jsonbin data; if a difference this small is acceptable, use --preset permissive or a TOML config (start from --dump-config)"
         }

@@ -39,7 +39,10 @@ impl Serialize for ThresholdsJson<'_> {
         map.serialize_entry("preset", self.preset)?;
         for key in &KEYS {
             let name = key.full_name().replace('.', "_");
-            map.serialize_entry(&name, &key.value(self.thresholds))?;
+            match key.word(self.thresholds) {
+                Some(word) => map.serialize_entry(&name, word)?,
+                None => map.serialize_entry(&name, &key.value(self.thresholds))?,
+            }
         }
         map.end()
     }
@@ -159,6 +162,9 @@ struct StateJson<'a> {
     diff_fraction_interval: Option<[Option<f64>; 2]>,
     bulk_evidence: bool,
     displayed: bool,
+    /// Google Benchmark input: the U test p-value of the repetitions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    utest_p: Option<f64>,
     /// Repetition mode only.
     #[serde(skip_serializing_if = "Option::is_none")]
     repetitions: Option<crate::rendering::repetitions::RepetitionsJson>,
@@ -232,6 +238,7 @@ fn state(record: &StateRecord) -> StateJson<'_> {
             .map(|(l, u)| [finite(Some(l)), finite(Some(u))]),
         bulk_evidence: c.reason.code.uses_bulk_evidence(),
         displayed: record.displayed,
+        utest_p: finite(c.utest_p),
         repetitions: record
             .repetitions
             .as_ref()
@@ -478,7 +485,8 @@ mod tests {
         let document: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             serde_json::to_string(&document["thresholds"]).unwrap(),
-            "{\"preset\":\"strict\",\"clear_gap_relative\":0.01,\"same_center_relative\":0.0025,\
+            "{\"preset\":\"strict\",\"clear_gap_relative\":0.01,\"clear_gap_without_clock\":\"ambg\",\
+             \"same_center_relative\":0.0025,\
              \"same_overlap_fraction\":0.3,\"same_relative_dispersion_ceiling\":0.01,\
              \"bulk_sample_coverage\":0.995,\"bulk_support_coverage\":0.9,\
              \"bulk_rare_support_sample_fraction\":0.001,\

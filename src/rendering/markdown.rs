@@ -11,7 +11,6 @@ use crate::deciding::config::{KEYS, Thresholds};
 use crate::deciding::gate::{GateOutcome, Verdict};
 use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::float_repr;
 use crate::pycompat::pyfmt::format_f_signed;
 use crate::rendering::advice::next_step;
 use crate::rendering::markdown_budget::{Document, RowSection};
@@ -133,7 +132,7 @@ fn verdict_line(gate: &GateOutcome) -> String {
 fn thresholds_text(preset: &str, t: &Thresholds) -> String {
     let listed: Vec<String> = KEYS
         .iter()
-        .map(|key| format!("`{} = {}`", key.full_name(), float_repr(key.value(t))))
+        .map(|key| format!("`{} = {}`", key.full_name(), key.toml_text(t)))
         .collect();
     format!(
         "- Preset: {}; thresholds: {}\n",
@@ -429,6 +428,7 @@ mod tests {
         assert_eq!(
             thresholds_text("permissive", &t),
             "- Preset: `permissive`; thresholds: `clear_gap.relative = 0.0025`, \
+             `clear_gap.without_clock = \"confirm\"`, \
              `same.center_relative = 0.01`, `same.overlap_fraction = 0.25`, \
              `same.relative_dispersion_ceiling = 0.05`, `bulk.sample_coverage = 0.98`, \
              `bulk.support_coverage = 0.6`, `bulk.rare_support.sample_fraction = 0.001`, \

@@ -2,8 +2,8 @@
 //! bytes the user sees — the reference's tables ([`table`], [`units`],
 //! [`axes`]), the summary and advice ([`summary`], [`advice`]), the
 //! `--bulk-debug-python` script ([`bulk_debug`]), the `--json` and
-//! `--markdown-summary` documents ([`json`], [`markdown`]) and the charts
-//! ([`charts`]). Renderers decide nothing; Python-exact text comes from
+//! `--markdown-summary` documents ([`json`], [`markdown`]), the charts
+//! ([`charts`]) and Google Benchmark's compare.py report ([`gbench`]). Renderers decide nothing; Python-exact text comes from
 //! [`crate::pycompat`].
 
 pub mod advice;
@@ -11,6 +11,7 @@ pub mod axes;
 pub mod bulk_debug;
 pub mod charts;
 pub mod csv;
+pub mod gbench;
 pub mod json;
 pub mod markdown;
 pub mod markdown_budget;

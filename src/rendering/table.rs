@@ -94,7 +94,7 @@ fn simple_cells(c: &Comparison, no_color: bool) -> Vec<String> {
 /// over the whole table.
 fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<String>> {
     if mode == DisplayMode::Explain {
-        return explain_cells(rows, no_color);
+        return explain_cells(rows, no_color, has_utest(rows));
     }
     let texts = map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
         let c = row.comparison;
@@ -117,7 +117,17 @@ fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<St
     })
 }
 
-fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
+/// Rows of Google Benchmark repetitions carry a U test p-value: the
+/// explain view shows it (NVBench rows have none, and no such column).
+fn has_utest(rows: &[Row]) -> bool {
+    rows.iter().any(|r| r.comparison.utest_p.is_some())
+}
+
+/// The header of the U test column, after the noise columns.
+const UTEST_HEADER: &str = "U-test p";
+const UTEST_AT: usize = 4;
+
+fn explain_cells(rows: &[Row], no_color: bool, with_utest: bool) -> Vec<Vec<String>> {
     let refs = || {
         rows.iter()
             .map(|r| (r.comparison.ref_time, r.comparison.ref_interval))
@@ -129,7 +139,7 @@ fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
     map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
         let c = row.comparison;
-        vec![
+        let mut cells = vec![
             timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
             timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
             percentage(c.ref_noise),
@@ -137,7 +147,15 @@ fn explain_cells(rows: &[Row], no_color: bool) -> Vec<Vec<String>> {
             c.reason.code.display().to_string(),
             change(c.status, c.frac_diff_interval),
             status_cell(c.status, no_color),
-        ]
+        ];
+        if with_utest {
+            let p = c.utest_p.map_or_else(
+                || "-".to_string(),
+                |p| crate::pycompat::pyfmt::format_g(p, 3),
+            );
+            cells.insert(UTEST_AT, p);
+        }
+        cells
     })
 }
 
@@ -152,7 +170,10 @@ pub fn render_table(
     mode: DisplayMode,
     no_color: bool,
 ) -> String {
-    let columns = mode_columns(mode);
+    let mut columns = mode_columns(mode);
+    if mode == DisplayMode::Explain && has_utest(rows) {
+        columns.insert(UTEST_AT, (UTEST_HEADER, Align::Right));
+    }
     let mut headers = axis_headers(axis_names);
     let mut aligns = vec![Align::Center; axis_names.len()];
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));

@@ -1,7 +1,7 @@
 //! The conformance corpora: the project's own cases
 //! (testdata/conformance/cases) and, when `../shared` exists (it does in CI),
-//! every case under `../shared/conformance/cases` and
-//! `../shared/conformance/real`. Each case runs the built binary in a fresh
+//! every case under `../shared/conformance/cases`,
+//! `../shared/conformance/real` and `../shared/conformance/gbench`. Each case runs the built binary in a fresh
 //! copy of its directory, exactly as `shared/conformance/run` does, and
 //! compares stdout, the exit code and any expected files byte for byte with
 //! the reference's. Every test prints how many cases it ran.
@@ -22,7 +22,12 @@ use crate::util::{Need, Scratch, announce, copy_dir, files_under, project, requi
 const EXPECTED_FAILURES: &[&str] = &[];
 
 /// The shared corpora, relative to the shared directory.
-const SHARED_CORPORA: &[&str] = &["conformance/cases", "conformance/real"];
+const SHARED_CORPORA: &[&str] = &[
+    "conformance/cases",
+    "conformance/real",
+    // Google Benchmark's compare.py, under `--display gbench`.
+    "conformance/gbench",
+];
 
 /// Parallel cases per corpus (the shared runner's default is up to 4).
 const WORKERS: usize = 4;

@@ -1,6 +1,6 @@
 //! The project ships no data file taken from another repository: no file of
-//! the project has the content of a file under `../shared/data` or
-//! `../shared/real`, where such files live (`NVBENCH_COMPARE_SHARED=DIR`
+//! the project has the content of a file under `../shared/data`,
+//! `../shared/real` or `../shared/gbench` (Google Benchmark results), where such files live (`NVBENCH_COMPARE_SHARED=DIR`
 //! points elsewhere). Runs only when that directory exists (and fails
 //! without it under `NVBC_REQUIRE=shared`).
 
@@ -21,7 +21,7 @@ const NOT_PROJECT: &[&str] = &[
 ];
 
 /// Where files from other repositories live, relative to the shared directory.
-const FOREIGN_DIRS: &[&str] = &["data", "real"];
+const FOREIGN_DIRS: &[&str] = &["data", "real", "gbench"];
 
 fn project_files() -> Vec<PathBuf> {
     let skipped: Vec<PathBuf> = NOT_PROJECT.iter().map(|d| root().join(d)).collect();

@@ -12,6 +12,7 @@ mod command_line;
 mod conformance;
 mod example;
 mod foreign_data;
+mod gbench;
 mod hostile_inputs;
 mod messages;
 mod nway;

@@ -188,6 +188,7 @@ fn summaries_of(times: &[f64], frequencies: &[f64]) -> Timing {
         sm_clock_rate_mean: Some(frequencies.iter().sum::<f64>() / n),
         samples: None,
         frequencies: None,
+        repetitions: None,
     }
 }
 
@@ -425,6 +426,7 @@ fn wild_timing(extreme: bool) -> impl Strategy<Value = Timing> {
             sm_clock_rate_mean: clock,
             samples: None,
             frequencies: None,
+            repetitions: None,
         })
 }
 
@@ -532,6 +534,7 @@ fn tightened_default() -> impl Strategy<Value = Thresholds> {
         let d = Thresholds::default();
         Thresholds {
             clear_gap_relative: d.clear_gap_relative * (1.0 + 3.0 * f(0)),
+            clear_gap_without_clock: d.clear_gap_without_clock,
             same_center_relative: d.same_center_relative * (1.0 - f(1)),
             same_overlap_fraction: d.same_overlap_fraction + (1.0 - d.same_overlap_fraction) * f(2),
             same_relative_dispersion_ceiling: d.same_relative_dispersion_ceiling * (1.0 - f(3)),

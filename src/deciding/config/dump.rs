@@ -3,10 +3,12 @@
 
 use super::Thresholds;
 use super::keys::{CONFIG_VERSION, PRESET_NAME_KEY, PRESET_TABLE, VERSION_KEY, keys_of, sections};
-use crate::pycompat::pyfmt::float_repr;
 
-/// Exactly the reference's `--dump-config` text (ends with a newline).
-pub fn dump(preset_name: &str, thresholds: &Thresholds) -> String {
+/// Exactly the reference's `--dump-config` text (ends with a newline). A
+/// key of this tool's own is printed when its value is not the preset's,
+/// or when `all` (`--format gbench`) asks for it.
+pub fn dump(preset_name: &str, thresholds: &Thresholds, all: bool) -> String {
+    let preset = super::preset(preset_name).unwrap_or_default();
     let mut lines = vec![
         format!("{VERSION_KEY} = {CONFIG_VERSION}"),
         String::new(),
@@ -17,11 +19,11 @@ pub fn dump(preset_name: &str, thresholds: &Thresholds) -> String {
         lines.push(String::new());
         lines.push(format!("[{section}]"));
         for key in keys_of(section) {
-            lines.push(format!(
-                "{} = {}",
-                key.name,
-                float_repr(key.value(thresholds))
-            ));
+            let differs = key.value(thresholds) != key.value(&preset);
+            if key.is_extension() && !differs && !all {
+                continue;
+            }
+            lines.push(format!("{} = {}", key.name, key.toml_text(thresholds)));
         }
     }
     let mut text = lines.join("\n");

@@ -20,6 +20,9 @@ pub enum Bound {
     NonNegative,
     /// `>= 0` and `<= 1`.
     Fraction,
+    /// One of these words (a string in TOML); the field holds its index,
+    /// so that one accessor type serves every key.
+    Choice(&'static [&'static str]),
 }
 
 impl Bound {
@@ -28,9 +31,24 @@ impl Bound {
         match self {
             Bound::NonNegative => (0.0, None),
             Bound::Fraction => (0.0, Some(1.0)),
+            Bound::Choice(words) => (0.0, Some(words.len() as f64 - 1.0)),
         }
     }
 }
+
+/// `clear_gap.without_clock`: what a clear timing gap of an input without
+/// any clock domain (Google Benchmark) needs, there being no SM clock to
+/// confirm it in cycles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WithoutClock {
+    /// Confirmed by the time intervals alone (`clear_gap_time_only`).
+    Confirm,
+    /// Never confirmed: AMBG `missing_clock_rate`, as for NVBench.
+    Ambg,
+}
+
+/// The words of `clear_gap.without_clock`, by index.
+pub const WITHOUT_CLOCK_WORDS: [&str; 2] = ["confirm", "ambg"];
 
 /// A threshold's value in each built-in preset.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,13 +81,36 @@ impl Key {
         let mut copy = *thresholds;
         *(self.field)(&mut copy)
     }
+
+    /// The word of a choice key's value (`None` for a number).
+    pub fn word(&self, thresholds: &Thresholds) -> Option<&'static str> {
+        match self.bound {
+            Bound::Choice(words) => words.get(self.value(thresholds) as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// The value as TOML writes it: Python's `repr` of a number, a quoted word.
+    pub fn toml_text(&self, thresholds: &Thresholds) -> String {
+        match self.word(thresholds) {
+            Some(word) => format!("\"{word}\""),
+            None => crate::pycompat::pyfmt::float_repr(self.value(thresholds)),
+        }
+    }
+
+    /// Not one of the reference's keys (it would refuse it as unknown):
+    /// `--dump-config` prints it only where it matters, so that every
+    /// config the reference reads dumps as the reference dumps it.
+    pub fn is_extension(&self) -> bool {
+        self.section == "clear_gap" && self.name == "without_clock"
+    }
 }
 
 /// Every threshold, grouped by table, in the reference's order: the order
 /// it validates them (which decides which error wins when several values
 /// are invalid), dumps them and reports them. A table's sub-tables follow
 /// it, as `bulk.rare_support` follows `bulk`.
-pub const KEYS: [Key; 8] = [
+pub const KEYS: [Key; 9] = [
     Key {
         section: "clear_gap",
         name: "relative",
@@ -79,6 +120,18 @@ pub const KEYS: [Key; 8] = [
             default: 0.005,
             permissive: 0.0025,
             strict: 0.01,
+        },
+    },
+    Key {
+        section: "clear_gap",
+        name: "without_clock",
+        field: |t| &mut t.clear_gap_without_clock,
+        bound: Bound::Choice(&WITHOUT_CLOCK_WORDS),
+        // confirm, confirm, ambg.
+        presets: PresetValues {
+            default: 0.0,
+            permissive: 0.0,
+            strict: 1.0,
         },
     },
     Key {
@@ -202,6 +255,7 @@ impl Thresholds {
         // Each field has exactly one row (tested), so none stays NaN.
         let mut thresholds = Thresholds {
             clear_gap_relative: f64::NAN,
+            clear_gap_without_clock: f64::NAN,
             same_center_relative: f64::NAN,
             same_overlap_fraction: f64::NAN,
             same_relative_dispersion_ceiling: f64::NAN,
@@ -214,5 +268,14 @@ impl Thresholds {
             *(key.field)(&mut thresholds) = value(key);
         }
         thresholds
+    }
+
+    /// `clear_gap.without_clock`.
+    pub fn without_clock(&self) -> WithoutClock {
+        if self.clear_gap_without_clock == 1.0 {
+            WithoutClock::Ambg
+        } else {
+            WithoutClock::Confirm
+        }
     }
 }

@@ -21,7 +21,7 @@ mod validate;
 
 pub use dump::dump;
 pub use hints::unknown_key_hints;
-pub use keys::{Bound, KEYS, Key, PresetValues};
+pub use keys::{Bound, KEYS, Key, PresetValues, WITHOUT_CLOCK_WORDS, WithoutClock};
 pub use presets::{PRESET_NAMES, preset};
 
 use presets::{DEFAULT_PRESET, known_preset};
@@ -33,6 +33,8 @@ use validate::interpret_config;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Thresholds {
     pub clear_gap_relative: f64,
+    /// `clear_gap.without_clock` as the index of its word (see [`Thresholds::without_clock`]).
+    pub clear_gap_without_clock: f64,
     pub same_center_relative: f64,
     pub same_overlap_fraction: f64,
     pub same_relative_dispersion_ceiling: f64,
@@ -57,6 +59,7 @@ pub fn resolve(
     cli_preset: Option<&str>,
     config_path: Option<&str>,
 ) -> Result<(String, Thresholds), String> {
+    // (Choice keys hold the index of their word: see `keys::Bound::Choice`.)
     // The file is validated first, so its errors win even over a bad CLI preset.
     let config = match config_path {
         Some(path) => read_config_file(path)?,

@@ -455,12 +455,14 @@ fn explicit_toml_values_override_any_preset() {
 
 #[test]
 fn every_key_lands_in_its_field() {
-    let content = "version = 1\n[clear_gap]\nrelative = 0.11\n[same]\ncenter_relative = 0.12\n\
+    let content = "version = 1\n[clear_gap]\nrelative = 0.11\nwithout_clock = \"ambg\"\n\
+                   [same]\ncenter_relative = 0.12\n\
                    overlap_fraction = 0.13\nrelative_dispersion_ceiling = 0.14\n[bulk]\n\
                    sample_coverage = 0.15\nsupport_coverage = 0.16\n[bulk.rare_support]\n\
                    sample_fraction = 0.17\nmax_removed_sample_fraction = 0.18\n";
     let expected = Thresholds {
         clear_gap_relative: 0.11,
+        clear_gap_without_clock: 1.0,
         same_center_relative: 0.12,
         same_overlap_fraction: 0.13,
         same_relative_dispersion_ceiling: 0.14,
@@ -516,7 +518,7 @@ const DUMP_STRICT: &str = "version = 1\n\n[preset]\nname = \"strict\"\n\n[clear_
 const DUMP_FROM_TOML: &str = "version = 1\n\n[preset]\nname = \"permissive\"\n\n[clear_gap]\nrelative = 0.0025\n\n[same]\ncenter_relative = 0.01\noverlap_fraction = 0.25\nrelative_dispersion_ceiling = 0.05\n\n[bulk]\nsample_coverage = 0.99\nsupport_coverage = 0.6\n\n[bulk.rare_support]\nsample_fraction = 0.002\nmax_removed_sample_fraction = 0.02\n";
 
 fn dump_of(resolved: (String, Thresholds)) -> String {
-    dump(&resolved.0, &resolved.1)
+    dump(&resolved.0, &resolved.1, false)
 }
 
 #[test]
@@ -558,7 +560,7 @@ fn dump_prints_python_float_repr() {
     let thresholds = thresholds_for(
         "version = 1\n[clear_gap]\nrelative = 1e16\n[same]\ncenter_relative = 1e-5\n[bulk]\nsample_coverage = 0\n",
     );
-    let text = dump("default", &thresholds);
+    let text = dump("default", &thresholds, false);
     assert!(text.contains("\nrelative = 1e+16\n"), "{text}");
     assert!(text.contains("\ncenter_relative = 1e-05\n"), "{text}");
     assert!(text.contains("\nsample_coverage = 0.0\n"), "{text}");
@@ -924,4 +926,60 @@ fn hostile_inputs_give_an_answer() {
             ..Thresholds::default()
         }
     );
+}
+
+// -- clear_gap.without_clock (an input without a clock domain) --------------
+
+#[test]
+fn without_clock_takes_its_two_words_and_strict_says_ambg() {
+    assert_eq!(Thresholds::default().without_clock(), WithoutClock::Confirm);
+    assert_eq!(
+        preset("permissive").unwrap().without_clock(),
+        WithoutClock::Confirm
+    );
+    assert_eq!(
+        preset("strict").unwrap().without_clock(),
+        WithoutClock::Ambg
+    );
+    let ambg = thresholds_for("version = 1\n[clear_gap]\nwithout_clock = \"ambg\"\n");
+    assert_eq!(ambg.without_clock(), WithoutClock::Ambg);
+    let (_, confirm) = resolve_text(
+        Some("strict"),
+        "version = 1\n[clear_gap]\nwithout_clock = \"confirm\"\n",
+    )
+    .unwrap();
+    assert_eq!(confirm.without_clock(), WithoutClock::Confirm);
+    for bad in ["\"yes\"", "1", "true", "\"AMBG\""] {
+        assert_eq!(
+            error_for(&single_value_config("clear_gap", "without_clock", bad)),
+            "config value 'clear_gap.without_clock' must be one of \"confirm\", \"ambg\""
+        );
+    }
+}
+
+#[test]
+fn without_clock_is_dumped_where_it_matters_and_reads_back() {
+    // Every config the reference reads dumps as the reference dumps it.
+    for name in PRESET_NAMES {
+        let text = dump(name, &preset(name).unwrap(), false);
+        assert!(!text.contains("without_clock"), "{text}");
+        let all = dump(name, &preset(name).unwrap(), true);
+        let word = if name == "strict" { "ambg" } else { "confirm" };
+        assert!(
+            all.contains(&format!(
+                "[clear_gap]\nrelative = {}\nwithout_clock = \"{word}\"\n",
+                crate::pycompat::pyfmt::float_repr(preset(name).unwrap().clear_gap_relative)
+            )),
+            "{all}"
+        );
+    }
+    let (name, t) = resolve_text(
+        Some("strict"),
+        "version = 1\n[clear_gap]\nwithout_clock = \"confirm\"\n",
+    )
+    .unwrap();
+    let text = dump(&name, &t, false);
+    assert!(text.contains("without_clock = \"confirm\""), "{text}");
+    let config = TempConfig::new(&text);
+    assert_eq!(resolve(None, Some(config.path())).unwrap(), (name, t));
 }

@@ -127,6 +127,16 @@ pub(super) fn unknown_keys(table: &Table, known: &[&str]) -> Option<String> {
 /// and inside the key's bound.
 fn read_threshold(value: &Value, threshold: &Key) -> Result<f64, String> {
     let key = threshold.full_name();
+    if let super::keys::Bound::Choice(words) = threshold.bound {
+        let word = match value {
+            Value::String(word) => words.iter().position(|w| w == word),
+            _ => None,
+        };
+        return word.map(|index| index as f64).ok_or_else(|| {
+            let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("config value '{key}' must be one of {}", quoted.join(", "))
+        });
+    }
     let number = match value {
         Value::Integer(integer) => *integer as f64,
         Value::Float(float) => *float,

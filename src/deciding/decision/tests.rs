@@ -463,3 +463,81 @@ fn skipped_and_missing_summaries() {
     );
     assert!(missing_summaries_decision(present.clone(), present).is_none());
 }
+
+// Step 2 for an input without a clock domain (Google Benchmark):
+// `clear_gap.without_clock` confirms a gap in time alone, or never.
+fn time_only(min: f64, median: f64, q3: f64, noise: f64, reps: usize) -> Timing {
+    Timing {
+        repetitions: Some(reps),
+        ..robust(min, median, q3, noise, None)
+    }
+}
+
+fn decide_with(reference: &Timing, compare: &Timing, t: &Thresholds) -> Comparison {
+    compare_timings(
+        &Side {
+            timing: reference,
+            bulk: &NoBulk,
+        },
+        &Side {
+            timing: compare,
+            bulk: &NoBulk,
+        },
+        t,
+    )
+}
+
+#[test]
+fn step2_time_only_gap_is_confirmed_in_time_or_stays_ambg() {
+    let (reference, slower) = (
+        time_only(1.0, 1.01, 1.02, 0.01, 10),
+        time_only(1.2, 1.21, 1.22, 0.01, 10),
+    );
+    let confirmed = decide_with(&reference, &slower, &t());
+    assert_eq!(confirmed.status, Status::Slow);
+    assert_eq!(confirmed.reason.code, ReasonCode::ClearGapTimeOnly);
+    let strict = crate::deciding::config::preset("strict").unwrap();
+    let ambg = decide_with(&reference, &slower, &strict);
+    assert_eq!(
+        (ambg.status, ambg.reason.code),
+        (Status::Undecided, ReasonCode::MissingClockRate)
+    );
+    // NVBench summaries without a clock rate never confirm in time alone.
+    let nvbench = decide_with(
+        &robust(1.0, 1.01, 1.02, 0.01, None),
+        &robust(1.2, 1.21, 1.22, 0.01, None),
+        &t(),
+    );
+    assert_eq!(nvbench.reason.code, ReasonCode::MissingClockRate);
+    // Summary SAME is unchanged: same_without_clock_rate.
+    let same = decide_with(&reference, &time_only(1.0, 1.011, 1.02, 0.01, 10), &t());
+    assert_eq!(
+        (same.status, same.reason.code),
+        (Status::Same, ReasonCode::SameWithoutClockRate)
+    );
+}
+
+#[test]
+fn one_repetition_a_side_is_too_few() {
+    let (one, many) = (
+        time_only(1.0, 1.0, 1.0, 0.0, 1),
+        time_only(1.5, 1.5, 1.5, 0.0, 5),
+    );
+    let mut gap = decide_with(&one, &many, &t());
+    assert_eq!(gap.status, Status::Slow);
+    too_few_repetitions(&mut gap, [Some(1), Some(5)]);
+    assert_eq!(
+        (gap.status, gap.reason.code),
+        (Status::Undecided, ReasonCode::TooFewRepetitions)
+    );
+    // Two a side, uncounted inputs, and `????` rows stay as they are.
+    let mut decided = decide_with(&one, &many, &t());
+    too_few_repetitions(&mut decided, [Some(2), Some(2)]);
+    assert_eq!(decided.status, Status::Slow);
+    too_few_repetitions(&mut decided, [None, None]);
+    assert_eq!(decided.status, Status::Slow);
+    let mut unknown = decided.clone();
+    unknown.status = Status::Unknown;
+    too_few_repetitions(&mut unknown, [Some(1), Some(1)]);
+    assert_eq!(unknown.status, Status::Unknown);
+}

@@ -285,7 +285,13 @@ pub fn decide_repeated(
         .map(|r| extract(r.state, warnings))
         .collect::<Result<Vec<_>, _>>()?;
     let kind = common_estimate_kind(ref_timings.iter().chain(&cmp_timings));
-    let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
+    let time_only_gaps = t.without_clock() == crate::deciding::config::WithoutClock::Confirm;
+    let ref_side = MergedSide::new(
+        reference.runs,
+        &ref_timings,
+        kind,
+        warnings,
+    );
     let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
     let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
     let summarized = missing.is_none();
@@ -300,7 +306,11 @@ pub fn decide_repeated(
     }
     // One run a side (also when the others lack the state) is the pair's
     // decision; three runs in all leave at least one degree of freedom.
+    // Without a clock (Google Benchmark), the tests on the run centers call
+    // only where `clear_gap.without_clock` confirms gaps in time alone.
+    let clocked = |side: &MergedSide| side.points.iter().all(|p| p.clock.is_some());
     let tested = ref_side.runs.len() + cmp_side.runs.len() >= 3
+        && (time_only_gaps || (clocked(&ref_side) && clocked(&cmp_side)))
         && summarized
         && comparison.status != Status::Unknown;
     let shown = if tested {
@@ -311,6 +321,19 @@ pub fn decide_repeated(
     } else {
         None
     };
+    // One file of one repetition is too few; several files (processes) of
+    // one repetition each are repetitions (google/benchmark#1796).
+    let single = |runs: &[RunState], timings: &[Timing]| match (runs, timings) {
+        ([_], [timing]) => timing.repetitions,
+        _ => None,
+    };
+    decision::too_few_repetitions(
+        &mut comparison,
+        [
+            single(reference.runs, &ref_timings),
+            single(compare.runs, &cmp_timings),
+        ],
+    );
     let stats = RepetitionStats::new(
         ref_side.stats(reference.total_runs),
         cmp_side.stats(compare.total_runs),

@@ -48,7 +48,13 @@ pub fn hull(intervals: &[Option<Interval>]) -> Option<Interval> {
 /// The hull of the runs' cycle intervals: missing when a run has no clock
 /// summary, invalid when a run's is unusable (as for one run).
 pub fn cycle_hull(cycles: &[CycleInterval]) -> CycleInterval {
-    if cycles.contains(&CycleInterval::Missing) {
+    if !cycles.is_empty() && cycles.iter().all(|c| *c == CycleInterval::TimeOnly) {
+        return CycleInterval::TimeOnly;
+    }
+    if cycles
+        .iter()
+        .any(|c| matches!(c, CycleInterval::Missing | CycleInterval::TimeOnly))
+    {
         return CycleInterval::Missing;
     }
     let scaled: Option<Vec<Option<Interval>>> = cycles
