@@ -296,3 +296,60 @@ fn along_chart_pairs_share_a_colour_with_pow2_ticks_and_a_named_title() {
         }
     }
 }
+
+/// `(fill, cx, cy)` of the markers drawn inside the plot (the darkgrid
+/// face), so legend handles outside it do not count.
+fn plot_markers(path: &Path) -> Vec<(String, f64, f64)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let number = |n: &roxmltree::Node, name: &str| -> f64 {
+        n.attribute(name)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let face = doc
+        .descendants()
+        .find(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#EAEAF2"))
+        .expect("the plot face");
+    let (x0, y0) = (number(&face, "x"), number(&face, "y"));
+    let (x1, y1) = (x0 + number(&face, "width"), y0 + number(&face, "height"));
+    doc.descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .map(|n| {
+            let fill = n.attribute("fill").unwrap_or_default().to_string();
+            (fill, number(&n, "cx"), number(&n, "cy"))
+        })
+        .filter(|(_, x, y)| (x0..=x1).contains(x) && (y0..=y1).contains(y))
+        .collect()
+}
+
+#[test]
+fn every_measured_point_is_drawn_even_when_the_other_side_has_none() {
+    // The example's compare run skipped F64 at 2^26 on device 1 (`????`):
+    // its reference point is drawn all the same.
+    let dir = scratch("measured");
+    let example = crate::util::project("testdata/examples");
+    let (reference, compare) = (example.join("reference.json"), example.join("compare.json"));
+    run(
+        &dir,
+        &[
+            "--plot-along",
+            "Elements{io}",
+            "--plot-along-output",
+            "along-{device}.svg",
+            reference.to_str().unwrap(),
+            compare.to_str().unwrap(),
+        ],
+    );
+    for device in [0, 1] {
+        let markers = plot_markers(&dir.join(format!("along-{device}.svg")));
+        // Every type has a marker at the largest size, 2^26.
+        let right = markers.iter().map(|m| m.1).fold(f64::MIN, f64::max);
+        let fills: BTreeSet<&str> = markers
+            .iter()
+            .filter(|m| (m.1 - right).abs() < 0.5)
+            .map(|m| m.0.as_str())
+            .collect();
+        assert_eq!(fills.len(), 4, "device {device}: {fills:?}");
+    }
+}

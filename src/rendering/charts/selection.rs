@@ -224,12 +224,14 @@ impl<'s> Charts<'s> {
                     series.len() - 2
                 }
             };
-            series[index]
-                .points
-                .push(along_point(x, c.cmp_time, c.cmp_noise));
-            series[index + 1]
-                .points
-                .push(along_point(x, c.ref_time, c.ref_noise));
+            // A side's measured point is drawn even when the other side has
+            // none (a state the compare run skipped keeps its reference point).
+            if let Some(point) = along_point(x, c.cmp_time, c.cmp_noise) {
+                series[index].points.push(point);
+            }
+            if let Some(point) = along_point(x, c.ref_time, c.ref_noise) {
+                series[index + 1].points.push(point);
+            }
         }
         Ok(series)
     }
@@ -247,10 +249,14 @@ impl<'s> Charts<'s> {
         let mut keys: Vec<String> = Vec::new();
         let mut series: Vec<AlongSeries> = Vec::new();
         for records in states {
-            let Some(first) = records.iter().flatten().next() else {
-                continue;
-            };
-            let Some((x, key)) = along_place(axis, first)? else {
+            let mut place = None;
+            for record in records.iter().flatten() {
+                place = along_place(axis, record)?;
+                if place.is_some() {
+                    break;
+                }
+            }
+            let Some((x, key)) = place else {
                 continue;
             };
             let base = match keys.iter().position(|k| *k == key) {
@@ -269,14 +275,16 @@ impl<'s> Charts<'s> {
                     series.len() - sides
                 }
             };
-            let c = &first.comparison;
-            series[base]
-                .points
-                .push(along_point(x, c.ref_time, c.ref_noise));
+            // The baseline's point comes from the first record that has it.
+            let baseline = records
+                .iter()
+                .flatten()
+                .find_map(|r| along_point(x, r.comparison.ref_time, r.comparison.ref_noise));
+            series[base].points.extend(baseline);
             for (candidate, record) in records.iter().enumerate() {
                 if let Some(record) = record {
                     let c = &record.comparison;
-                    series[base + candidate + 1].points.push(along_point(
+                    series[base + candidate + 1].points.extend(along_point(
                         x,
                         c.cmp_time,
                         c.cmp_noise,
@@ -369,12 +377,12 @@ impl<'s> Charts<'s> {
 }
 
 /// Where a state goes on an along chart: its axis value as `x` and the
-/// other axes' values as the series key; `None` when either side's time is
-/// not a positive finite number (the reference skips such states).
+/// other axes' values as the series key; `None` when neither side's time is
+/// a positive finite number. The reference skips a state when either side
+/// lacks a time, which hides the point the other side measured.
 fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, String)>, Failure> {
     let c = &record.comparison;
-    let usable = |t: Option<f64>| t.is_some_and(|t| t.is_finite() && t > 0.0);
-    if !(usable(c.ref_time) && usable(c.cmp_time)) {
+    if !(usable_time(c.ref_time) || usable_time(c.cmp_time)) {
         return Ok(None);
     }
     let value = record
@@ -414,12 +422,14 @@ fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
     }
 }
 
-fn along_point(x: f64, time: Option<f64>, noise: Option<f64>) -> AlongPoint {
-    AlongPoint {
-        x,
-        time: time.unwrap_or(f64::NAN),
-        noise,
-    }
+fn usable_time(time: Option<f64>) -> bool {
+    time.is_some_and(|t| t.is_finite() && t > 0.0)
+}
+
+/// The point of one side, when that side measured a usable time.
+fn along_point(x: f64, time: Option<f64>, noise: Option<f64>) -> Option<AlongPoint> {
+    let time = time.filter(|t| usable_time(Some(*t)))?;
+    Some(AlongPoint { x, time, noise })
 }
 
 /// Appends the compare device to the row labels when the bars come from
