@@ -353,3 +353,62 @@ fn every_measured_point_is_drawn_even_when_the_other_side_has_none() {
         assert_eq!(fills.len(), 4, "device {device}: {fills:?}");
     }
 }
+
+/// The x tick labels of a summary chart, left to right.
+fn x_tick_labels(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let mut ticks: Vec<(f64, String)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| {
+            let t = n.text()?.trim();
+            let x = n.attribute("x")?.parse().ok()?;
+            t.ends_with(" %").then(|| (x, t.to_string()))
+        })
+        .collect();
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    ticks.into_iter().map(|(_, t)| t).collect()
+}
+
+#[test]
+fn bars_start_at_zero_with_few_round_distinct_ticks() {
+    // Every state 7 % slower: the reference's axis left 0 out and read
+    // `7.00000%` three times.
+    let dir = scratch("ticks");
+    let reference = results(1, 6, 1, &|_, _| 1.0);
+    let compare = results(1, 6, 1, &|_, _| 1.07);
+    std::fs::write(dir.join("ref.json"), reference.text()).unwrap();
+    std::fs::write(dir.join("cmp.json"), compare.text()).unwrap();
+    run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "slow.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(
+        x_tick_labels(&dir.join("slow.svg")),
+        vec!["0 %", "2 %", "4 %", "6 %"]
+    );
+    // Changes of both signs: ticks either side of 0, each label once.
+    write_pair(&dir, 1, 6, 1);
+    run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "both.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let ticks = x_tick_labels(&dir.join("both.svg"));
+    assert_eq!(
+        ticks,
+        vec!["\u{2212}10 %", "\u{2212}5 %", "0 %", "5 %", "10 %"]
+    );
+}

@@ -9,7 +9,6 @@ use std::path::Path;
 
 use plotters::chart::ChartBuilder;
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
-use plotters::coord::types::RangedCoordf64;
 use plotters::element::{PathElement, Rectangle};
 use plotters::prelude::DrawingBackend;
 use plotters::style::{Color, RGBColor};
@@ -18,7 +17,7 @@ use crate::rendering::charts::canvas::{
     Canvas, Chart, PixelRect, Theme, best_legend_position, drawn, pt, sample_polyline, status_color,
 };
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
-use crate::rendering::charts::ticks::percent_labels;
+use crate::rendering::charts::ticks::{Tick, label_at, percent_ticks};
 
 /// Title of the summary chart before any device or filter suffix: the bars
 /// show the change of the GPU time (upstream NVBench's `main` title).
@@ -116,24 +115,18 @@ struct SummaryChart<'a> {
     dark: bool,
 }
 
-/// The reference's x limits: the data range padded by 10 % of its width,
-/// or by 10 % of the value (0.05 around zero) when all values are equal.
-/// Non-finite values are ignored.
+/// The x view: the data range widened to hold 0, so every bar starts at
+/// the zero line and its length is the change, padded by 5 % of its width
+/// (the reference's limits left 0 out when all changes had one sign, which
+/// made a uniform 7 % slowdown look like large differences). Non-finite
+/// values are ignored.
 fn summary_x_limits(entries: &[SummaryEntry]) -> (f64, f64) {
     let finite = entries.iter().map(|e| e.fraction).filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !(lo.is_finite() && hi.is_finite()) {
+    let (lo, hi) = finite.fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if hi == lo {
         return (-0.05, 0.05);
     }
-    let pad = if hi > lo {
-        (hi - lo) * 0.1
-    } else if lo == 0.0 {
-        0.05
-    } else {
-        lo.abs() * 0.1
-    };
+    let pad = (hi - lo) * 0.05;
     let (lo, hi) = (lo - pad, hi + pad);
     // Values so large that the padding overflows still need a usable range.
     if lo.is_finite() && hi.is_finite() && hi > lo {
@@ -143,27 +136,65 @@ fn summary_x_limits(entries: &[SummaryEntry]) -> (f64, f64) {
     }
 }
 
-/// The most x ticks (plotters' own choice of round values) whose percent
-/// labels fit side by side in `plot_width` pixels with room between them.
-fn percent_tick_count<DB: DrawingBackend>(
+/// Most x ticks: a few round values are easier to read than many.
+const MAX_X_BINS: usize = 6;
+
+/// The x ticks: the most (up to [`MAX_X_BINS`] intervals) whose labels fit
+/// side by side in `plot_width` pixels with room between them.
+fn x_ticks<DB: DrawingBackend>(
     c: &Canvas<'_, DB>,
     (lo, hi): (f64, f64),
     plot_width: f64,
     em: f64,
-) -> usize {
-    let coord = RangedCoordf64::from(lo..hi);
-    let most = (plot_width / (2.0 * em)).floor().max(1.0) as usize;
-    (1..=most)
+) -> Vec<Tick> {
+    (1..=MAX_X_BINS)
         .rev()
-        .find(|&count| {
-            let labels = percent_labels(&coord.key_points(count), hi - lo);
-            let widest = labels
+        .map(|bins| percent_ticks(lo, hi, bins))
+        .find(|ticks| {
+            let widest = ticks
                 .iter()
                 .map(|(_, text)| c.text_width(text, em))
                 .fold(0.0, f64::max);
-            (widest + em) * labels.len() as f64 <= plot_width
+            (widest + em) * ticks.len() as f64 <= plot_width
         })
-        .unwrap_or(1)
+        .unwrap_or_else(|| percent_ticks(lo, hi, 1))
+}
+
+/// The x axis: linear over the view, its key points the chosen ticks
+/// (plotters' own f64 axis picks its ticks itself).
+#[derive(Debug, Clone)]
+struct ChangeAxis {
+    range: (f64, f64),
+    ticks: Vec<f64>,
+}
+
+impl Ranged for ChangeAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let (lo, hi) = self.range;
+        let share = (value - lo) / (hi - lo);
+        (limit.0 as f64 + share * (limit.1 - limit.0) as f64).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            return Vec::new();
+        }
+        self.ticks.clone()
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.0..self.range.1
+    }
+}
+
+/// The labels come from the chart's formatter; nothing is formatted here.
+impl ValueFormatter<f64> for ChangeAxis {
+    fn format_ext(&self, value: &f64) -> String {
+        value.to_string()
+    }
 }
 
 /// The row axis: row `i` (counted from the top) spans `i..i + 1`, its
@@ -285,7 +316,8 @@ impl Chart for SummaryChart<'_> {
             .fold(0.0, f64::max);
         let (lo, hi) = self.limits;
         let plot_width = c.width - 2.0 * pad - label_width;
-        let bins = percent_tick_count(c, (lo, hi), plot_width, label_em);
+        let ticks = x_ticks(c, (lo, hi), plot_width, label_em);
+        let keys: Vec<f64> = ticks.iter().map(|t| t.0).collect();
 
         let mut builder = ChartBuilder::on(c.area);
         builder
@@ -296,16 +328,20 @@ impl Chart for SummaryChart<'_> {
         if !title.is_empty() {
             builder.caption(&title, c.font(title_em, fg));
         }
-        let mut chart = drawn(builder.build_cartesian_2d(lo..hi, RowAxis { rows }))?;
+        let x_axis = ChangeAxis {
+            range: (lo, hi),
+            ticks: keys,
+        };
+        let mut chart = drawn(builder.build_cartesian_2d(x_axis, RowAxis { rows }))?;
         let row_label = |y: &f64| labels.get(y.floor() as usize).cloned().unwrap_or_default();
-        let percent = |x: &f64| percent_labels(&[*x], hi - lo).remove(0).1;
+        let percent = |x: &f64| label_at(&ticks, *x);
         drawn(
             chart
                 .configure_mesh()
                 .disable_mesh()
                 .axis_style(fg.stroke_width(2))
                 .set_all_tick_mark_size(tick_len as i32)
-                .x_labels(bins)
+                .x_labels(ticks.len())
                 .y_labels(rows + 1)
                 .x_label_formatter(&percent)
                 .y_label_formatter(&row_label)
