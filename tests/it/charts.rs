@@ -21,10 +21,18 @@ fn run(dir: &Path, args: &[&str]) -> Output {
 
 /// A state whose GPU time is `mean` seconds with 0.2 % noise.
 fn state(device: i64, t: &str, exponent: u32, mean: f64) -> State {
+    timed(
+        State::on(device)
+            .at("T", t)
+            .at("Elements{io}", 1u64 << exponent),
+        mean,
+    )
+}
+
+/// `state` timed at `mean` seconds with 0.2 % noise.
+fn timed(state: State, mean: f64) -> State {
     let sd = mean * 0.002;
-    State::on(device)
-        .at("T", t)
-        .at("Elements{io}", 1u64 << exponent)
+    state
         .float("nv/cold/time/gpu/min", mean - 2.0 * sd)
         .float("nv/cold/time/gpu/max", mean + 2.0 * sd)
         .float("nv/cold/time/gpu/mean", mean)
@@ -216,16 +224,19 @@ fn rows_of_a_multi_gpu_file_carry_their_device() {
         ],
     );
     let texts = svg_texts(&dir.join("multi.svg"));
-    let rows = row_labels(&texts);
+    let rows: Vec<&String> = texts.iter().filter(|t| t.contains("=2^")).collect();
     assert_eq!(rows.len(), 8, "{texts:?}");
     for device in ["0: GPU-0", "1: GPU-1"] {
-        let label = format!("bench_0 | T=F32 Elements{{io}}=2^10 | device {device}");
+        // The one benchmark is said once, under the title.
+        let label = format!("T=F32 Elements{{io}}=2^10 | device {device}");
         assert!(rows.contains(&&label), "missing {label}: {rows:?}");
     }
+    let title = texts.iter().position(|t| t == "GPU timing change");
     assert!(
-        texts.contains(&"GPU timing change".to_string()),
+        title.is_some(),
         "two device names: no device in the title: {texts:?}"
     );
+    assert_eq!(texts[title.unwrap() + 1], "bench_0", "the subtitle");
 }
 
 /// Stroke colours of `<polyline>`s, each with the number of polylines
@@ -411,4 +422,181 @@ fn bars_start_at_zero_with_few_round_distinct_ticks() {
         ticks,
         vec!["\u{2212}10 %", "\u{2212}5 %", "0 %", "5 %", "10 %"]
     );
+}
+
+/// The lines of the row labels (right-aligned texts), top to bottom.
+fn row_label_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("text-anchor") == Some("end"))
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
+/// Whether `lines` hold each label's parts in order, each part whole on
+/// one line (a label may wrap between its parts).
+fn labels_in_order(lines: &[String], labels: &[Vec<String>]) -> Result<(), String> {
+    let mut at = 0;
+    for label in labels {
+        for part in label {
+            while at < lines.len() && !lines[at].contains(part.as_str()) {
+                at += 1;
+            }
+            if at == lines.len() {
+                return Err(format!("{part:?} of {label:?} not found in order"));
+            }
+        }
+        at += 1;
+    }
+    Ok(())
+}
+
+#[test]
+fn labels_keep_what_differs_and_say_what_all_rows_share_once() {
+    // A CUB-like sweep: every label used to read
+    // `cub.bench.radix_sort.keys.base.tuned | T{ct}=I16 OffsetT{ct}…`.
+    let dir = scratch("cub");
+    let doc = |factor: f64| {
+        let mut states = Vec::new();
+        for t in ["I8", "I16", "I32", "I64", "I128"] {
+            for e in [16, 20, 24, 28] {
+                for entropy in ["1.000", "0.544", "0.201", "0.000"] {
+                    let state = State::on(0)
+                        .at("T{ct}", t)
+                        .at("OffsetT{ct}", "I32")
+                        .at("Elements{io}", 1u64 << e)
+                        .at("Entropy", entropy);
+                    let time = 1e-5 * (1u64 << (e - 16)) as f64;
+                    states.push(timed(state, time * factor));
+                }
+            }
+        }
+        let bench = Bench::new("cub.bench.radix_sort.keys.base.tuned")
+            .axis("T{ct}", "type")
+            .axis("OffsetT{ct}", "type")
+            .pow2_axis("Elements{io}")
+            .axis("Entropy", "float64");
+        Doc::new()
+            .device(0, "NVIDIA H100 80GB HBM3")
+            .bench(bench.states(states))
+    };
+    std::fs::write(dir.join("ref.json"), doc(1.0).text()).unwrap();
+    std::fs::write(dir.join("cmp.json"), doc(1.03).text()).unwrap();
+    run(
+        &dir,
+        &["--plot", "--plot-output", "cub.svg", "ref.json", "cmp.json"],
+    );
+    let path = dir.join("cub.svg");
+    let texts = svg_texts(&path);
+    let title = texts
+        .iter()
+        .position(|t| t == "GPU timing change - NVIDIA H100 80GB HBM3")
+        .expect("the title");
+    assert_eq!(
+        texts[title + 1],
+        "cub.bench.radix_sort.keys.base.tuned | OffsetT{ct}=I32",
+        "what every row shares, once"
+    );
+    let lines = row_label_lines(&path);
+    assert_eq!(lines.len(), 80, "one line a row: {lines:?}");
+    // Float axis values as the tables show them.
+    assert_eq!(lines[0], "T{ct}=I8 Elements{io}=2^16 Entropy=1");
+    assert_eq!(lines[79], "T{ct}=I128 Elements{io}=2^28 Entropy=0");
+    let distinct: BTreeSet<&String> = lines.iter().collect();
+    assert_eq!(distinct.len(), 80, "every row tells itself apart");
+}
+
+#[test]
+fn long_labels_wrap_and_widen_the_chart_before_anything_is_cut() {
+    let dir = scratch("long");
+    let layouts = [
+        "row_major_with_padding_for_coalesced_loads_of_sixteen_byte_vectors",
+        "column_major_with_padding_for_coalesced_loads_of_sixteen_byte_vectors",
+    ];
+    let doc = |factor: f64| {
+        let mut states = Vec::new();
+        for device in 0..2 {
+            for layout in layouts {
+                for e in [16, 20] {
+                    let state = State::on(device)
+                        .at("Layout", layout)
+                        .at("Elements{io}", 1u64 << e);
+                    states.push(timed(state, 1e-5 * factor));
+                }
+            }
+        }
+        let bench = Bench::new("transpose")
+            .axis("Layout", "string")
+            .pow2_axis("Elements{io}");
+        Doc::new()
+            .device(0, "NVIDIA H100 80GB HBM3")
+            .device(1, "NVIDIA L4")
+            .bench(bench.states(states))
+    };
+    std::fs::write(dir.join("ref.json"), doc(1.0).text()).unwrap();
+    std::fs::write(dir.join("cmp.json"), doc(0.9).text()).unwrap();
+    run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "long.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let path = dir.join("long.svg");
+    let lines = row_label_lines(&path);
+    assert!(lines.iter().all(|l| !l.contains('…')), "{lines:?}");
+    assert_eq!(lines.len(), 16, "two lines a row: {lines:?}");
+    let mut labels = Vec::new();
+    for (device, name) in [(0, "NVIDIA H100 80GB HBM3"), (1, "NVIDIA L4")] {
+        for layout in layouts {
+            for e in [16, 20] {
+                labels.push(vec![
+                    format!("Layout={layout}"),
+                    format!("Elements{{io}}=2^{e}"),
+                    format!("device {device}: {name}"),
+                ]);
+            }
+        }
+    }
+    labels_in_order(&lines, &labels).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let width: f64 = doc
+        .root_element()
+        .attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(width > 1500.0, "the chart widened: {width}");
+}
+
+#[test]
+fn the_example_s_devices_are_named_whole() {
+    let dir = scratch("example-summary");
+    let example = crate::util::project("testdata/examples");
+    let (reference, compare) = (example.join("reference.json"), example.join("compare.json"));
+    run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "summary.svg",
+            reference.to_str().unwrap(),
+            compare.to_str().unwrap(),
+        ],
+    );
+    let lines = row_label_lines(&dir.join("summary.svg"));
+    assert_eq!(lines.len(), 47, "{lines:?}");
+    assert_eq!(
+        lines[0],
+        "T=I8 Elements{io}=2^16 | device 0: NVIDIA H100 80GB HBM3"
+    );
+    assert_eq!(lines[46], "T=F64 Elements{io}=2^24 | device 1: NVIDIA L4");
+    let texts = svg_texts(&dir.join("summary.svg"));
+    assert!(texts.contains(&"copy_type_sweep".to_string()), "{texts:?}");
 }

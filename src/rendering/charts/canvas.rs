@@ -7,8 +7,10 @@ use std::sync::OnceLock;
 
 use plotters::chart::SeriesLabelPosition;
 use plotters::coord::Shift;
+use plotters::element::Text;
 use plotters::prelude::{DrawingArea, DrawingBackend};
-use plotters::style::{FontStyle, IntoFont, RGBAColor, RGBColor, TextStyle};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontDesc, FontFamily, FontStyle, IntoFont, RGBAColor, RGBColor, TextStyle};
 
 /// Charts follow matplotlib's sizes at 150 dpi.
 pub(super) const DPI: f64 = 150.0;
@@ -95,43 +97,102 @@ impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
             .color(&color)
     }
 
-    /// Width of `text` in pixels; measured with the real glyph advances on
-    /// both backends because an SVG viewer renders the same font.
+    /// Width of `text` in pixels (see [`text_width`]).
     pub fn text_width(&self, text: &str, em: f64) -> f64 {
-        if text.is_empty() {
-            return 0.0;
-        }
-        let style: TextStyle = (FONT_FAMILY, em * GLYPH_HEIGHT_EM).into_font().into();
-        match self.area.estimate_text_size(text, &style) {
-            Ok((w, _)) => w as f64,
-            Err(_) => 0.6 * em * text.chars().count() as f64,
-        }
+        text_width(text, em)
     }
 
-    /// Shortens `text` with an ellipsis until it fits `max_width` pixels
-    /// (plotters draws a text as given, however long; a long benchmark name
-    /// would push the plot off the canvas).
+    /// `text`, shortened to `max_width` pixels (see [`fit`]).
     pub fn fit(&self, text: &str, em: f64, max_width: f64) -> String {
-        if self.text_width(text, em) <= max_width {
-            return text.to_string();
-        }
-        let chars: Vec<char> = text.chars().collect();
-        let (mut keep, mut step) = (0usize, chars.len());
-        // Largest prefix that still fits, by binary search on its length.
-        while step > 0 {
-            let next = keep + step;
-            let candidate: String = chars[..next.min(chars.len())]
-                .iter()
-                .chain(['…'].iter())
-                .collect();
-            if next < chars.len() && self.text_width(&candidate, em) <= max_width {
-                keep = next;
-            } else {
-                step /= 2;
-            }
-        }
-        chars[..keep].iter().chain(['…'].iter()).collect()
+        fit(text, em, max_width)
     }
+
+    /// Draws `text` at the backend pixel `at`, anchored as `anchor` says.
+    pub fn text(
+        &self,
+        text: &str,
+        at: (f64, f64),
+        (em, color): (f64, RGBColor),
+        anchor: (HPos, VPos),
+    ) -> Result<(), String> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let style = self.font(em, color).pos(Pos::new(anchor.0, anchor.1));
+        let at = (at.0.round() as i32, at.1.round() as i32);
+        drawn(self.area.draw(&Text::new(text.to_string(), at, style)))
+    }
+
+    /// Draws centred lines from `top` down, each `(text, em)`, and gives
+    /// the height they took.
+    pub fn header(
+        &self,
+        lines: &[(String, f64)],
+        top: f64,
+        color: RGBColor,
+    ) -> Result<f64, String> {
+        let mut y = top;
+        for (text, em) in lines {
+            let at = (self.width / 2.0, y);
+            self.text(text, at, (*em, color), (HPos::Center, VPos::Top))?;
+            y += line_pitch(*em);
+        }
+        Ok(y - top)
+    }
+}
+
+/// Distance between the baselines of two lines of text of `em` pixels.
+pub(super) fn line_pitch(em: f64) -> f64 {
+    1.3 * em
+}
+
+/// Width of `text` in pixels with an em of `em` pixels; measured with the
+/// real glyph advances on both backends because an SVG viewer renders the
+/// same font, and without a canvas, so that a chart can be sized to its
+/// labels before it is drawn.
+pub(super) fn text_width(text: &str, em: f64) -> f64 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let fallback = 0.6 * em * text.chars().count() as f64;
+    if register_font().is_err() {
+        return fallback;
+    }
+    let font = FontDesc::new(
+        FontFamily::Name(FONT_FAMILY),
+        em * GLYPH_HEIGHT_EM,
+        FontStyle::Normal,
+    );
+    match font.layout_box(text) {
+        Ok(((x0, _), (x1, _))) => (x1 - x0) as f64,
+        Err(_) => fallback,
+    }
+}
+
+/// Shortens `text` with an ellipsis until it fits `max_width` pixels
+/// (plotters draws a text as given, however long; a long benchmark name
+/// would push the plot off the canvas). The last resort: labels are
+/// wrapped and charts widened first.
+pub(super) fn fit(text: &str, em: f64, max_width: f64) -> String {
+    if text_width(text, em) <= max_width {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let (mut keep, mut step) = (0usize, chars.len());
+    // Largest prefix that still fits, by binary search on its length.
+    while step > 0 {
+        let next = keep + step;
+        let candidate: String = chars[..next.min(chars.len())]
+            .iter()
+            .chain(['…'].iter())
+            .collect();
+        if next < chars.len() && text_width(&candidate, em) <= max_width {
+            keep = next;
+        } else {
+            step /= 2;
+        }
+    }
+    chars[..keep].iter().chain(['…'].iter()).collect()
 }
 
 /// Colours of a chart's theme: matplotlib's default, the reference's

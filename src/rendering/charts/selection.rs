@@ -11,10 +11,10 @@ use crate::matching::filters::AxisFilter;
 use crate::rendering::charts::along::{
     AlongAxis, AlongPoint, AlongSeries, along_axis_value, draw_along_chart, missing_along_axis,
 };
+use crate::rendering::charts::labels::{NamePart, section};
 use crate::rendering::charts::output::{ChartFile, OutputPaths, PlotKind, numbered_path};
 use crate::rendering::charts::summary::{
-    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, draw_summary_part,
-    summary_title,
+    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, SummaryEntry, SummaryPlan, summary_title,
 };
 use crate::rendering::charts::template::along_output_path;
 use crate::text::printable::printable;
@@ -62,8 +62,9 @@ pub enum ChartEvent {
     File { file: ChartFile, stdout: bool },
 }
 
-/// `name=display` of the axes not pinned by a single-valued filter.
-fn axis_label(values: &[AxisEntry], filters: &[AxisFilter]) -> String {
+/// `name=display` parts of the axes not pinned by a single-valued filter
+/// (the title names those).
+fn axis_parts(values: &[AxisEntry], filters: &[AxisFilter]) -> Vec<NamePart> {
     values
         .iter()
         .filter(|v| {
@@ -71,9 +72,23 @@ fn axis_label(values: &[AxisEntry], filters: &[AxisFilter]) -> String {
                 .iter()
                 .any(|f| f.values.len() == 1 && f.name == v.name)
         })
-        .map(|v| format!("{}={}", v.name, v.display))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .map(|v| {
+            // Control characters are not allowed in SVG text.
+            let text = printable(&format!("{}={}", v.name, v.display)).into_owned();
+            NamePart::new(format!("axis {}", v.name), text, section::AXES)
+        })
+        .collect()
+}
+
+/// Repetition mode: the lowest and highest change the runs' interval
+/// hulls allow (`compare lower / reference upper - 1` to `compare upper /
+/// reference lower - 1`).
+fn hull_change(record: &StateRecord) -> Option<(f64, f64)> {
+    record.repetitions.as_ref()?;
+    let c = &record.comparison;
+    let (r, m) = (c.ref_interval.as_ref()?, c.cmp_interval.as_ref()?);
+    let (low, high) = (m.lower / r.upper - 1.0, m.upper / r.lower - 1.0);
+    (low.is_finite() && high.is_finite()).then_some((low, high))
 }
 
 impl<'s> Charts<'s> {
@@ -112,12 +127,12 @@ impl<'s> Charts<'s> {
         let Some(fraction) = record.comparison.frac_diff.filter(|f| f.is_finite()) else {
             return;
         };
-        let mut label = match axis_label(&record.axis_values, filters) {
-            axes if axes.is_empty() => record.benchmark.clone(),
-            axes => format!("{} | {axes}", record.benchmark),
-        };
+        let benchmark = printable(&record.benchmark).into_owned();
+        let mut name = vec![NamePart::new("benchmark", benchmark, section::BENCHMARK)];
+        name.extend(axis_parts(&record.axis_values, filters));
         if let Some(candidate) = candidate {
-            label = format!("{label} | {candidate}");
+            let text = printable(candidate).into_owned();
+            name.push(NamePart::new("candidate", text, section::CANDIDATE));
         }
         let device_name = device_name.map(|n| printable(&n).into_owned());
         if let Some(name) = &device_name {
@@ -128,9 +143,9 @@ impl<'s> Charts<'s> {
         self.entry_devices
             .push((record.devices.1, device_name.unwrap_or_default()));
         self.entries.push(SummaryEntry {
-            // Control characters are not allowed in SVG text.
-            label: printable(&label).into_owned(),
+            name,
             fraction,
+            range: hull_change(record),
             status: record.comparison.status.label(),
             benchmark: record.benchmark.clone(),
         });
@@ -166,17 +181,18 @@ impl<'s> Charts<'s> {
             .summary_output
             .as_deref()
             .unwrap_or(DEFAULT_SUMMARY_OUTPUT);
-        let pages: Vec<&[SummaryEntry]> = entries.chunks(ROWS_PER_CHART).collect();
-        if pages.len() > 1 {
-            let text = split_message(entries.len(), pages.len(), requested);
+        let plan = SummaryPlan::new(entries);
+        let parts = plan.parts();
+        if parts.len() > 1 {
+            let text = split_message(plan.len(), parts.len(), plan.rows_per_chart(), requested);
             events.push(ChartEvent::Message {
                 text,
                 stdout: self.summary_messages_on_stdout(),
             });
         }
-        for (index, page) in pages.iter().enumerate() {
-            let (requested, title) = if pages.len() > 1 {
-                let part = format!("{title} (part {} of {})", index + 1, pages.len());
+        for (index, rows) in parts.iter().enumerate() {
+            let (requested, title) = if parts.len() > 1 {
+                let part = format!("{title} (part {} of {})", index + 1, parts.len());
                 (numbered_path(requested, index + 1), part)
             } else {
                 (requested.to_string(), title.clone())
@@ -188,9 +204,9 @@ impl<'s> Charts<'s> {
                     stdout: false,
                 });
             }
-            let file =
-                draw_summary_part(page, &entries, &title, self.settings.dark, Path::new(&path))
-                    .map_err(Failure::Fatal)?;
+            let file = plan
+                .draw_part(rows.clone(), &title, self.settings.dark, Path::new(&path))
+                .map_err(Failure::Fatal)?;
             events.push(ChartEvent::File {
                 file,
                 stdout: self.summary_messages_on_stdout(),
@@ -445,19 +461,28 @@ fn label_devices(entries: &mut [SummaryEntry], devices: &[(i64, String)]) {
     // GPUs of one model are told apart by id alone (the title names them).
     let one_model = devices.iter().all(|(_, name)| *name == devices[0].1);
     for (entry, (id, name)) in entries.iter_mut().zip(devices) {
-        entry.label = if one_model || name.is_empty() {
-            format!("{} | device {id}", entry.label)
+        let text = if one_model || name.is_empty() {
+            format!("device {id}")
         } else {
-            format!("{} | device {id}: {name}", entry.label)
+            format!("device {id}: {name}")
         };
+        // The candidate, when there is one, stays last.
+        let at = entry
+            .name
+            .iter()
+            .position(|p| p.section > section::DEVICE)
+            .unwrap_or(entry.name.len());
+        entry
+            .name
+            .insert(at, NamePart::new("device", text, section::DEVICE));
     }
 }
 
 /// The message of a summary chart split into numbered files.
-fn split_message(rows: usize, files: usize, requested: &str) -> String {
+fn split_message(rows: usize, files: usize, per_chart: usize, requested: &str) -> String {
     format!(
         "Comparison plot has {rows} rows: splitting it into {files} charts of at most \
-         {ROWS_PER_CHART} rows, {} to {}",
+         {per_chart} rows, {} to {}",
         numbered_path(requested, 1),
         numbered_path(requested, files)
     )

@@ -7,10 +7,11 @@ use std::io;
 use std::path::Path;
 
 use crate::rendering::charts::along::{AlongAxis, AlongPoint, AlongSeries, draw_along_chart};
+use crate::rendering::charts::labels::NamePart;
 use crate::rendering::charts::output::{
     ChartFile, ImageFormat, OutputPaths, PlotKind, numbered_path, with_copy_suffix,
 };
-use crate::rendering::charts::summary::{SummaryEntry, draw_summary_part, summary_title};
+use crate::rendering::charts::summary::{SummaryEntry, draw_summary, summary_title};
 use crate::rendering::charts::template::{
     along_output_path, sanitize_component, validate_plot_options,
 };
@@ -30,7 +31,7 @@ fn render_summary_chart(
     dark: bool,
     path: &Path,
 ) -> Result<String, String> {
-    written(draw_summary_part(entries, entries, title, dark, path))
+    written(draw_summary(entries, title, dark, path))
 }
 
 fn render_along_chart(
@@ -86,10 +87,12 @@ fn pow2(name: &str) -> AlongAxis<'_> {
     AlongAxis { name, pow2: true }
 }
 
+/// A bar whose whole label is one part (so it is never shared or wrapped).
 fn entry(label: &str, fraction: f64, status: &'static str, benchmark: &str) -> SummaryEntry {
     SummaryEntry {
-        label: label.into(),
+        name: vec![NamePart::new("label", label, 0)],
         fraction,
+        range: None,
         status,
         benchmark: benchmark.into(),
     }
@@ -165,7 +168,8 @@ fn summary_png_has_matplotlib_size() {
         saved,
         format!("Saved comparison plot to {}", path.display())
     );
-    assert_eq!(png_size(&path), (1500, 600));
+    // matplotlib's 4-inch minimum at 150 dpi, and the legend row below.
+    assert_eq!(png_size(&path), (1500, 642));
     assert_eq!(png_pixel(&path, 2, 2), [255, 255, 255], "light background");
 }
 
@@ -203,7 +207,8 @@ fn summary_svg_has_title_labels_and_colored_bars() {
         "x-axis label: {texts:?}"
     );
     for e in sample_entries() {
-        assert!(texts.contains(&e.label), "missing label {}", e.label);
+        let label = &e.name[0].text;
+        assert!(texts.contains(label), "missing label {label}");
     }
     assert!(
         texts
