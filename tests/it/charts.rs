@@ -288,7 +288,8 @@ fn along_chart_pairs_share_a_colour_with_pow2_ticks_and_a_named_title() {
             texts.contains(&format!("bench_0 - GPU-{device} (device {device})")),
             "{texts:?}"
         );
-        for legend in ["T = F32", "T = F32 ref", "T = F64", "T = F64 ref"] {
+        // A colour a type; the line style tells the sides apart.
+        for legend in ["T = F32", "T = F64", "compare", "reference"] {
             assert!(texts.contains(&legend.to_string()), "legend {legend}");
         }
         for tick in ["2¹⁰", "2¹²", "2¹⁴", "2¹⁶", "2¹⁸"] {
@@ -298,7 +299,8 @@ fn along_chart_pairs_share_a_colour_with_pow2_ticks_and_a_named_title() {
         let colours = line_colours(&path, 9);
         let series: Vec<_> = colours
             .iter()
-            .filter(|(colour, _)| colour.as_str() != "#FFFFFF")
+            // Grid lines are white, the style key's handles gray.
+            .filter(|(colour, _)| !["#FFFFFF", "#595959"].contains(&colour.as_str()))
             .collect();
         assert_eq!(series.len(), 2, "{colours:?}");
         for (colour, (solid, dashes)) in series {
@@ -352,8 +354,9 @@ fn every_measured_point_is_drawn_even_when_the_other_side_has_none() {
             compare.to_str().unwrap(),
         ],
     );
-    for device in [0, 1] {
+    for (device, measured) in [(0, 48), (1, 47)] {
         let markers = plot_markers(&dir.join(format!("along-{device}.svg")));
+        assert_eq!(markers.len(), measured, "device {device}: {markers:?}");
         // Every type has a marker at the largest size, 2^26.
         let right = markers.iter().map(|m| m.1).fold(f64::MIN, f64::max);
         let fills: BTreeSet<&str> = markers
@@ -599,4 +602,88 @@ fn the_example_s_devices_are_named_whole() {
     assert_eq!(lines[46], "T=F64 Elements{io}=2^24 | device 1: NVIDIA L4");
     let texts = svg_texts(&dir.join("summary.svg"));
     assert!(texts.contains(&"copy_type_sweep".to_string()), "{texts:?}");
+}
+
+/// Texts drawn below the plot face (the legend's), top to bottom.
+fn texts_below_the_plot(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let number = |n: &roxmltree::Node, name: &str| -> f64 {
+        n.attribute(name)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let face = doc
+        .descendants()
+        .find(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#EAEAF2"))
+        .expect("the plot face");
+    let bottom = number(&face, "y") + number(&face, "height");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("text-anchor") == Some("start"))
+        .filter(|n| number(n, "y") > bottom)
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_along_legend_sits_below_the_plot_with_every_entry_whole() {
+    // CUB-like tuning axes: the entries used to be cut at `ItemsPerThrea…`,
+    // losing the ` ref` that told the sides apart, and covered the curves.
+    let dir = scratch("along-legend");
+    let doc = |factor: f64| {
+        let mut states = Vec::new();
+        for items in [7, 11, 15] {
+            for threads in [128, 256] {
+                for e in [16, 20, 24] {
+                    let state = State::on(0)
+                        .at("ItemsPerThread", items)
+                        .at("BlockThreads", threads)
+                        .at("Algorithm", "warp_scans_with_lookback")
+                        .at("Elements{io}", 1u64 << e);
+                    let time = 1e-5 * (1u64 << (e - 16)) as f64 * (1.0 + items as f64 / 100.0);
+                    states.push(timed(state, time * factor));
+                }
+            }
+        }
+        let bench = Bench::new("cub.bench.scan.exclusive.sum.base")
+            .axis("ItemsPerThread", "int64")
+            .axis("BlockThreads", "int64")
+            .axis("Algorithm", "string")
+            .pow2_axis("Elements{io}");
+        Doc::new()
+            .device(0, "NVIDIA L4")
+            .bench(bench.states(states))
+    };
+    std::fs::write(dir.join("ref.json"), doc(1.0).text()).unwrap();
+    std::fs::write(dir.join("cmp.json"), doc(0.95).text()).unwrap();
+    run(
+        &dir,
+        &[
+            "--plot-along",
+            "Elements{io}",
+            "--plot-along-output",
+            "along.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    let path = dir.join("along.svg");
+    let legend = texts_below_the_plot(&path);
+    let mut expected: Vec<String> = Vec::new();
+    for items in [7, 11, 15] {
+        for threads in [128, 256] {
+            expected.push(format!(
+                "ItemsPerThread = {items}, BlockThreads = {threads}"
+            ));
+        }
+    }
+    expected.extend(["compare".to_string(), "reference".to_string()]);
+    assert_eq!(legend, expected, "whole entries, in order, below the plot");
+    let texts = svg_texts(&path);
+    assert!(
+        texts.contains(&"Algorithm = warp_scans_with_lookback".to_string()),
+        "the value every series shares is said once: {texts:?}"
+    );
+    assert!(texts.iter().all(|t| !t.contains('…')), "{texts:?}");
 }

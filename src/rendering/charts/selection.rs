@@ -80,11 +80,24 @@ fn axis_parts(values: &[AxisEntry], filters: &[AxisFilter]) -> Vec<NamePart> {
         .collect()
 }
 
+/// Whether a side of the state merges several runs (`--vs` with
+/// repetitions): its interval is then the hull of the runs' intervals,
+/// drawn as whiskers. A single run a side (N-way without repetitions)
+/// draws as a pair does.
+fn merges_runs(record: &StateRecord) -> bool {
+    record
+        .repetitions
+        .as_ref()
+        .is_some_and(|r| r.reference.reps() > 1 || r.compare.reps() > 1)
+}
+
 /// Repetition mode: the lowest and highest change the runs' interval
 /// hulls allow (`compare lower / reference upper - 1` to `compare upper /
 /// reference lower - 1`).
 fn hull_change(record: &StateRecord) -> Option<(f64, f64)> {
-    record.repetitions.as_ref()?;
+    if !merges_runs(record) {
+        return None;
+    }
     let c = &record.comparison;
     let (r, m) = (c.ref_interval.as_ref()?, c.cmp_interval.as_ref()?);
     let (low, high) = (m.lower / r.upper - 1.0, m.upper / r.lower - 1.0);
@@ -223,62 +236,72 @@ impl<'s> Charts<'s> {
     }
 
     /// The compare and reference series of one device pair along the axis:
-    /// one pair of series per combination of the other axes' values.
-    fn along_series(axis: &str, records: &[StateRecord]) -> Result<Vec<AlongSeries>, Failure> {
-        let mut series: Vec<AlongSeries> = Vec::new();
+    /// one pair of series per combination of the other axes' values, and
+    /// the values every state shares (said under the title).
+    fn along_series(
+        axis: &str,
+        records: &[StateRecord],
+    ) -> Result<(Vec<AlongSeries>, String), Failure> {
+        let mut placed = Vec::new();
         for record in records {
-            let Some((x, key)) = along_place(axis, record)? else {
-                continue;
-            };
-            let c = &record.comparison;
-            let index = match series.iter().position(|s| !s.reference && s.label == key) {
-                Some(index) => index,
+            if let Some((x, key)) = along_place(axis, record)? {
+                placed.push((x, key, record));
+            }
+        }
+        let common = shared_values(placed.iter().map(|(_, key, _)| key.as_slice()));
+        let mut keys: Vec<&[AxisValue]> = Vec::new();
+        let mut series: Vec<AlongSeries> = Vec::new();
+        for (x, key, record) in &placed {
+            let index = match keys.iter().position(|k| *k == key.as_slice()) {
+                Some(group) => 2 * group,
                 None => {
-                    let group = series.len() / 2;
-                    series.push(along_line(key.clone(), false, group));
-                    series.push(along_line(format!("{key} ref"), true, group));
-                    series.len() - 2
+                    let group = keys.len();
+                    keys.push(key);
+                    let label = key_label(key, &common);
+                    series.push(along_line(label.clone(), false, group));
+                    series.push(along_line(format!("{label} ref"), true, group));
+                    2 * group
                 }
             };
             // A side's measured point is drawn even when the other side has
             // none (a state the compare run skipped keeps its reference point).
-            if let Some(point) = along_point(x, c.cmp_time, c.cmp_noise) {
-                series[index].points.push(point);
-            }
-            if let Some(point) = along_point(x, c.ref_time, c.ref_noise) {
-                series[index + 1].points.push(point);
-            }
+            series[index].points.extend(side_point(*x, record, false));
+            series[index + 1]
+                .points
+                .extend(side_point(*x, record, true));
         }
-        Ok(series)
+        Ok((series, key_label(&common, &[])))
     }
 
     /// N-way: per combination of the other axes' values the baseline's
     /// series (dashed) and one series per candidate, each side a colour;
     /// `states` hold each candidate's record of a state, `labels` the
-    /// sides' labels (baseline first).
+    /// sides' labels (baseline first). Also gives the values every state
+    /// shares.
     fn nway_along_series(
         axis: &str,
         states: &[Vec<Option<&StateRecord>>],
         labels: &[String],
-    ) -> Result<Vec<AlongSeries>, Failure> {
-        let sides = labels.len();
-        let mut keys: Vec<String> = Vec::new();
-        let mut series: Vec<AlongSeries> = Vec::new();
+    ) -> Result<(Vec<AlongSeries>, String), Failure> {
+        let mut placed = Vec::new();
         for records in states {
-            let mut place = None;
             for record in records.iter().flatten() {
-                place = along_place(axis, record)?;
-                if place.is_some() {
+                if let Some((x, key)) = along_place(axis, record)? {
+                    placed.push((x, key, records));
                     break;
                 }
             }
-            let Some((x, key)) = place else {
-                continue;
-            };
-            let base = match keys.iter().position(|k| *k == key) {
+        }
+        let common = shared_values(placed.iter().map(|(_, key, _)| key.as_slice()));
+        let sides = labels.len();
+        let mut keys: Vec<&[AxisValue]> = Vec::new();
+        let mut series: Vec<AlongSeries> = Vec::new();
+        for (x, key, records) in &placed {
+            let base = match keys.iter().position(|k| *k == key.as_slice()) {
                 Some(index) => index * sides,
                 None => {
-                    keys.push(key.clone());
+                    keys.push(key);
+                    let key = key_label(key, &common);
                     for (side, label) in labels.iter().enumerate() {
                         let label = printable(label);
                         let name = if key.is_empty() {
@@ -295,20 +318,16 @@ impl<'s> Charts<'s> {
             let baseline = records
                 .iter()
                 .flatten()
-                .find_map(|r| along_point(x, r.comparison.ref_time, r.comparison.ref_noise));
+                .find_map(|r| side_point(*x, r, true));
             series[base].points.extend(baseline);
             for (candidate, record) in records.iter().enumerate() {
                 if let Some(record) = record {
-                    let c = &record.comparison;
-                    series[base + candidate + 1].points.extend(along_point(
-                        x,
-                        c.cmp_time,
-                        c.cmp_noise,
-                    ));
+                    let point = side_point(*x, record, false);
+                    series[base + candidate + 1].points.extend(point);
                 }
             }
         }
-        Ok(series)
+        Ok((series, key_label(&common, &[])))
     }
 
     /// Draws the along chart of one device pair, titled with the benchmark
@@ -322,8 +341,14 @@ impl<'s> Charts<'s> {
         let Some(axis) = self.settings.along.as_deref() else {
             return Ok(Vec::new());
         };
-        let series = Self::along_series(axis, records)?;
-        self.along_chart(axis, &series, records.iter(), device, device_name)
+        let (series, shared) = Self::along_series(axis, records)?;
+        self.along_chart(
+            axis,
+            (&series, &shared),
+            records.iter(),
+            device,
+            device_name,
+        )
     }
 
     /// N-way: the along chart of one baseline device section, a series per
@@ -339,17 +364,18 @@ impl<'s> Charts<'s> {
         let Some(axis) = self.settings.along.as_deref() else {
             return Ok(Vec::new());
         };
-        let series = Self::nway_along_series(axis, states, labels)?;
+        let (series, shared) = Self::nway_along_series(axis, states, labels)?;
         let records = states.iter().flatten().flatten().copied();
-        self.along_chart(axis, &series, records, device, device_name)
+        self.along_chart(axis, (&series, &shared), records, device, device_name)
     }
 
     /// Draws an along chart of `series` for one device pair, titled with
-    /// the benchmark and the device's name.
+    /// the benchmark and the device's name, the axis values every state
+    /// shares (`shared`) under the title.
     fn along_chart<'r>(
         &mut self,
         axis: &str,
-        series: &[AlongSeries],
+        (series, shared): (&[AlongSeries], &str),
         records: impl Iterator<Item = &'r StateRecord> + Clone,
         device: (i64, usize),
         device_name: &str,
@@ -382,7 +408,7 @@ impl<'s> Charts<'s> {
             name: &axis_name,
             pow2: is_pow2_axis(axis, records),
         };
-        let file = draw_along_chart(&title, along_axis, series, Path::new(&path))
+        let file = draw_along_chart(&title, shared, along_axis, series, Path::new(&path))
             .map_err(Failure::Fatal)?;
         events.push(ChartEvent::File {
             file,
@@ -392,11 +418,15 @@ impl<'s> Charts<'s> {
     }
 }
 
+/// An axis' name and value as the reference writes them in series names.
+type AxisValue = (String, String);
+
 /// Where a state goes on an along chart: its axis value as `x` and the
-/// other axes' values as the series key; `None` when neither side's time is
-/// a positive finite number. The reference skips a state when either side
-/// lacks a time, which hides the point the other side measured.
-fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, String)>, Failure> {
+/// other axes' names and values as the series key; `None` when neither
+/// side's time is a positive finite number. The reference skips a state
+/// when either side lacks a time, which hides the point the other side
+/// measured.
+fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<AxisValue>)>, Failure> {
     let c = &record.comparison;
     if !(usable_time(c.ref_time) || usable_time(c.cmp_time)) {
         return Ok(None);
@@ -414,19 +444,39 @@ fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, String)>
         })?;
     let text = value.value.as_ref().map(|v| v.py_str()).unwrap_or_default();
     let x = along_axis_value(axis, &text).map_err(Failure::Fatal)?;
-    let key: Vec<String> = record
+    let key = record
         .axis_values
         .iter()
         .filter(|v| v.name != axis)
         .map(|v| {
-            format!(
-                "{} = {}",
-                v.name,
-                v.value.as_ref().map(|s| s.py_str()).unwrap_or_default()
-            )
+            let value = v.value.as_ref().map(|s| s.py_str()).unwrap_or_default();
+            (v.name.clone(), value)
         })
         .collect();
-    Ok(Some((x, printable(&key.join(", ")).into_owned())))
+    Ok(Some((x, key)))
+}
+
+/// The axis values every key has, when there are two keys or more (one
+/// series says nothing by its name: its values all go under the title).
+fn shared_values<'k>(mut keys: impl Iterator<Item = &'k [AxisValue]> + Clone) -> Vec<AxisValue> {
+    let Some(first) = keys.next() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .filter(|value| keys.clone().all(|key| key.contains(value)))
+        .cloned()
+        .collect()
+}
+
+/// `name = value, ...` of a key's values other than `shared`.
+fn key_label(key: &[AxisValue], shared: &[AxisValue]) -> String {
+    let parts: Vec<String> = key
+        .iter()
+        .filter(|value| !shared.contains(value))
+        .map(|(name, value)| format!("{name} = {value}"))
+        .collect();
+    printable(&parts.join(", ")).into_owned()
 }
 
 fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
@@ -442,10 +492,33 @@ fn usable_time(time: Option<f64>) -> bool {
     time.is_some_and(|t| t.is_finite() && t > 0.0)
 }
 
-/// The point of one side, when that side measured a usable time.
-fn along_point(x: f64, time: Option<f64>, noise: Option<f64>) -> Option<AlongPoint> {
+/// The point of one side of a state, when that side measured a usable
+/// time; in repetition mode with the hull of the runs' intervals as its
+/// range, and no noise band (the whisker shows the spread).
+fn side_point(x: f64, record: &StateRecord, reference: bool) -> Option<AlongPoint> {
+    let c = &record.comparison;
+    let (time, noise, interval) = if reference {
+        (c.ref_time, c.ref_noise, c.ref_interval.as_ref())
+    } else {
+        (c.cmp_time, c.cmp_noise, c.cmp_interval.as_ref())
+    };
     let time = time.filter(|t| usable_time(Some(*t)))?;
-    Some(AlongPoint { x, time, noise })
+    let point = if merges_runs(record) {
+        AlongPoint {
+            x,
+            time,
+            noise: None,
+            range: interval.map(|i| (i.lower, i.upper)),
+        }
+    } else {
+        AlongPoint {
+            x,
+            time,
+            noise,
+            range: None,
+        }
+    };
+    Some(point)
 }
 
 /// Appends the compare device to the row labels when the bars come from
