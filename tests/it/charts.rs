@@ -687,3 +687,152 @@ fn the_along_legend_sits_below_the_plot_with_every_entry_whole() {
     );
     assert!(texts.iter().all(|t| !t.contains('…')), "{texts:?}");
 }
+
+/// Two benchmarks' worth of runs for repetition mode: `T` in {F32, F64},
+/// `Elements{io}` 2^10..2^13, every time scaled by `factor`.
+fn repetition_run(factor: f64) -> Doc {
+    results(1, 4, 1, &|_, _| factor)
+}
+
+/// `(x1, y, x2)` of the horizontal two-point lines in `stroke`.
+fn horizontal_lines(path: &Path, stroke: &str) -> Vec<(f64, f64, f64)> {
+    two_point_lines(path, stroke)
+        .into_iter()
+        .filter(|((_, y1), (_, y2))| y1 == y2)
+        .map(|((x1, y), (x2, _))| (x1.min(x2), y, x1.max(x2)))
+        .collect()
+}
+
+/// The two-point `<polyline>`s drawn in `stroke`.
+fn two_point_lines(path: &Path, stroke: &str) -> Vec<((f64, f64), (f64, f64))> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some(stroke))
+        .filter_map(|n| {
+            let points: Vec<(f64, f64)> = n
+                .attribute("points")?
+                .split_whitespace()
+                .filter_map(|p| {
+                    let (x, y) = p.split_once(',')?;
+                    Some((x.parse().ok()?, y.parse().ok()?))
+                })
+                .collect();
+            (points.len() == 2).then(|| (points[0], points[1]))
+        })
+        .collect()
+}
+
+/// The x pixel of a change (0.05 = 5 %) on a summary chart, from the
+/// positions of its first and last tick labels.
+fn change_to_pixel(path: &Path) -> impl Fn(f64) -> f64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let ticks: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| {
+            let label = n
+                .text()?
+                .trim()
+                .strip_suffix(" %")?
+                .replace('\u{2212}', "-");
+            Some((
+                label.parse::<f64>().ok()? / 100.0,
+                n.attribute("x")?.parse().ok()?,
+            ))
+        })
+        .collect();
+    assert!(ticks.len() >= 2, "{ticks:?}");
+    let ((v0, x0), (v1, x1)) = (ticks[0], ticks[ticks.len() - 1]);
+    move |change| x0 + (change - v0) / (v1 - v0) * (x1 - x0)
+}
+
+#[test]
+fn repetition_mode_draws_merged_centers_with_the_runs_hulls() {
+    let dir = scratch("repetitions");
+    // Reference runs 1.00 and 1.02, compare runs 1.10 and 1.12 (times the
+    // base time), each with the interval mean ± 0.2 %.
+    for (name, factor) in [("r1", 1.0), ("r2", 1.02), ("c1", 1.10), ("c2", 1.12)] {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(path, repetition_run(factor).text()).unwrap();
+    }
+    let out = run(
+        &dir,
+        &[
+            "--plot",
+            "--plot-output",
+            "summary.svg",
+            "--plot-along",
+            "Elements{io}",
+            "--plot-along-output",
+            "along.svg",
+            "r1.json",
+            "r2.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for saved in [
+        "Saved comparison plot to summary.svg",
+        "Saved plot-along output to along.svg",
+    ] {
+        assert!(stderr.contains(saved), "{stderr}");
+    }
+    let summary = dir.join("summary.svg");
+    let texts = svg_texts(&summary);
+    for text in [
+        "GPU time change of the merged centers, compare vs reference (negative = faster)",
+        "change the runs' intervals allow",
+    ] {
+        assert!(texts.contains(&text.to_string()), "{text}: {texts:?}");
+    }
+    // Each of the 8 rows has a whisker from the lowest change the hulls
+    // allow to the highest: 1.10 * 0.998 / (1.02 * 1.002) - 1 = +7.4 %
+    // to 1.12 * 1.002 / (1.00 * 0.998) - 1 = +12.4 %.
+    let pixel = change_to_pixel(&summary);
+    let lines = horizontal_lines(&summary, "#000000");
+    // The x axis is the longest line; row ticks are short; the legend's
+    // whisker is below the axis.
+    let axis = lines
+        .iter()
+        .max_by(|a, b| (a.2 - a.0).total_cmp(&(b.2 - b.0)))
+        .unwrap()
+        .1;
+    let whiskers: Vec<_> = lines
+        .iter()
+        .filter(|l| l.1 < axis && l.2 - l.0 > 10.0)
+        .collect();
+    assert_eq!(whiskers.len(), 8, "{lines:?}");
+    let (low, high) = (
+        1.10 * 0.998 / (1.02 * 1.002) - 1.0,
+        1.12 * 1.002 / 0.998 - 1.0,
+    );
+    for (x1, _, x2) in whiskers {
+        assert!((x1 - pixel(low)).abs() < 2.0, "{x1} vs {}", pixel(low));
+        assert!((x2 - pixel(high)).abs() < 2.0, "{x2} vs {}", pixel(high));
+    }
+    // The along chart: every side's merged center is drawn, each with a
+    // vertical whisker over its hull, and the legend says what they are.
+    let along = dir.join("along.svg");
+    assert_eq!(
+        plot_markers(&along).len(),
+        2 * 2 * 4,
+        "{:?}",
+        plot_markers(&along)
+    );
+    let texts = svg_texts(&along);
+    assert!(
+        texts.contains(&"range of the runs' intervals".to_string()),
+        "{texts:?}"
+    );
+    for colour in ["#4C72B0", "#DD8452"] {
+        let vertical = two_point_lines(&along, colour)
+            .into_iter()
+            .filter(|((x1, y1), (x2, y2))| x1 == x2 && y1 != y2)
+            .count();
+        assert_eq!(vertical, 2 * 4, "{colour}: a whisker a side and state");
+    }
+}

@@ -400,8 +400,10 @@ impl Chart for AlongChart<'_> {
             drawn(chart.draw_series(polygons))?;
         }
         for s in series {
-            draw_whiskers(c, &chart, s)?;
             draw_series(&mut chart, s)?;
+        }
+        for s in series {
+            draw_whiskers(c, &chart, s)?;
         }
         let width = c.width - 2.0 * margin;
         self.legend
@@ -487,18 +489,19 @@ fn draw_series<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Repetition mode: a whisker over each point's hull, with caps, a few
-/// pixels left of the marker for a reference series and right of it for a
-/// compare series, so that the two sides' whiskers of one state stand
-/// apart. Drawn in backend pixels on the canvas.
+/// Repetition mode: a whisker over each point's hull, with caps, just left
+/// of the marker for a reference series and right of it for a compare
+/// series, so that neither the marker nor the other side's whisker hides
+/// it (a hull of a few percent is only a few pixels tall on a log axis).
+/// Drawn in backend pixels on the canvas.
 fn draw_whiskers<DB: DrawingBackend>(
     c: &Canvas<'_, DB>,
     chart: &ChartContext<'_, DB, LogLog>,
     s: &PreparedSeries<'_>,
 ) -> Result<(), String> {
     let positive = |v: f64| v.is_finite() && v > 0.0;
-    let offset = if s.dashed { -1 } else { 1 } * (marker_radius() / 2);
-    let cap = marker_radius() / 2 + 1;
+    let offset = if s.dashed { -1 } else { 1 } * (marker_radius() + 4);
+    let cap = 3;
     let style = s.color.stroke_width(pt(1.0).round() as u32);
     for p in &s.points {
         let Some((low, high)) = p.range.filter(|(a, b)| positive(*a) && positive(*b)) else {
@@ -578,6 +581,48 @@ mod tests {
         assert!(prepared[1].dashed && !prepared[0].dashed);
         assert_eq!(prepared[0].points.len(), 2, "sorted, last of equal x kept");
         assert_eq!(prepared[0].points[1].noise, Some(0.5));
+    }
+
+    #[test]
+    fn legend_names_colours_once_and_keys_the_line_styles() {
+        let series = |label: &str, reference, group| AlongSeries {
+            label: label.into(),
+            reference,
+            group,
+            points: vec![p(1.0, None), p(2.0, None)],
+        };
+        let texts = |input: &[AlongSeries]| -> Vec<Vec<String>> {
+            legend_entries(&prepare_series(input))
+                .into_iter()
+                .map(|section| section.into_iter().map(|e| e.text).collect())
+                .collect()
+        };
+        let pair = [
+            series("T = F32", false, 0),
+            series("T = F32 ref", true, 0),
+            series("T = F64", false, 1),
+            series("T = F64 ref", true, 1),
+        ];
+        assert_eq!(
+            texts(&pair),
+            vec![vec!["T = F32", "T = F64"], vec!["compare", "reference"]]
+        );
+        // N-way: every side its own colour, the baseline dashed.
+        let nway = [
+            series("T = F32 main", true, 0),
+            series("T = F32 pr-a", false, 1),
+            series("T = F32 pr-b", false, 2),
+        ];
+        let entries = legend_entries(&prepare_series(&nway));
+        assert_eq!(entries[0].len(), 3);
+        assert_eq!(entries[0][0].handle, Handle::Line { dashed: true });
+        assert!(
+            entries[1].is_empty(),
+            "no style key: each entry shows its own"
+        );
+        let mut whiskered = pair.to_vec();
+        whiskered[0].points[0].range = Some((0.9e-3, 1.1e-3));
+        assert_eq!(texts(&whiskered)[1].last().unwrap(), legend::RANGE_KEY);
     }
 
     #[test]

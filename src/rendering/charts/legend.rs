@@ -94,12 +94,13 @@ impl Metrics {
 /// An entry with its text in lines.
 type Placed = (Entry, Vec<String>);
 
+/// A row of entries, its height and the width of its columns.
+type Row = (Vec<Placed>, f64, f64);
+
 /// Entries placed in rows and columns, with each entry's text in lines.
 #[derive(Debug, Clone)]
 pub(super) struct Layout {
-    /// Rows of entries, each with its height.
-    rows: Vec<(Vec<Placed>, f64)>,
-    column_width: f64,
+    rows: Vec<Row>,
     metrics: Metrics,
 }
 
@@ -123,24 +124,39 @@ impl Layout {
             .map(|entries| entries.into_iter().map(place).collect())
             .filter(|entries: &Vec<Placed>| !entries.is_empty())
             .collect();
-        let widest = sections
-            .iter()
-            .flatten()
-            .flat_map(|(_, lines)| lines.iter().map(|l| measure(l)))
-            .fold(0.0, f64::max);
-        let column_width = metrics.handle + metrics.gap() + widest + metrics.spacing();
-        let most_in_a_section = sections.iter().map(Vec::len).max().unwrap_or(1);
-        let columns = (((width + metrics.spacing()) / column_width).floor() as usize)
-            .clamp(1, most_in_a_section.max(1));
-        let mut rows: Vec<Vec<Placed>> = sections
-            .iter()
-            .flat_map(|section| section.chunks(columns).map(<[Placed]>::to_vec))
-            .collect();
+        // Columns are as wide as the widest entry of the colours (the
+        // first section); a later section lays out in them, or in one
+        // column a row when its entries are wider.
+        let widest = |section: &[Placed]| {
+            section
+                .iter()
+                .flat_map(|(_, lines)| lines.iter().map(|l| measure(l)))
+                .fold(0.0, f64::max)
+        };
+        let fit_columns = |column_width: f64, entries: usize| {
+            (((width + metrics.spacing()) / column_width).floor() as usize).clamp(1, entries.max(1))
+        };
+        let column_of = |text: f64| metrics.handle + metrics.gap() + text + metrics.spacing();
+        let column_width = column_of(sections.first().map_or(0.0, |s| widest(s)));
+        let columns = fit_columns(
+            column_width,
+            sections.iter().map(Vec::len).max().unwrap_or(1),
+        );
+        let mut rows: Vec<(Vec<Placed>, f64)> = Vec::new();
+        for section in &sections {
+            let (own, own_width) = if column_of(widest(section)) <= column_width {
+                (columns, column_width)
+            } else {
+                let wider = column_of(widest(section));
+                (fit_columns(wider, section.len()), wider)
+            };
+            rows.extend(section.chunks(own).map(|row| (row.to_vec(), own_width)));
+        }
         if rows.len() > MAX_ROWS {
-            let kept: usize = rows[..MAX_ROWS].iter().map(Vec::len).sum::<usize>() - 1;
-            let total: usize = rows.iter().map(Vec::len).sum();
+            let kept: usize = rows[..MAX_ROWS].iter().map(|r| r.0.len()).sum::<usize>() - 1;
+            let total: usize = rows.iter().map(|r| r.0.len()).sum();
             rows.truncate(MAX_ROWS);
-            let last = rows.last_mut().expect("MAX_ROWS > 0");
+            let last = &mut rows.last_mut().expect("MAX_ROWS > 0").0;
             last.pop();
             let text = format!("\u{2026} and {} more", total - kept);
             let entry = Entry {
@@ -152,16 +168,12 @@ impl Layout {
         }
         let rows = rows
             .into_iter()
-            .map(|row| {
+            .map(|(row, column_width)| {
                 let lines = row.iter().map(|(_, l)| l.len()).max().unwrap_or(1);
-                (row, lines as f64 * metrics.pitch())
+                (row, lines as f64 * metrics.pitch(), column_width)
             })
             .collect();
-        Layout {
-            rows,
-            column_width,
-            metrics,
-        }
+        Layout { rows, metrics }
     }
 
     /// Height of the legend.
@@ -169,14 +181,14 @@ impl Layout {
         if self.rows.is_empty() {
             0.0
         } else {
-            self.rows.iter().map(|(_, h)| h).sum::<f64>() + self.metrics.em
+            self.rows.iter().map(|(_, h, _)| h).sum::<f64>() + self.metrics.em
         }
     }
 
     /// Entries in the widest row.
     #[cfg(test)]
     fn columns(&self) -> usize {
-        self.rows.iter().map(|(r, _)| r.len()).max().unwrap_or(0)
+        self.rows.iter().map(|(r, _, _)| r.len()).max().unwrap_or(0)
     }
 
     /// The lines of every entry, in order.
@@ -184,7 +196,7 @@ impl Layout {
     pub fn lines(&self) -> Vec<Vec<String>> {
         self.rows
             .iter()
-            .flat_map(|(row, _)| row.iter().map(|(_, l)| l.clone()))
+            .flat_map(|(row, _, _)| row.iter().map(|(_, l)| l.clone()))
             .collect()
     }
 
@@ -198,13 +210,16 @@ impl Layout {
         text_color: RGBColor,
     ) -> Result<(), String> {
         let m = self.metrics;
-        let columns = self.rows.iter().map(|(r, _)| r.len()).max().unwrap_or(1);
-        let block = columns as f64 * self.column_width - m.spacing();
+        let block = self
+            .rows
+            .iter()
+            .map(|(row, _, column)| row.len() as f64 * column - m.spacing())
+            .fold(0.0, f64::max);
         let left = left + ((width - block) / 2.0).max(0.0);
         let mut y = top + m.em / 2.0;
-        for (row, height) in &self.rows {
+        for (row, height, column_width) in &self.rows {
             for (column, (entry, lines)) in row.iter().enumerate() {
-                let x = left + column as f64 * self.column_width;
+                let x = left + column as f64 * column_width;
                 let middle = y + m.pitch() / 2.0;
                 draw_handle(c, entry, (x, middle), m)?;
                 let text_x = x + m.handle + m.gap();
@@ -310,6 +325,20 @@ mod tests {
         let with_key = Layout::new(vec![colours, style_key(false)], 900.0, metrics());
         assert_eq!(with_key.rows.len(), 2, "the style key has a row of its own");
         assert_eq!(with_key.rows[1].0.len(), 2);
+        let wide_key = Layout::new(
+            vec![entries(&["a", "b", "c", "d"]), style_key(true)],
+            900.0,
+            metrics(),
+        );
+        assert_eq!(
+            wide_key.rows[0].0.len(),
+            4,
+            "short colours keep their columns"
+        );
+        assert!(
+            wide_key.rows[1].2 > wide_key.rows[0].2,
+            "the key's own columns"
+        );
         let narrow = Layout::new(
             vec![entries(&["T = I8", "T = I16", "T = F32"])],
             200.0,
