@@ -22,7 +22,7 @@ use crate::pycompat::pyfmt::{parse_py_float, str_repr};
 use crate::rendering::charts::canvas::{
     Canvas, Chart, DEEP, Theme, drawn, fit, line_pitch, pt, text_width,
 };
-use crate::rendering::charts::labels::{NamePart, wrap};
+use crate::rendering::charts::labels::{NamePart, words, wrap_lines};
 use crate::rendering::charts::legend::{self, Entry, Handle, Layout, Metrics};
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
 use crate::rendering::charts::ticks::{Tick, label_at, log_ticks, pow2_ticks};
@@ -130,51 +130,28 @@ const ALONG_HEIGHT: u32 = 720;
 const TICK_PT: f64 = 11.0;
 const LABEL_PT: f64 = 12.0;
 const LEGEND_PT: f64 = 11.0;
-/// Most lines of the subtitle.
+/// Most lines of the title and of the subtitle.
+const TITLE_LINES: usize = 2;
 const SUBTITLE_LINES: usize = 3;
 
 fn margin() -> f64 {
     pt(8.0)
 }
 
-/// The title, shortened only when one word is wider than the chart, and
-/// the subtitle wrapped between its axis values.
+/// The title, wrapped between words, and the subtitle, wrapped between
+/// its axis values; shortened only when one word is wider than the chart.
 fn header_lines(title: &str, subtitle: &str, room: f64) -> Vec<(String, f64)> {
-    let em = pt(LABEL_PT);
-    // The subtitle breaks after the `, ` between axis values.
-    let words = |text: &str, sep: &str| -> Vec<NamePart> {
-        let pieces: Vec<&str> = text.split(sep).filter(|p| !p.is_empty()).collect();
-        let last = pieces.len().saturating_sub(1);
-        pieces
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let p = if i < last {
-                    format!("{p}{}", sep.trim_end())
-                } else {
-                    p.to_string()
-                };
-                NamePart::new("", p, 0)
-            })
+    let lines = |parts: &[NamePart], em: f64, most: usize| -> Vec<(String, f64)> {
+        let measure = |t: &str| text_width(t, em);
+        let shorten = |t: &str, width: f64| fit(t, em, width);
+        wrap_lines(parts, (most, room), &measure, &shorten)
+            .into_iter()
+            .map(|line| (line, em))
             .collect()
     };
-    let mut lines: Vec<(String, f64)> = Vec::new();
-    if !title.is_empty() {
-        lines.push((fit(title, em, room), em));
-    }
-    let sub_em = pt(TICK_PT);
-    let mut subtitle = wrap(&words(subtitle, ", "), room, &|t| text_width(t, sub_em));
-    if subtitle.len() > SUBTITLE_LINES {
-        let rest = subtitle.split_off(SUBTITLE_LINES - 1).join(" ");
-        subtitle.push(rest);
-    }
-    lines.extend(
-        subtitle
-            .into_iter()
-            .filter(|l| !l.is_empty())
-            .map(|l| (fit(&l, sub_em, room), sub_em)),
-    );
-    lines
+    let mut header = lines(&words(title, " "), pt(LABEL_PT), TITLE_LINES);
+    header.extend(lines(&words(subtitle, ", "), pt(TICK_PT), SUBTITLE_LINES));
+    header
 }
 
 fn legend_metrics() -> Metrics {

@@ -103,6 +103,53 @@ pub fn wrap(parts: &[NamePart], max_width: f64, measure: &dyn Fn(&str) -> f64) -
     lines
 }
 
+/// `text` split after each `sep` into parts to wrap between, each part
+/// keeping its `sep` without a trailing space (`a, b` gives `a,` and `b`;
+/// with `" "`, the words).
+pub fn words(text: &str, sep: &str) -> Vec<NamePart> {
+    let pieces: Vec<&str> = text.split(sep).filter(|p| !p.is_empty()).collect();
+    let last = pieces.len().saturating_sub(1);
+    pieces
+        .iter()
+        .enumerate()
+        .map(|(index, piece)| {
+            let piece = if index < last {
+                format!("{piece}{}", sep.trim_end())
+            } else {
+                piece.to_string()
+            };
+            NamePart::new("", piece, 0)
+        })
+        .collect()
+}
+
+/// `parts` in at most `most` lines of `max_width` (the rest joined into
+/// the last line), a line that is still too wide shortened by `shorten`:
+/// for titles and subtitles, which must not push the plot away.
+pub fn wrap_lines(
+    parts: &[NamePart],
+    (most, max_width): (usize, f64),
+    measure: &dyn Fn(&str) -> f64,
+    shorten: &dyn Fn(&str, f64) -> String,
+) -> Vec<String> {
+    let mut lines = wrap(parts, max_width, measure);
+    if lines.len() > most.max(1) {
+        let rest = lines.split_off(most.max(1) - 1).join(" ");
+        lines.push(rest);
+    }
+    lines
+        .into_iter()
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            if measure(&line) > max_width {
+                shorten(&line, max_width)
+            } else {
+                line
+            }
+        })
+        .collect()
+}
+
 /// Wrapped labels, and the widest of their lines in pixels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Wrapped {
@@ -266,6 +313,28 @@ mod tests {
             wrap(&name, 100.0, &measure),
             vec!["bench", "T=F32", "Elements=2^20", "device 1: NVIDIA L4"]
         );
+    }
+
+    #[test]
+    fn titles_wrap_between_words_in_a_few_lines() {
+        let title = words("copy_type_sweep - NVIDIA L4 (device 1)", " ");
+        assert_eq!(title.len(), 6);
+        let lines = wrap_lines(&title, (2, 200.0), &measure, &shorten);
+        assert_eq!(lines, vec!["copy_type_sweep -", "NVIDIA L4 (device 1)"]);
+        let lines = wrap_lines(&title, (1, 200.0), &measure, &shorten);
+        assert_eq!(
+            lines,
+            vec![format!(
+                "{}…",
+                "copy_type_sweep - NVIDIA"
+                    .chars()
+                    .take(19)
+                    .collect::<String>()
+            )]
+        );
+        let list = words("A = 1, B = 2", ", ");
+        assert_eq!(joined(&list), "A = 1, B = 2");
+        assert!(wrap_lines(&words("", " "), (2, 100.0), &measure, &shorten).is_empty());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor, ShapeStyle};
 
 use crate::rendering::charts::canvas::{Canvas, drawn, fit, line_pitch, text_width};
-use crate::rendering::charts::labels::{NamePart, wrap};
+use crate::rendering::charts::labels::{words, wrap};
 
 /// What the style key says a solid and a dashed line are.
 pub const COMPARE_KEY: &str = "compare";
@@ -113,7 +113,8 @@ impl Layout {
         let text_room = (width - metrics.handle - metrics.gap()).max(em);
         let measure = |t: &str| text_width(t, em);
         let place = |entry: Entry| -> Placed {
-            let lines = wrap(&parts(&entry.text), text_room, &measure)
+            // An entry breaks after the `, ` between axis values.
+            let lines = wrap(&words(&entry.text, ", "), text_room, &measure)
                 .into_iter()
                 .map(|line| fit(&line, em, text_room))
                 .collect();
@@ -232,25 +233,6 @@ impl Layout {
         }
         Ok(())
     }
-}
-
-/// An entry's text in parts to wrap between: after each `, ` of its list
-/// of axis values.
-fn parts(text: &str) -> Vec<NamePart> {
-    let pieces: Vec<&str> = text.split(", ").collect();
-    let last = pieces.len() - 1;
-    pieces
-        .iter()
-        .enumerate()
-        .map(|(index, piece)| {
-            let piece = if index < last {
-                format!("{piece},")
-            } else {
-                piece.to_string()
-            };
-            NamePart::new("", piece, 0)
-        })
-        .collect()
 }
 
 /// A handle of width `m.handle` with its left end at `x`, centred on `y`.

@@ -22,7 +22,9 @@ use plotters::style::{Color, RGBColor};
 use crate::rendering::charts::canvas::{
     Canvas, Chart, DPI, Theme, drawn, fit, line_pitch, pt, status_color, text_width,
 };
-use crate::rendering::charts::labels::{NamePart, Wrapped, fit_labels, joined, split_common, wrap};
+use crate::rendering::charts::labels::{
+    NamePart, Wrapped, fit_labels, joined, split_common, words, wrap_lines,
+};
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
 use crate::rendering::charts::ticks::{Tick, label_at, percent_ticks};
 
@@ -42,7 +44,7 @@ pub const DEFAULT_SUMMARY_OUTPUT: &str = "nvbench_compare.png";
 /// What the reference prints when `--plot` finds no row to draw.
 pub const NO_SUMMARY_DATA: &str = "No comparison data to plot.";
 /// Most rows of one-line labels in one summary chart: at matplotlib's 0.3
-/// inch per row this is a 9,270-pixel-high image whose every row label has
+/// inch per row this is a 9,267-pixel-high image whose every row label has
 /// its full size. Rows of wrapped labels are taller, so fewer fit.
 pub const ROWS_PER_CHART: usize = 200;
 
@@ -108,7 +110,8 @@ const LABEL_STEPS: [(usize, f64); 7] = [
     (3, 1500.0),
     (3, 2200.0),
 ];
-/// Most lines of the subtitle (the parts every row shares).
+/// Most lines of the title, and of the subtitle (the parts every row shares).
+const TITLE_LINES: usize = 2;
 const SUBTITLE_LINES: usize = 3;
 /// Guards against a caller that does not split: a huge comparison cannot
 /// ask for gigabytes of pixels.
@@ -208,24 +211,17 @@ impl SummaryPlan {
     /// The title and subtitle lines, each with its font size.
     fn header(&self, title: &str) -> Vec<(String, f64)> {
         let room = self.width as f64 - 2.0 * pad();
-        let mut lines = Vec::new();
-        let title = fit(title, title_em(), room);
-        if !title.is_empty() {
-            lines.push((title, title_em()));
-        }
-        let em = label_em();
-        let mut subtitle = wrap(&self.common, room, &|t| text_width(t, em));
-        if subtitle.len() > SUBTITLE_LINES {
-            let rest = subtitle.split_off(SUBTITLE_LINES - 1).join(" ");
-            subtitle.push(rest);
-        }
-        lines.extend(
-            subtitle
+        let lines = |parts: &[NamePart], em: f64, most: usize| -> Vec<(String, f64)> {
+            let measure = |t: &str| text_width(t, em);
+            let shorten = |t: &str, width: f64| fit(t, em, width);
+            wrap_lines(parts, (most, room), &measure, &shorten)
                 .into_iter()
-                .filter(|line| !line.is_empty())
-                .map(|line| (fit(&line, em, room), em)),
-        );
-        lines
+                .map(|line| (line, em))
+                .collect()
+        };
+        let mut header = lines(&words(title, " "), title_em(), TITLE_LINES);
+        header.extend(lines(&self.common, label_em(), SUBTITLE_LINES));
+        header
     }
 }
 
