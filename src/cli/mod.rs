@@ -673,11 +673,6 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let reference_devices = device_filter(&cli.reference_devices, "--reference-devices")?;
     let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
     let inputs = sides::inputs(&cli.paths, &cli.vs_positions, cli.labels.as_deref())?;
-    if inputs.layout == Layout::Repetitions && (cli.plot || cli.plot_along.is_some()) {
-        return Err(Failure::fatal(
-            "--plot and --plot-along are not available with --vs (repetition mode)",
-        ));
-    }
     let nway = nway_options(&cli, &inputs)?;
     if cli.threshold > 1.0 {
         // A percentage given where a fraction belongs hides every row.

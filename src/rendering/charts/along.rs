@@ -3,22 +3,27 @@
 //! reference's seaborn-styled `plt.plot` figure (6.4 x 4.8 inches at
 //! 150 dpi). Each combination of the other axes' values is a colour: its
 //! compare series is solid, its reference series dashed, both with round
-//! markers and translucent noise bands. pow2 axes are labelled `2^N`.
+//! markers and translucent noise bands (in repetition mode, whiskers over
+//! the runs' interval hulls instead). pow2 axes are labelled `2^N`. The
+//! axes every series shares are said once under the title, and the legend
+//! sits below the plot ([`legend`](super::legend)).
 
 use std::path::Path;
 
-use plotters::chart::{ChartBuilder, ChartContext, SeriesAnno};
+use plotters::chart::{ChartBuilder, ChartContext};
 use plotters::coord::Shift;
 use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
-use plotters::element::{Circle, DashedPathElement, EmptyElement, Polygon};
+use plotters::element::{Circle, PathElement, Polygon};
 use plotters::prelude::{DrawingArea, DrawingBackend};
 use plotters::series::{DashedLineSeries, LineSeries};
 use plotters::style::{Color, RGBColor, ShapeStyle, TRANSPARENT};
 
 use crate::pycompat::pyfmt::{parse_py_float, str_repr};
 use crate::rendering::charts::canvas::{
-    Canvas, Chart, DEEP, PixelRect, Theme, best_legend_position, drawn, pt, sample_polyline,
+    Canvas, Chart, DEEP, Theme, drawn, fit, line_pitch, pt, text_width,
 };
+use crate::rendering::charts::labels::{NamePart, words, wrap_lines};
+use crate::rendering::charts::legend::{self, Entry, Handle, Layout, Metrics};
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
 use crate::rendering::charts::ticks::{Tick, label_at, log_ticks, pow2_ticks};
 
@@ -46,6 +51,9 @@ pub struct AlongPoint {
     /// Relative noise (0.02 = 2 %); a band is drawn over runs of two or more
     /// consecutive points with a finite, non-negative noise.
     pub noise: Option<f64>,
+    /// Repetition mode: the hull of the runs' intervals (lowest, highest
+    /// time), drawn as a whisker.
+    pub range: Option<(f64, f64)>,
 }
 
 /// The plotted axis: its name (the x-axis title) and whether NVBench marks
@@ -89,33 +97,118 @@ pub fn missing_along_axis(axis_name: &str, benchmark: &str, state: &str) -> Stri
 }
 
 /// Draws one along chart (log-log, time [s] against the axis, `title` on
-/// top) for the file `path`.
+/// top and `subtitle`, the axis values every series shares, under it) for
+/// the file `path`.
 pub fn draw_along_chart(
     title: &str,
+    subtitle: &str,
     axis: AlongAxis<'_>,
     series: &[AlongSeries],
     path: &Path,
 ) -> Result<ChartFile, String> {
+    let series = prepare_series(series);
+    let room = ALONG_WIDTH as f64 - 2.0 * margin();
+    let legend = Layout::new(legend_entries(&series), room, legend_metrics());
+    let header = header_lines(title, subtitle, room);
+    let header_height: f64 = header.iter().map(|(_, em)| line_pitch(*em)).sum();
+    // The reference's 4.8 inches hold the title and the plot; a subtitle
+    // and the legend below add to them.
+    let extra = (header_height - line_pitch(pt(LABEL_PT))).max(0.0) + legend.height();
+    let height = (ALONG_HEIGHT as f64 + extra).round() as u32;
     let chart = AlongChart {
-        title,
+        header,
         axis,
         series,
+        legend,
     };
-    draw_chart(&chart, ALONG_CANVAS, path, PlotKind::Along)
+    draw_chart(&chart, (ALONG_WIDTH, height), path, PlotKind::Along)
 }
 
-const ALONG_CANVAS: (u32, u32) = (960, 720);
+const ALONG_WIDTH: u32 = 960;
+const ALONG_HEIGHT: u32 = 720;
 /// Font sizes of the along chart (seaborn's notebook context).
 const TICK_PT: f64 = 11.0;
 const LABEL_PT: f64 = 12.0;
 const LEGEND_PT: f64 = 11.0;
-/// plotters puts a legend this many pixels inside the plot.
-const LEGEND_INSET: f64 = 5.0;
+/// Most lines of the title and of the subtitle.
+const TITLE_LINES: usize = 2;
+const SUBTITLE_LINES: usize = 3;
+
+fn margin() -> f64 {
+    pt(8.0)
+}
+
+/// The title, wrapped between words, and the subtitle, wrapped between
+/// its axis values; shortened only when one word is wider than the chart.
+fn header_lines(title: &str, subtitle: &str, room: f64) -> Vec<(String, f64)> {
+    let lines = |parts: &[NamePart], em: f64, most: usize| -> Vec<(String, f64)> {
+        let measure = |t: &str| text_width(t, em);
+        let shorten = |t: &str, width: f64| fit(t, em, width);
+        wrap_lines(parts, (most, room), &measure, &shorten)
+            .into_iter()
+            .map(|line| (line, em))
+            .collect()
+    };
+    let mut header = lines(&words(title, " "), pt(LABEL_PT), TITLE_LINES);
+    header.extend(lines(&words(subtitle, ", "), pt(TICK_PT), SUBTITLE_LINES));
+    header
+}
+
+fn legend_metrics() -> Metrics {
+    Metrics {
+        em: pt(LEGEND_PT),
+        handle: pt(2.0 * LEGEND_PT),
+        marker_radius: marker_radius(),
+        line_width: pt(1.5).round() as u32,
+        dash: dash(),
+    }
+}
+
+/// The legend: an entry a colour, named by its compare series (its
+/// reference series is the same colour, dashed), then the style key when
+/// a colour has both; a colour of one series (N-way: every side its own
+/// colour) is named by that series and drawn in its style. Like
+/// matplotlib, series without a label (or with a `_` label) stay out.
+fn legend_entries(series: &[PreparedSeries<'_>]) -> Vec<Vec<Entry>> {
+    let mut groups: Vec<usize> = Vec::new();
+    for s in series {
+        if !groups.contains(&s.group) {
+            groups.push(s.group);
+        }
+    }
+    let mut entries = Vec::new();
+    let mut paired = false;
+    for group in groups {
+        let members: Vec<&PreparedSeries> = series.iter().filter(|s| s.group == group).collect();
+        let both = members.iter().any(|s| s.dashed) && members.iter().any(|s| !s.dashed);
+        paired |= both;
+        let named: Vec<&PreparedSeries> = if both {
+            members.into_iter().filter(|s| !s.dashed).take(1).collect()
+        } else {
+            members
+        };
+        for s in named {
+            if !s.label.is_empty() && !s.label.starts_with('_') {
+                entries.push(Entry::line(s.label, s.color, s.dashed));
+            }
+        }
+    }
+    let whiskers = series
+        .iter()
+        .any(|s| s.points.iter().any(|p| p.range.is_some()));
+    let key = legend::style_key(whiskers)
+        .into_iter()
+        .filter(|e| paired || e.handle == Handle::Whisker)
+        .collect();
+    vec![entries, key]
+}
 
 struct AlongChart<'a> {
-    title: &'a str,
+    /// Title and subtitle lines, each with its font size.
+    header: Vec<(String, f64)>,
     axis: AlongAxis<'a>,
-    series: &'a [AlongSeries],
+    series: Vec<PreparedSeries<'a>>,
+    legend: Layout,
 }
 
 /// A series ready to draw: usable points sorted by axis value, with the
@@ -123,6 +216,8 @@ struct AlongChart<'a> {
 struct PreparedSeries<'a> {
     label: &'a str,
     dashed: bool,
+    /// Position of its group among the groups drawn (its colour).
+    group: usize,
     color: RGBColor,
     points: Vec<AlongPoint>,
 }
@@ -172,6 +267,7 @@ fn prepare_series(series: &[AlongSeries]) -> Vec<PreparedSeries<'_>> {
         prepared.push(PreparedSeries {
             label: &s.label,
             dashed: s.reference,
+            group: index,
             color: DEEP[index % DEEP.len()],
             points,
         });
@@ -247,14 +343,18 @@ impl Chart for AlongChart<'_> {
     fn draw<DB: DrawingBackend>(&self, c: &Canvas<'_, DB>) -> Result<(), String> {
         let theme = Theme::darkgrid();
         drawn(c.area.fill(&theme.background))?;
-        let series = prepare_series(self.series);
+        let series = &self.series;
         let bands: Vec<Vec<Vec<(f64, f64)>>> =
             series.iter().map(|s| noise_bands(&s.points)).collect();
         let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
         let times = series.iter().flat_map(|s| s.points.iter().map(|p| p.time));
         let band_edges = bands.iter().flatten().flatten().map(|&(_, t)| t);
+        let range_ends = series
+            .iter()
+            .flat_map(|s| s.points.iter().filter_map(|p| p.range))
+            .flat_map(|(a, b)| [a, b]);
         let x_range = log_limits(xs);
-        let y_range = log_limits(times.chain(band_edges));
+        let y_range = log_limits(times.chain(band_edges).chain(range_ends));
         let x_ticks = if self.axis.pow2 {
             pow2_ticks(x_range.0, x_range.1)
         } else {
@@ -262,7 +362,13 @@ impl Chart for AlongChart<'_> {
         };
         let y_ticks = log_ticks(y_range.0, y_range.1);
 
-        let mut chart = self.build(c, &theme, (x_range, &x_ticks), (y_range, &y_ticks))?;
+        let margin = margin();
+        let header = c.header(&self.header, margin, theme.foreground)?;
+        let (_, body) = c.area.split_vertically((margin + header).round() as i32);
+        let legend_top = c.area.dim_in_pixel().1 as f64 - self.legend.height() - margin / 2.0;
+        let body_height = (legend_top - margin - header).round().max(1.0) as i32;
+        let (body, _) = body.split_vertically(body_height);
+        let mut chart = self.build(&body, c, &theme, (x_range, &x_ticks), (y_range, &y_ticks))?;
         // Bands first: matplotlib draws filled areas below all lines.
         for (s, runs) in series.iter().zip(&bands) {
             let polygons = runs
@@ -270,44 +376,15 @@ impl Chart for AlongChart<'_> {
                 .map(|band| Polygon::new(band.clone(), s.color.mix(0.1)));
             drawn(chart.draw_series(polygons))?;
         }
-        let shown = legend_rows(&chart, series.len());
-        let mut legend_labels = Vec::new();
-        let mut drawn_points = Vec::new();
-        for (index, s) in series.iter().enumerate() {
-            let anno = draw_series(&mut chart, s)?;
-            // Like matplotlib, series without a label (or with a `_` label)
-            // stay out of the legend.
-            if index < shown && !s.label.is_empty() && !s.label.starts_with('_') {
-                let (color, dashed) = (s.color, s.dashed);
-                let label = c.fit(s.label, pt(LEGEND_PT), 0.6 * c.width);
-                // matplotlib's legend handle: the line (dashed for a
-                // reference series; a solid line is one dash as long as the
-                // handle) with one marker in its middle.
-                let width = pt(2.0 * LEGEND_PT) as i32;
-                let (size, gap) = if dashed { dash() } else { (width, 0) };
-                anno.label(label.clone()).legend(move |(x, y)| {
-                    let line = vec![(0, 0), (width, 0)];
-                    EmptyElement::at((x, y))
-                        + DashedPathElement::new(line, size, gap, line_style(color))
-                        + Circle::new((width / 2, 0), marker_radius(), color.filled())
-                });
-                legend_labels.push(label);
-            }
-            let pixels: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .map(|p| chart.backend_coord(&(p.x, p.time)))
-                .map(|(x, y)| (x as f64, y as f64))
-                .collect();
-            drawn_points.extend(sample_polyline(&pixels));
+        for s in series {
+            draw_series(&mut chart, s)?;
         }
-        if shown < series.len() {
-            let rest = format!("\u{2026} and {} more", series.len() - shown);
-            drawn(chart.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>()))?
-                .label(rest.clone());
-            legend_labels.push(rest);
+        for s in series {
+            draw_whiskers(c, &chart, s)?;
         }
-        draw_legend(c, &mut chart, &theme, &legend_labels, &drawn_points)
+        let width = c.width - 2.0 * margin;
+        self.legend
+            .draw(c, (margin, legend_top), width, theme.foreground)
     }
 }
 
@@ -322,7 +399,8 @@ impl AlongChart<'_> {
     /// face with white grid lines at the ticks, and the axis titles.
     fn build<'a, DB: DrawingBackend>(
         &self,
-        c: &Canvas<'a, DB>,
+        area: &'a DrawingArea<DB, Shift>,
+        c: &Canvas<'_, DB>,
         theme: &Theme,
         (x_range, x_ticks): ((f64, f64), &[Tick]),
         (y_range, y_ticks): ((f64, f64), &[Tick]),
@@ -335,16 +413,13 @@ impl AlongChart<'_> {
         // seaborn's 6 pt ticks are hidden in darkgrid but still push the
         // labels out, plus matplotlib's 3.5 pt label pad.
         let tick_gap = pt(6.0 + 3.5);
-        let area: &'a DrawingArea<DB, Shift> = c.area;
         let mut builder = ChartBuilder::on(area);
         builder
-            .margin(pt(8.0) as u32)
+            .margin(margin() as u32)
+            .margin_top(0)
+            .margin_bottom(0)
             .x_label_area_size((tick_gap + 1.4 * tick_em + 1.6 * label_em) as u32)
             .y_label_area_size((tick_gap + widest_y_label + 1.8 * label_em) as u32);
-        let title = c.fit(self.title, label_em, c.width - pt(16.0));
-        if !title.is_empty() {
-            builder.caption(&title, c.font(label_em, theme.foreground));
-        }
         let keys = |ticks: &[Tick]| ticks.iter().map(|t| t.0).collect::<Vec<f64>>();
         let exp = |(lo, hi): (f64, f64)| 10f64.powf(lo)..10f64.powf(hi);
         let mut chart = drawn(builder.build_cartesian_2d(
@@ -371,12 +446,11 @@ impl AlongChart<'_> {
     }
 }
 
-/// A series' line (solid, or dashed for a reference series) and its markers;
-/// the returned annotation takes the legend entry.
-fn draw_series<'c, 'a, DB: DrawingBackend>(
-    chart: &'c mut ChartContext<'a, DB, LogLog>,
+/// A series' line (solid, or dashed for a reference series) and its markers.
+fn draw_series<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, LogLog>,
     s: &PreparedSeries<'_>,
-) -> Result<&'c mut SeriesAnno<'a, DB>, String> {
+) -> Result<(), String> {
     let points: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.time)).collect();
     let markers = points
         .iter()
@@ -385,64 +459,44 @@ fn draw_series<'c, 'a, DB: DrawingBackend>(
     let style = line_style(s.color);
     if s.dashed {
         let (size, gap) = dash();
-        drawn(chart.draw_series(DashedLineSeries::new(points, size, gap, style)))
+        drawn(chart.draw_series(DashedLineSeries::new(points, size, gap, style)))?;
     } else {
-        drawn(chart.draw_series(LineSeries::new(points, style)))
+        drawn(chart.draw_series(LineSeries::new(points, style)))?;
     }
+    Ok(())
 }
 
-/// How many series the legend can list in the plot's height, keeping a row
-/// for the "… and N more" line when they do not all fit.
-fn legend_rows<DB: DrawingBackend>(chart: &ChartContext<'_, DB, LogLog>, series: usize) -> usize {
-    let (_, plot_y) = chart.plotting_area().get_pixel_range();
-    let pitch = legend_pitch();
-    let room = (plot_y.end - plot_y.start) as f64 - 2.0 * (LEGEND_INSET + pt(4.0));
-    let rows = (room / pitch).floor().max(1.0) as usize;
-    if series > rows { rows - 1 } else { series }
-}
-
-/// Height of one legend row: plotters spaces lines 1.25 font sizes apart,
-/// and a font size is 1.164 em of DejaVu Sans.
-fn legend_pitch() -> f64 {
-    1.25 * 1.164 * pt(LEGEND_PT)
-}
-
-/// The legend in the emptiest corner or edge of the plot.
-fn draw_legend<'a, DB: DrawingBackend + 'a>(
+/// Repetition mode: a whisker over each point's hull, with caps, just left
+/// of the marker for a reference series and right of it for a compare
+/// series, so that neither the marker nor the other side's whisker hides
+/// it (a hull of a few percent is only a few pixels tall on a log axis).
+/// Drawn in backend pixels on the canvas.
+fn draw_whiskers<DB: DrawingBackend>(
     c: &Canvas<'_, DB>,
-    chart: &mut ChartContext<'a, DB, LogLog>,
-    theme: &Theme,
-    labels: &[String],
-    drawn_points: &[(f64, f64)],
+    chart: &ChartContext<'_, DB, LogLog>,
+    s: &PreparedSeries<'_>,
 ) -> Result<(), String> {
-    let em = pt(LEGEND_PT);
-    if labels.is_empty() {
-        return Ok(());
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    let offset = if s.dashed { -1 } else { 1 } * (marker_radius() + 4);
+    let cap = 3;
+    let style = s.color.stroke_width(pt(1.0).round() as u32);
+    for p in &s.points {
+        let Some((low, high)) = p.range.filter(|(a, b)| positive(*a) && positive(*b)) else {
+            continue;
+        };
+        let (x, top) = chart.backend_coord(&(p.x, low.max(high)));
+        let (_, bottom) = chart.backend_coord(&(p.x, low.min(high)));
+        let x = x + offset;
+        let lines = [
+            vec![(x, top), (x, bottom)],
+            vec![(x - cap, top), (x + cap, top)],
+            vec![(x - cap, bottom), (x + cap, bottom)],
+        ];
+        for line in lines {
+            drawn(c.area.draw(&PathElement::new(line, style)))?;
+        }
     }
-    let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
-    let plot = PixelRect::from_corners(((plot_x.start, plot_y.start), (plot_x.end, plot_y.end)));
-    let text_width = labels
-        .iter()
-        .map(|l| c.text_width(l, em))
-        .fold(0.0, f64::max);
-    let padding = pt(4.0);
-    let handle_area = pt(2.0 * LEGEND_PT) + 0.8 * em;
-    let size = (
-        text_width + handle_area + 2.0 * padding,
-        labels.len() as f64 * legend_pitch() + 2.0 * padding,
-    );
-    let position = best_legend_position(plot, size, LEGEND_INSET, drawn_points);
-    drawn(
-        chart
-            .configure_series_labels()
-            .position(position)
-            .margin(padding as u32)
-            .legend_area_size(handle_area as u32)
-            .background_style(theme.legend_background())
-            .border_style(theme.legend_border)
-            .label_font(c.font(em, theme.foreground))
-            .draw(),
-    )
+    Ok(())
 }
 
 #[cfg(test)]
@@ -454,6 +508,7 @@ mod tests {
             x,
             time: 1e-3 * x,
             noise,
+            range: None,
         }
     }
 
@@ -503,6 +558,48 @@ mod tests {
         assert!(prepared[1].dashed && !prepared[0].dashed);
         assert_eq!(prepared[0].points.len(), 2, "sorted, last of equal x kept");
         assert_eq!(prepared[0].points[1].noise, Some(0.5));
+    }
+
+    #[test]
+    fn legend_names_colours_once_and_keys_the_line_styles() {
+        let series = |label: &str, reference, group| AlongSeries {
+            label: label.into(),
+            reference,
+            group,
+            points: vec![p(1.0, None), p(2.0, None)],
+        };
+        let texts = |input: &[AlongSeries]| -> Vec<Vec<String>> {
+            legend_entries(&prepare_series(input))
+                .into_iter()
+                .map(|section| section.into_iter().map(|e| e.text).collect())
+                .collect()
+        };
+        let pair = [
+            series("T = F32", false, 0),
+            series("T = F32 ref", true, 0),
+            series("T = F64", false, 1),
+            series("T = F64 ref", true, 1),
+        ];
+        assert_eq!(
+            texts(&pair),
+            vec![vec!["T = F32", "T = F64"], vec!["compare", "reference"]]
+        );
+        // N-way: every side its own colour, the baseline dashed.
+        let nway = [
+            series("T = F32 main", true, 0),
+            series("T = F32 pr-a", false, 1),
+            series("T = F32 pr-b", false, 2),
+        ];
+        let entries = legend_entries(&prepare_series(&nway));
+        assert_eq!(entries[0].len(), 3);
+        assert_eq!(entries[0][0].handle, Handle::Line { dashed: true });
+        assert!(
+            entries[1].is_empty(),
+            "no style key: each entry shows its own"
+        );
+        let mut whiskered = pair.to_vec();
+        whiskered[0].points[0].range = Some((0.9e-3, 1.1e-3));
+        assert_eq!(texts(&whiskered)[1].last().unwrap(), legend::RANGE_KEY);
     }
 
     #[test]

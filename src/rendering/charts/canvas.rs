@@ -1,14 +1,15 @@
 //! What both charts draw on: the embedded font, sizes in points at the
-//! output resolution, the colours of the themes, text measurement and
-//! shortening, and the choice of a legend position.
+//! output resolution, the colours of the themes, and text measurement,
+//! shortening and drawing.
 
 use std::fmt::Display;
 use std::sync::OnceLock;
 
-use plotters::chart::SeriesLabelPosition;
 use plotters::coord::Shift;
+use plotters::element::Text;
 use plotters::prelude::{DrawingArea, DrawingBackend};
-use plotters::style::{FontStyle, IntoFont, RGBAColor, RGBColor, TextStyle};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontDesc, FontFamily, FontStyle, IntoFont, RGBColor, TextStyle};
 
 /// Charts follow matplotlib's sizes at 150 dpi.
 pub(super) const DPI: f64 = 150.0;
@@ -95,43 +96,102 @@ impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
             .color(&color)
     }
 
-    /// Width of `text` in pixels; measured with the real glyph advances on
-    /// both backends because an SVG viewer renders the same font.
+    /// Width of `text` in pixels (see [`text_width`]).
     pub fn text_width(&self, text: &str, em: f64) -> f64 {
-        if text.is_empty() {
-            return 0.0;
-        }
-        let style: TextStyle = (FONT_FAMILY, em * GLYPH_HEIGHT_EM).into_font().into();
-        match self.area.estimate_text_size(text, &style) {
-            Ok((w, _)) => w as f64,
-            Err(_) => 0.6 * em * text.chars().count() as f64,
-        }
+        text_width(text, em)
     }
 
-    /// Shortens `text` with an ellipsis until it fits `max_width` pixels
-    /// (plotters draws a text as given, however long; a long benchmark name
-    /// would push the plot off the canvas).
+    /// `text`, shortened to `max_width` pixels (see [`fit`]).
     pub fn fit(&self, text: &str, em: f64, max_width: f64) -> String {
-        if self.text_width(text, em) <= max_width {
-            return text.to_string();
-        }
-        let chars: Vec<char> = text.chars().collect();
-        let (mut keep, mut step) = (0usize, chars.len());
-        // Largest prefix that still fits, by binary search on its length.
-        while step > 0 {
-            let next = keep + step;
-            let candidate: String = chars[..next.min(chars.len())]
-                .iter()
-                .chain(['…'].iter())
-                .collect();
-            if next < chars.len() && self.text_width(&candidate, em) <= max_width {
-                keep = next;
-            } else {
-                step /= 2;
-            }
-        }
-        chars[..keep].iter().chain(['…'].iter()).collect()
+        fit(text, em, max_width)
     }
+
+    /// Draws `text` at the backend pixel `at`, anchored as `anchor` says.
+    pub fn text(
+        &self,
+        text: &str,
+        at: (f64, f64),
+        (em, color): (f64, RGBColor),
+        anchor: (HPos, VPos),
+    ) -> Result<(), String> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let style = self.font(em, color).pos(Pos::new(anchor.0, anchor.1));
+        let at = (at.0.round() as i32, at.1.round() as i32);
+        drawn(self.area.draw(&Text::new(text.to_string(), at, style)))
+    }
+
+    /// Draws centred lines from `top` down, each `(text, em)`, and gives
+    /// the height they took.
+    pub fn header(
+        &self,
+        lines: &[(String, f64)],
+        top: f64,
+        color: RGBColor,
+    ) -> Result<f64, String> {
+        let mut y = top;
+        for (text, em) in lines {
+            let at = (self.width / 2.0, y);
+            self.text(text, at, (*em, color), (HPos::Center, VPos::Top))?;
+            y += line_pitch(*em);
+        }
+        Ok(y - top)
+    }
+}
+
+/// Distance between the baselines of two lines of text of `em` pixels.
+pub(super) fn line_pitch(em: f64) -> f64 {
+    1.3 * em
+}
+
+/// Width of `text` in pixels with an em of `em` pixels; measured with the
+/// real glyph advances on both backends because an SVG viewer renders the
+/// same font, and without a canvas, so that a chart can be sized to its
+/// labels before it is drawn.
+pub(super) fn text_width(text: &str, em: f64) -> f64 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let fallback = 0.6 * em * text.chars().count() as f64;
+    if register_font().is_err() {
+        return fallback;
+    }
+    let font = FontDesc::new(
+        FontFamily::Name(FONT_FAMILY),
+        em * GLYPH_HEIGHT_EM,
+        FontStyle::Normal,
+    );
+    match font.layout_box(text) {
+        Ok(((x0, _), (x1, _))) => (x1 - x0) as f64,
+        Err(_) => fallback,
+    }
+}
+
+/// Shortens `text` with an ellipsis until it fits `max_width` pixels
+/// (plotters draws a text as given, however long; a long benchmark name
+/// would push the plot off the canvas). The last resort: labels are
+/// wrapped and charts widened first.
+pub(super) fn fit(text: &str, em: f64, max_width: f64) -> String {
+    if text_width(text, em) <= max_width {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let (mut keep, mut step) = (0usize, chars.len());
+    // Largest prefix that still fits, by binary search on its length.
+    while step > 0 {
+        let next = keep + step;
+        let candidate: String = chars[..next.min(chars.len())]
+            .iter()
+            .chain(['…'].iter())
+            .collect();
+        if next < chars.len() && text_width(&candidate, em) <= max_width {
+            keep = next;
+        } else {
+            step /= 2;
+        }
+    }
+    chars[..keep].iter().chain(['…'].iter()).collect()
 }
 
 /// Colours of a chart's theme: matplotlib's default, the reference's
@@ -142,7 +202,6 @@ pub(super) struct Theme {
     pub face: RGBColor,
     pub foreground: RGBColor,
     pub guide: RGBColor,
-    pub legend_border: RGBColor,
 }
 
 impl Theme {
@@ -153,7 +212,6 @@ impl Theme {
                 face: RGBColor(0, 0, 0),
                 foreground: RGBColor(255, 255, 255),
                 guide: RGBColor(255, 255, 255),
-                legend_border: RGBColor(0x80, 0x80, 0x80),
             }
         } else {
             Theme {
@@ -161,7 +219,6 @@ impl Theme {
                 face: RGBColor(255, 255, 255),
                 foreground: RGBColor(0, 0, 0),
                 guide: RGBColor(128, 128, 128),
-                legend_border: RGBColor(0xCC, 0xCC, 0xCC),
             }
         }
     }
@@ -172,12 +229,7 @@ impl Theme {
             face: RGBColor(0xEA, 0xEA, 0xF2),
             foreground: RGBColor(0x26, 0x26, 0x26),
             guide: RGBColor(255, 255, 255),
-            legend_border: RGBColor(0xCC, 0xCC, 0xCC),
         }
-    }
-
-    pub fn legend_background(&self) -> RGBAColor {
-        RGBAColor(self.face.0, self.face.1, self.face.2, 0.8)
     }
 }
 
@@ -204,124 +256,3 @@ pub(super) const DEEP: [RGBColor; 10] = [
     RGBColor(0xCC, 0xB9, 0x74),
     RGBColor(0x64, 0xB5, 0xCD),
 ];
-
-/// A rectangle in pixels.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct PixelRect {
-    pub left: f64,
-    pub top: f64,
-    pub right: f64,
-    pub bottom: f64,
-}
-
-impl PixelRect {
-    pub fn from_corners(((l, t), (r, b)): ((i32, i32), (i32, i32))) -> Self {
-        PixelRect {
-            left: l.min(r) as f64,
-            top: t.min(b) as f64,
-            right: l.max(r) as f64,
-            bottom: t.max(b) as f64,
-        }
-    }
-
-    fn contains(&self, (x, y): (f64, f64)) -> bool {
-        x >= self.left && x <= self.right && y >= self.top && y <= self.bottom
-    }
-}
-
-/// The legend position, of those plotters offers, whose box of `size`
-/// pixels covers the fewest `drawn` points of the plot area `plot`.
-/// plotters places a legend only where it is told; matplotlib's "best"
-/// placement (tried in its order: upper right, upper left, lower left,
-/// lower right, ...) is this search.
-pub(super) fn best_legend_position(
-    plot: PixelRect,
-    size: (f64, f64),
-    margin: f64,
-    drawn: &[(f64, f64)],
-) -> SeriesLabelPosition {
-    use SeriesLabelPosition::*;
-    let (w, h) = size;
-    let (l, r) = (plot.left + margin, plot.right - margin - w);
-    let (t, b) = (plot.top + margin, plot.bottom - margin - h);
-    let (cx, cy) = (
-        (plot.left + plot.right - w) / 2.0,
-        (plot.top + plot.bottom - h) / 2.0,
-    );
-    let candidates = [
-        (UpperRight, r, t),
-        (UpperLeft, l, t),
-        (LowerLeft, l, b),
-        (LowerRight, r, b),
-        (MiddleRight, r, cy),
-        (MiddleLeft, l, cy),
-        (LowerMiddle, cx, b),
-        (UpperMiddle, cx, t),
-        (MiddleMiddle, cx, cy),
-    ];
-    let mut best = (UpperRight, usize::MAX);
-    for (position, x, y) in candidates {
-        let candidate = PixelRect {
-            left: x,
-            top: y,
-            right: x + w,
-            bottom: y + h,
-        };
-        let covered = drawn.iter().filter(|p| candidate.contains(**p)).count();
-        if covered < best.1 {
-            best = (position, covered);
-        }
-    }
-    best.0
-}
-
-/// Points along a drawn polyline, every few pixels, so the legend can avoid
-/// covering lines and bars as well as markers.
-pub(super) fn sample_polyline(pixels: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    let mut samples: Vec<(f64, f64)> = pixels.to_vec();
-    for pair in pixels.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        let length = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
-        let steps = (length / 8.0).clamp(0.0, 500.0) as usize;
-        for i in 1..steps {
-            let t = i as f64 / steps as f64;
-            samples.push((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
-        }
-    }
-    samples
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn legend_goes_where_nothing_is_drawn() {
-        let plot = PixelRect {
-            left: 0.0,
-            top: 0.0,
-            right: 100.0,
-            bottom: 100.0,
-        };
-        let upper_right = [(90.0, 5.0), (80.0, 10.0)];
-        assert!(matches!(
-            best_legend_position(plot, (30.0, 20.0), 2.0, &upper_right),
-            SeriesLabelPosition::UpperLeft
-        ));
-        assert!(matches!(
-            best_legend_position(plot, (30.0, 20.0), 2.0, &[]),
-            SeriesLabelPosition::UpperRight
-        ));
-    }
-
-    #[test]
-    fn polylines_are_sampled_every_few_pixels() {
-        let samples = sample_polyline(&[(0.0, 0.0), (80.0, 0.0)]);
-        assert_eq!(samples.len(), 2 + 9);
-        assert!(
-            samples
-                .iter()
-                .all(|&(x, y)| (0.0..=80.0).contains(&x) && y == 0.0)
-        );
-    }
-}

@@ -10,13 +10,17 @@
 //! * [`selection`]: which rows become bars and series, where the files go,
 //!   what is printed (the only part that knows the comparison's records);
 //! * [`summary`] and [`along`]: the two charts;
+//! * [`labels`]: row and legend names that keep what tells them apart;
+//! * [`legend`]: the along chart's legend below its plot;
 //! * [`ticks`] and [`canvas`]: tick placement and labels, the font, sizes,
-//!   colours and legend placement both charts share;
+//!   colours and text drawing both charts share;
 //! * [`output`] and [`template`]: image formats, output names and
 //!   `--plot-along-output` templates, with upstream's messages.
 
 pub mod along;
 mod canvas;
+pub mod labels;
+mod legend;
 pub mod output;
 pub mod selection;
 pub mod summary;

@@ -11,10 +11,10 @@ use crate::matching::filters::AxisFilter;
 use crate::rendering::charts::along::{
     AlongAxis, AlongPoint, AlongSeries, along_axis_value, draw_along_chart, missing_along_axis,
 };
+use crate::rendering::charts::labels::{NamePart, section};
 use crate::rendering::charts::output::{ChartFile, OutputPaths, PlotKind, numbered_path};
 use crate::rendering::charts::summary::{
-    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, ROWS_PER_CHART, SummaryEntry, draw_summary_part,
-    summary_title,
+    DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, SummaryEntry, SummaryPlan, summary_title,
 };
 use crate::rendering::charts::template::along_output_path;
 use crate::text::printable::printable;
@@ -62,8 +62,9 @@ pub enum ChartEvent {
     File { file: ChartFile, stdout: bool },
 }
 
-/// `name=display` of the axes not pinned by a single-valued filter.
-fn axis_label(values: &[AxisEntry], filters: &[AxisFilter]) -> String {
+/// `name=display` parts of the axes not pinned by a single-valued filter
+/// (the title names those).
+fn axis_parts(values: &[AxisEntry], filters: &[AxisFilter]) -> Vec<NamePart> {
     values
         .iter()
         .filter(|v| {
@@ -71,9 +72,36 @@ fn axis_label(values: &[AxisEntry], filters: &[AxisFilter]) -> String {
                 .iter()
                 .any(|f| f.values.len() == 1 && f.name == v.name)
         })
-        .map(|v| format!("{}={}", v.name, v.display))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .map(|v| {
+            // Control characters are not allowed in SVG text.
+            let text = printable(&format!("{}={}", v.name, v.display)).into_owned();
+            NamePart::new(format!("axis {}", v.name), text, section::AXES)
+        })
+        .collect()
+}
+
+/// Whether a side of the state merges several runs (`--vs` with
+/// repetitions): its interval is then the hull of the runs' intervals,
+/// drawn as whiskers. A single run a side (N-way without repetitions)
+/// draws as a pair does.
+fn merges_runs(record: &StateRecord) -> bool {
+    record
+        .repetitions
+        .as_ref()
+        .is_some_and(|r| r.reference.reps() > 1 || r.compare.reps() > 1)
+}
+
+/// Repetition mode: the lowest and highest change the runs' interval
+/// hulls allow (`compare lower / reference upper - 1` to `compare upper /
+/// reference lower - 1`).
+fn hull_change(record: &StateRecord) -> Option<(f64, f64)> {
+    if !merges_runs(record) {
+        return None;
+    }
+    let c = &record.comparison;
+    let (r, m) = (c.ref_interval.as_ref()?, c.cmp_interval.as_ref()?);
+    let (low, high) = (m.lower / r.upper - 1.0, m.upper / r.lower - 1.0);
+    (low.is_finite() && high.is_finite()).then_some((low, high))
 }
 
 impl<'s> Charts<'s> {
@@ -112,12 +140,12 @@ impl<'s> Charts<'s> {
         let Some(fraction) = record.comparison.frac_diff.filter(|f| f.is_finite()) else {
             return;
         };
-        let mut label = match axis_label(&record.axis_values, filters) {
-            axes if axes.is_empty() => record.benchmark.clone(),
-            axes => format!("{} | {axes}", record.benchmark),
-        };
+        let benchmark = printable(&record.benchmark).into_owned();
+        let mut name = vec![NamePart::new("benchmark", benchmark, section::BENCHMARK)];
+        name.extend(axis_parts(&record.axis_values, filters));
         if let Some(candidate) = candidate {
-            label = format!("{label} | {candidate}");
+            let text = printable(candidate).into_owned();
+            name.push(NamePart::new("candidate", text, section::CANDIDATE));
         }
         let device_name = device_name.map(|n| printable(&n).into_owned());
         if let Some(name) = &device_name {
@@ -128,9 +156,9 @@ impl<'s> Charts<'s> {
         self.entry_devices
             .push((record.devices.1, device_name.unwrap_or_default()));
         self.entries.push(SummaryEntry {
-            // Control characters are not allowed in SVG text.
-            label: printable(&label).into_owned(),
+            name,
             fraction,
+            range: hull_change(record),
             status: record.comparison.status.label(),
             benchmark: record.benchmark.clone(),
         });
@@ -166,17 +194,18 @@ impl<'s> Charts<'s> {
             .summary_output
             .as_deref()
             .unwrap_or(DEFAULT_SUMMARY_OUTPUT);
-        let pages: Vec<&[SummaryEntry]> = entries.chunks(ROWS_PER_CHART).collect();
-        if pages.len() > 1 {
-            let text = split_message(entries.len(), pages.len(), requested);
+        let plan = SummaryPlan::new(entries);
+        let parts = plan.parts();
+        if parts.len() > 1 {
+            let text = split_message(plan.len(), parts.len(), plan.rows_per_chart(), requested);
             events.push(ChartEvent::Message {
                 text,
                 stdout: self.summary_messages_on_stdout(),
             });
         }
-        for (index, page) in pages.iter().enumerate() {
-            let (requested, title) = if pages.len() > 1 {
-                let part = format!("{title} (part {} of {})", index + 1, pages.len());
+        for (index, rows) in parts.iter().enumerate() {
+            let (requested, title) = if parts.len() > 1 {
+                let part = format!("{title} (part {} of {})", index + 1, parts.len());
                 (numbered_path(requested, index + 1), part)
             } else {
                 (requested.to_string(), title.clone())
@@ -188,9 +217,9 @@ impl<'s> Charts<'s> {
                     stdout: false,
                 });
             }
-            let file =
-                draw_summary_part(page, &entries, &title, self.settings.dark, Path::new(&path))
-                    .map_err(Failure::Fatal)?;
+            let file = plan
+                .draw_part(rows.clone(), &title, self.settings.dark, Path::new(&path))
+                .map_err(Failure::Fatal)?;
             events.push(ChartEvent::File {
                 file,
                 stdout: self.summary_messages_on_stdout(),
@@ -207,56 +236,72 @@ impl<'s> Charts<'s> {
     }
 
     /// The compare and reference series of one device pair along the axis:
-    /// one pair of series per combination of the other axes' values.
-    fn along_series(axis: &str, records: &[StateRecord]) -> Result<Vec<AlongSeries>, Failure> {
-        let mut series: Vec<AlongSeries> = Vec::new();
+    /// one pair of series per combination of the other axes' values, and
+    /// the values every state shares (said under the title).
+    fn along_series(
+        axis: &str,
+        records: &[StateRecord],
+    ) -> Result<(Vec<AlongSeries>, String), Failure> {
+        let mut placed = Vec::new();
         for record in records {
-            let Some((x, key)) = along_place(axis, record)? else {
-                continue;
-            };
-            let c = &record.comparison;
-            let index = match series.iter().position(|s| !s.reference && s.label == key) {
-                Some(index) => index,
+            if let Some((x, key)) = along_place(axis, record)? {
+                placed.push((x, key, record));
+            }
+        }
+        let common = shared_values(placed.iter().map(|(_, key, _)| key.as_slice()));
+        let mut keys: Vec<&[AxisValue]> = Vec::new();
+        let mut series: Vec<AlongSeries> = Vec::new();
+        for (x, key, record) in &placed {
+            let index = match keys.iter().position(|k| *k == key.as_slice()) {
+                Some(group) => 2 * group,
                 None => {
-                    let group = series.len() / 2;
-                    series.push(along_line(key.clone(), false, group));
-                    series.push(along_line(format!("{key} ref"), true, group));
-                    series.len() - 2
+                    let group = keys.len();
+                    keys.push(key);
+                    let label = key_label(key, &common);
+                    series.push(along_line(label.clone(), false, group));
+                    series.push(along_line(format!("{label} ref"), true, group));
+                    2 * group
                 }
             };
-            series[index]
-                .points
-                .push(along_point(x, c.cmp_time, c.cmp_noise));
+            // A side's measured point is drawn even when the other side has
+            // none (a state the compare run skipped keeps its reference point).
+            series[index].points.extend(side_point(*x, record, false));
             series[index + 1]
                 .points
-                .push(along_point(x, c.ref_time, c.ref_noise));
+                .extend(side_point(*x, record, true));
         }
-        Ok(series)
+        Ok((series, key_label(&common, &[])))
     }
 
     /// N-way: per combination of the other axes' values the baseline's
     /// series (dashed) and one series per candidate, each side a colour;
     /// `states` hold each candidate's record of a state, `labels` the
-    /// sides' labels (baseline first).
+    /// sides' labels (baseline first). Also gives the values every state
+    /// shares.
     fn nway_along_series(
         axis: &str,
         states: &[Vec<Option<&StateRecord>>],
         labels: &[String],
-    ) -> Result<Vec<AlongSeries>, Failure> {
-        let sides = labels.len();
-        let mut keys: Vec<String> = Vec::new();
-        let mut series: Vec<AlongSeries> = Vec::new();
+    ) -> Result<(Vec<AlongSeries>, String), Failure> {
+        let mut placed = Vec::new();
         for records in states {
-            let Some(first) = records.iter().flatten().next() else {
-                continue;
-            };
-            let Some((x, key)) = along_place(axis, first)? else {
-                continue;
-            };
-            let base = match keys.iter().position(|k| *k == key) {
+            for record in records.iter().flatten() {
+                if let Some((x, key)) = along_place(axis, record)? {
+                    placed.push((x, key, records));
+                    break;
+                }
+            }
+        }
+        let common = shared_values(placed.iter().map(|(_, key, _)| key.as_slice()));
+        let sides = labels.len();
+        let mut keys: Vec<&[AxisValue]> = Vec::new();
+        let mut series: Vec<AlongSeries> = Vec::new();
+        for (x, key, records) in &placed {
+            let base = match keys.iter().position(|k| *k == key.as_slice()) {
                 Some(index) => index * sides,
                 None => {
-                    keys.push(key.clone());
+                    keys.push(key);
+                    let key = key_label(key, &common);
                     for (side, label) in labels.iter().enumerate() {
                         let label = printable(label);
                         let name = if key.is_empty() {
@@ -269,22 +314,20 @@ impl<'s> Charts<'s> {
                     series.len() - sides
                 }
             };
-            let c = &first.comparison;
-            series[base]
-                .points
-                .push(along_point(x, c.ref_time, c.ref_noise));
+            // The baseline's point comes from the first record that has it.
+            let baseline = records
+                .iter()
+                .flatten()
+                .find_map(|r| side_point(*x, r, true));
+            series[base].points.extend(baseline);
             for (candidate, record) in records.iter().enumerate() {
                 if let Some(record) = record {
-                    let c = &record.comparison;
-                    series[base + candidate + 1].points.push(along_point(
-                        x,
-                        c.cmp_time,
-                        c.cmp_noise,
-                    ));
+                    let point = side_point(*x, record, false);
+                    series[base + candidate + 1].points.extend(point);
                 }
             }
         }
-        Ok(series)
+        Ok((series, key_label(&common, &[])))
     }
 
     /// Draws the along chart of one device pair, titled with the benchmark
@@ -298,8 +341,14 @@ impl<'s> Charts<'s> {
         let Some(axis) = self.settings.along.as_deref() else {
             return Ok(Vec::new());
         };
-        let series = Self::along_series(axis, records)?;
-        self.along_chart(axis, &series, records.iter(), device, device_name)
+        let (series, shared) = Self::along_series(axis, records)?;
+        self.along_chart(
+            axis,
+            (&series, &shared),
+            records.iter(),
+            device,
+            device_name,
+        )
     }
 
     /// N-way: the along chart of one baseline device section, a series per
@@ -315,17 +364,18 @@ impl<'s> Charts<'s> {
         let Some(axis) = self.settings.along.as_deref() else {
             return Ok(Vec::new());
         };
-        let series = Self::nway_along_series(axis, states, labels)?;
+        let (series, shared) = Self::nway_along_series(axis, states, labels)?;
         let records = states.iter().flatten().flatten().copied();
-        self.along_chart(axis, &series, records, device, device_name)
+        self.along_chart(axis, (&series, &shared), records, device, device_name)
     }
 
     /// Draws an along chart of `series` for one device pair, titled with
-    /// the benchmark and the device's name.
+    /// the benchmark and the device's name, the axis values every state
+    /// shares (`shared`) under the title.
     fn along_chart<'r>(
         &mut self,
         axis: &str,
-        series: &[AlongSeries],
+        (series, shared): (&[AlongSeries], &str),
         records: impl Iterator<Item = &'r StateRecord> + Clone,
         device: (i64, usize),
         device_name: &str,
@@ -358,7 +408,7 @@ impl<'s> Charts<'s> {
             name: &axis_name,
             pow2: is_pow2_axis(axis, records),
         };
-        let file = draw_along_chart(&title, along_axis, series, Path::new(&path))
+        let file = draw_along_chart(&title, shared, along_axis, series, Path::new(&path))
             .map_err(Failure::Fatal)?;
         events.push(ChartEvent::File {
             file,
@@ -368,13 +418,17 @@ impl<'s> Charts<'s> {
     }
 }
 
+/// An axis' name and value as the reference writes them in series names.
+type AxisValue = (String, String);
+
 /// Where a state goes on an along chart: its axis value as `x` and the
-/// other axes' values as the series key; `None` when either side's time is
-/// not a positive finite number (the reference skips such states).
-fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, String)>, Failure> {
+/// other axes' names and values as the series key; `None` when neither
+/// side's time is a positive finite number. The reference skips a state
+/// when either side lacks a time, which hides the point the other side
+/// measured.
+fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<AxisValue>)>, Failure> {
     let c = &record.comparison;
-    let usable = |t: Option<f64>| t.is_some_and(|t| t.is_finite() && t > 0.0);
-    if !(usable(c.ref_time) && usable(c.cmp_time)) {
+    if !(usable_time(c.ref_time) || usable_time(c.cmp_time)) {
         return Ok(None);
     }
     let value = record
@@ -390,19 +444,39 @@ fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, String)>
         })?;
     let text = value.value.as_ref().map(|v| v.py_str()).unwrap_or_default();
     let x = along_axis_value(axis, &text).map_err(Failure::Fatal)?;
-    let key: Vec<String> = record
+    let key = record
         .axis_values
         .iter()
         .filter(|v| v.name != axis)
         .map(|v| {
-            format!(
-                "{} = {}",
-                v.name,
-                v.value.as_ref().map(|s| s.py_str()).unwrap_or_default()
-            )
+            let value = v.value.as_ref().map(|s| s.py_str()).unwrap_or_default();
+            (v.name.clone(), value)
         })
         .collect();
-    Ok(Some((x, printable(&key.join(", ")).into_owned())))
+    Ok(Some((x, key)))
+}
+
+/// The axis values every key has, when there are two keys or more (one
+/// series says nothing by its name: its values all go under the title).
+fn shared_values<'k>(mut keys: impl Iterator<Item = &'k [AxisValue]> + Clone) -> Vec<AxisValue> {
+    let Some(first) = keys.next() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .filter(|value| keys.clone().all(|key| key.contains(value)))
+        .cloned()
+        .collect()
+}
+
+/// `name = value, ...` of a key's values other than `shared`.
+fn key_label(key: &[AxisValue], shared: &[AxisValue]) -> String {
+    let parts: Vec<String> = key
+        .iter()
+        .filter(|value| !shared.contains(value))
+        .map(|(name, value)| format!("{name} = {value}"))
+        .collect();
+    printable(&parts.join(", ")).into_owned()
 }
 
 fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
@@ -414,12 +488,37 @@ fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
     }
 }
 
-fn along_point(x: f64, time: Option<f64>, noise: Option<f64>) -> AlongPoint {
-    AlongPoint {
-        x,
-        time: time.unwrap_or(f64::NAN),
-        noise,
-    }
+fn usable_time(time: Option<f64>) -> bool {
+    time.is_some_and(|t| t.is_finite() && t > 0.0)
+}
+
+/// The point of one side of a state, when that side measured a usable
+/// time; in repetition mode with the hull of the runs' intervals as its
+/// range, and no noise band (the whisker shows the spread).
+fn side_point(x: f64, record: &StateRecord, reference: bool) -> Option<AlongPoint> {
+    let c = &record.comparison;
+    let (time, noise, interval) = if reference {
+        (c.ref_time, c.ref_noise, c.ref_interval.as_ref())
+    } else {
+        (c.cmp_time, c.cmp_noise, c.cmp_interval.as_ref())
+    };
+    let time = time.filter(|t| usable_time(Some(*t)))?;
+    let point = if merges_runs(record) {
+        AlongPoint {
+            x,
+            time,
+            noise: None,
+            range: interval.map(|i| (i.lower, i.upper)),
+        }
+    } else {
+        AlongPoint {
+            x,
+            time,
+            noise,
+            range: None,
+        }
+    };
+    Some(point)
 }
 
 /// Appends the compare device to the row labels when the bars come from
@@ -435,19 +534,28 @@ fn label_devices(entries: &mut [SummaryEntry], devices: &[(i64, String)]) {
     // GPUs of one model are told apart by id alone (the title names them).
     let one_model = devices.iter().all(|(_, name)| *name == devices[0].1);
     for (entry, (id, name)) in entries.iter_mut().zip(devices) {
-        entry.label = if one_model || name.is_empty() {
-            format!("{} | device {id}", entry.label)
+        let text = if one_model || name.is_empty() {
+            format!("device {id}")
         } else {
-            format!("{} | device {id}: {name}", entry.label)
+            format!("device {id}: {name}")
         };
+        // The candidate, when there is one, stays last.
+        let at = entry
+            .name
+            .iter()
+            .position(|p| p.section > section::DEVICE)
+            .unwrap_or(entry.name.len());
+        entry
+            .name
+            .insert(at, NamePart::new("device", text, section::DEVICE));
     }
 }
 
 /// The message of a summary chart split into numbered files.
-fn split_message(rows: usize, files: usize, requested: &str) -> String {
+fn split_message(rows: usize, files: usize, per_chart: usize, requested: &str) -> String {
     format!(
         "Comparison plot has {rows} rows: splitting it into {files} charts of at most \
-         {ROWS_PER_CHART} rows, {} to {}",
+         {per_chart} rows, {} to {}",
         numbered_path(requested, 1),
         numbered_path(requested, files)
     )

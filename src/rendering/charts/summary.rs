@@ -1,46 +1,63 @@
 //! The summary chart (`--plot`): one horizontal bar per displayed row with
-//! the change of the GPU timing center, coloured by status, with a legend
-//! of the status colours, like the reference's matplotlib `barh` figure.
-//! It is 10 inches wide and `max(4, 0.3 * rows + 1.5)` inches high at
-//! 150 dpi; a comparison of more than [`ROWS_PER_CHART`] rows is split into
-//! several charts by the caller, so that every bar keeps a readable label.
+//! the change of the GPU timing center, coloured by status, like the
+//! reference's matplotlib `barh` figure (10 inches wide, 0.3 inch a row,
+//! 150 dpi), with a legend of the status colours below the axis. Row labels
+//! keep what tells the rows apart: the parts every row shares are said once
+//! under the title, long labels wrap (rows grow taller) and the chart
+//! widens before anything is shortened. In repetition mode a whisker on
+//! each bar shows the change the runs' interval hulls allow. A comparison
+//! of more rows than one chart holds ([`SummaryPlan::rows_per_chart`]) is
+//! split into several charts by the caller.
 
+use std::ops::Range;
 use std::path::Path;
 
 use plotters::chart::ChartBuilder;
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
-use plotters::coord::types::RangedCoordf64;
 use plotters::element::{PathElement, Rectangle};
 use plotters::prelude::DrawingBackend;
+use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
 
 use crate::rendering::charts::canvas::{
-    Canvas, Chart, PixelRect, Theme, best_legend_position, drawn, pt, sample_polyline, status_color,
+    Canvas, Chart, DPI, Theme, drawn, fit, line_pitch, pt, status_color, text_width,
+};
+use crate::rendering::charts::labels::{
+    NamePart, Wrapped, fit_labels, joined, split_common, words, wrap_lines,
 };
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
-use crate::rendering::charts::ticks::percent_labels;
+use crate::rendering::charts::ticks::{Tick, label_at, percent_ticks};
 
 /// Title of the summary chart before any device or filter suffix: the bars
 /// show the change of the GPU time (upstream NVBench's `main` title).
 pub const SUMMARY_TITLE: &str = "GPU timing change";
 /// What the x axis shows, and which way is better.
 pub const SUMMARY_X_LABEL: &str = "GPU time change, compare vs reference (negative = faster)";
+/// The x axis in repetition mode, where a bar is the change of the merged centers.
+pub const REPETITION_X_LABEL: &str =
+    "GPU time change of the merged centers, compare vs reference (negative = faster)";
+/// The legend entry of the whiskers drawn in repetition mode.
+pub const RANGE_LEGEND: &str = "change the runs' intervals allow";
 /// Where the summary chart goes when no `--plot-output` is given (the
 /// reference's file name in a session without a display).
 pub const DEFAULT_SUMMARY_OUTPUT: &str = "nvbench_compare.png";
 /// What the reference prints when `--plot` finds no row to draw.
 pub const NO_SUMMARY_DATA: &str = "No comparison data to plot.";
-/// Most rows in one summary chart: at matplotlib's 0.3 inch per row this is
-/// a 9,225-pixel-high image whose every row label has its full size.
+/// Most rows of one-line labels in one summary chart: at matplotlib's 0.3
+/// inch per row this is a 9,267-pixel-high image whose every row label has
+/// its full size. Rows of wrapped labels are taller, so fewer fit.
 pub const ROWS_PER_CHART: usize = 200;
 
 /// One bar of the summary chart, in display order (top to bottom).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SummaryEntry {
-    /// Row label, e.g. `bench | Elements{io}=2^20`.
-    pub label: String,
+    /// What names the row: benchmark, axis values, device, candidate.
+    pub name: Vec<NamePart>,
     /// Fractional change of the timing center (`-0.074` draws `-7.4%`).
     pub fraction: f64,
+    /// Repetition mode: the lowest and highest change the runs' interval
+    /// hulls allow, drawn as a whisker.
+    pub range: Option<(f64, f64)>,
     /// Status label: `SLOW`, `FAST`, `SAME`, `AMBG` or `????`.
     pub status: &'static str,
     /// Benchmark name; a separator line is drawn where it changes.
@@ -68,72 +85,223 @@ pub fn summary_title(device_names: &[String], global_filter_displays: &[String])
     title
 }
 
-/// Draws one part of a summary chart split into several files: the bars
-/// of `part`, on the x scale of `all` the rows, so that the parts compare.
-/// Zero entries give an empty chart; the caller prints [`NO_SUMMARY_DATA`]
-/// instead, as upstream.
-pub fn draw_summary_part(
-    part: &[SummaryEntry],
-    all: &[SummaryEntry],
-    title: &str,
-    dark: bool,
-    path: &Path,
-) -> Result<ChartFile, String> {
-    let chart = SummaryChart {
-        entries: part,
-        limits: summary_x_limits(all),
-        title,
-        dark,
-    };
-    draw_chart(
-        &chart,
-        summary_canvas_size(part.len()),
-        path,
-        PlotKind::Summary,
-    )
+/// Font sizes in pixels (matplotlib's defaults: 10 pt text, 12 pt title).
+fn label_em() -> f64 {
+    pt(10.0)
+}
+fn title_em() -> f64 {
+    pt(12.0)
 }
 
+/// The narrowest chart, and the room its plot keeps beside the labels.
 const SUMMARY_WIDTH: u32 = 1500;
+const PLOT_ROOM: f64 = 830.0;
+/// Label layouts tried in order, (most lines, label column width in
+/// pixels): one line in the reference's 45 % of the width, then a wider
+/// chart (so that rows keep one look: a greedy wrap of labels that are
+/// just too long would break some and not others), then wrapped labels
+/// in ever wider charts.
+const LABEL_STEPS: [(usize, f64); 7] = [
+    (1, 675.0),
+    (1, 1000.0),
+    (2, 675.0),
+    (2, 1000.0),
+    (3, 1000.0),
+    (3, 1500.0),
+    (3, 2200.0),
+];
+/// Most lines of the title, and of the subtitle (the parts every row shares).
+const TITLE_LINES: usize = 2;
+const SUBTITLE_LINES: usize = 3;
 /// Guards against a caller that does not split: a huge comparison cannot
 /// ask for gigabytes of pixels.
 const MAX_CANVAS_HEIGHT: u32 = 16_000;
 /// A bar is at least this many pixels wide, so a SAME row at 0.0 % shows.
 const MIN_BAR_PX: f64 = 4.0;
 
-fn summary_canvas_size(rows: usize) -> (u32, u32) {
-    let inches = (0.3 * rows as f64 + 1.5).max(4.0);
-    let height = (inches * super::canvas::DPI)
-        .round()
-        .min(MAX_CANVAS_HEIGHT as f64) as u32;
-    (SUMMARY_WIDTH, height)
+/// Height of a row in inches: matplotlib's 0.3 for a one-line label, more
+/// for wrapped ones.
+fn row_inches(lines: usize) -> f64 {
+    0.3 + 0.15 * (lines.max(1) - 1) as f64
+}
+
+/// A comparison's bars with their labels laid out once for all its charts,
+/// so that every part of a split chart has the same labels, size and x scale.
+#[derive(Debug, Clone)]
+pub struct SummaryPlan {
+    entries: Vec<SummaryEntry>,
+    labels: Wrapped,
+    /// The parts every row shares, said under the title.
+    common: Vec<NamePart>,
+    limits: (f64, f64),
+    width: u32,
+}
+
+impl SummaryPlan {
+    pub fn new(entries: Vec<SummaryEntry>) -> Self {
+        let names: Vec<Vec<NamePart>> = entries.iter().map(|e| e.name.clone()).collect();
+        let (common, names) = split_common(&names);
+        let em = label_em();
+        let measure = |text: &str| text_width(text, em);
+        let shorten = |text: &str, width: f64| fit(text, em, width);
+        let labels = fit_labels(&names, &LABEL_STEPS, &measure, &shorten);
+        let width = (labels.width + PLOT_ROOM).ceil().max(SUMMARY_WIDTH as f64) as u32;
+        SummaryPlan {
+            limits: summary_x_limits(&entries),
+            entries,
+            labels,
+            common,
+            width,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Most rows one chart holds: [`ROWS_PER_CHART`] of one-line labels,
+    /// fewer of wrapped ones, so the image stays under 10,000 pixels high.
+    pub fn rows_per_chart(&self) -> usize {
+        let share = row_inches(1) / row_inches(self.labels.most_lines);
+        ((ROWS_PER_CHART as f64 * share).floor() as usize).max(1)
+    }
+
+    /// The row ranges of the charts this comparison is split into.
+    pub fn parts(&self) -> Vec<Range<usize>> {
+        let step = self.rows_per_chart();
+        (0..self.entries.len())
+            .step_by(step)
+            .map(|start| start..(start + step).min(self.entries.len()))
+            .collect()
+    }
+
+    /// The parts every row shares, as the subtitle writes them.
+    pub fn common(&self) -> String {
+        joined(&self.common)
+    }
+
+    /// Draws the chart of the rows `rows` for the file `path`. Zero
+    /// entries give an empty chart; the caller prints [`NO_SUMMARY_DATA`]
+    /// instead, as upstream.
+    pub fn draw_part(
+        &self,
+        rows: Range<usize>,
+        title: &str,
+        dark: bool,
+        path: &Path,
+    ) -> Result<ChartFile, String> {
+        let rows = rows.start.min(self.entries.len())..rows.end.min(self.entries.len());
+        let chart = SummaryChart {
+            entries: &self.entries[rows.clone()],
+            labels: &self.labels.lines[rows.clone()],
+            label_width: self.labels.width,
+            lines: self.labels.most_lines,
+            header: self.header(title),
+            limits: self.limits,
+            dark,
+        };
+        let size = (self.width, chart.canvas_height());
+        draw_chart(&chart, size, path, PlotKind::Summary)
+    }
+
+    /// The title and subtitle lines, each with its font size.
+    fn header(&self, title: &str) -> Vec<(String, f64)> {
+        let room = self.width as f64 - 2.0 * pad();
+        let lines = |parts: &[NamePart], em: f64, most: usize| -> Vec<(String, f64)> {
+            let measure = |t: &str| text_width(t, em);
+            let shorten = |t: &str, width: f64| fit(t, em, width);
+            wrap_lines(parts, (most, room), &measure, &shorten)
+                .into_iter()
+                .map(|line| (line, em))
+                .collect()
+        };
+        let mut header = lines(&words(title, " "), title_em(), TITLE_LINES);
+        header.extend(lines(&self.common, label_em(), SUBTITLE_LINES));
+        header
+    }
+}
+
+/// Draws the bars of `entries` in one chart (a convenience for a chart
+/// that is not split).
+pub fn draw_summary(
+    entries: &[SummaryEntry],
+    title: &str,
+    dark: bool,
+    path: &Path,
+) -> Result<ChartFile, String> {
+    let plan = SummaryPlan::new(entries.to_vec());
+    plan.draw_part(0..entries.len(), title, dark, path)
+}
+
+fn pad() -> f64 {
+    pt(10.8)
+}
+fn tick_len() -> f64 {
+    pt(3.5)
 }
 
 struct SummaryChart<'a> {
     entries: &'a [SummaryEntry],
+    /// The lines of each entry's label.
+    labels: &'a [Vec<String>],
+    label_width: f64,
+    /// Lines of the longest label of the whole comparison (sets the row height).
+    lines: usize,
+    header: Vec<(String, f64)>,
     /// The x view.
     limits: (f64, f64),
-    title: &'a str,
     dark: bool,
 }
 
-/// The reference's x limits: the data range padded by 10 % of its width,
-/// or by 10 % of the value (0.05 around zero) when all values are equal.
-/// Non-finite values are ignored.
+impl SummaryChart<'_> {
+    /// matplotlib's `max(4, 0.3 * rows + 1.5)` inches, with taller rows for
+    /// wrapped labels and room for the subtitle and the legend row.
+    fn canvas_height(&self) -> u32 {
+        let rows = self.entries.len() as f64;
+        let inches = (row_inches(self.lines) * rows + 1.5).max(4.0);
+        let extra = self.header_height() - line_pitch(title_em()) + self.legend_height();
+        ((inches * DPI + extra).round()).min(MAX_CANVAS_HEIGHT as f64) as u32
+    }
+
+    fn header_height(&self) -> f64 {
+        self.header
+            .iter()
+            .map(|(_, em)| line_pitch(*em))
+            .sum::<f64>()
+    }
+
+    fn legend_height(&self) -> f64 {
+        2.0 * label_em()
+    }
+
+    fn has_ranges(&self) -> bool {
+        self.entries.iter().any(|e| e.range.is_some())
+    }
+}
+
+/// The x view: the data range widened to hold 0, so every bar starts at
+/// the zero line and its length is the change, padded by 5 % of its width
+/// (the reference's limits left 0 out when all changes had one sign, which
+/// made a uniform 7 % slowdown look like large differences), and the
+/// whiskers of repetition mode. Non-finite values are ignored.
 fn summary_x_limits(entries: &[SummaryEntry]) -> (f64, f64) {
-    let finite = entries.iter().map(|e| e.fraction).filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !(lo.is_finite() && hi.is_finite()) {
+    let ends = entries
+        .iter()
+        .flat_map(|e| e.range.map_or([e.fraction; 2], |(a, b)| [a, b]));
+    let finite = entries
+        .iter()
+        .map(|e| e.fraction)
+        .chain(ends)
+        .filter(|v| v.is_finite());
+    let (lo, hi) = finite.fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if hi == lo {
         return (-0.05, 0.05);
     }
-    let pad = if hi > lo {
-        (hi - lo) * 0.1
-    } else if lo == 0.0 {
-        0.05
-    } else {
-        lo.abs() * 0.1
-    };
+    let pad = (hi - lo) * 0.05;
     let (lo, hi) = (lo - pad, hi + pad);
     // Values so large that the padding overflows still need a usable range.
     if lo.is_finite() && hi.is_finite() && hi > lo {
@@ -143,27 +311,60 @@ fn summary_x_limits(entries: &[SummaryEntry]) -> (f64, f64) {
     }
 }
 
-/// The most x ticks (plotters' own choice of round values) whose percent
-/// labels fit side by side in `plot_width` pixels with room between them.
-fn percent_tick_count<DB: DrawingBackend>(
-    c: &Canvas<'_, DB>,
-    (lo, hi): (f64, f64),
-    plot_width: f64,
-    em: f64,
-) -> usize {
-    let coord = RangedCoordf64::from(lo..hi);
-    let most = (plot_width / (2.0 * em)).floor().max(1.0) as usize;
-    (1..=most)
+/// Most x ticks: a few round values are easier to read than many.
+const MAX_X_BINS: usize = 6;
+
+/// The x ticks: the most (up to [`MAX_X_BINS`] intervals) whose labels fit
+/// side by side in `plot_width` pixels with room between them.
+fn x_ticks((lo, hi): (f64, f64), plot_width: f64, em: f64) -> Vec<Tick> {
+    (1..=MAX_X_BINS)
         .rev()
-        .find(|&count| {
-            let labels = percent_labels(&coord.key_points(count), hi - lo);
-            let widest = labels
+        .map(|bins| percent_ticks(lo, hi, bins))
+        .find(|ticks| {
+            let widest = ticks
                 .iter()
-                .map(|(_, text)| c.text_width(text, em))
+                .map(|(_, text)| text_width(text, em))
                 .fold(0.0, f64::max);
-            (widest + em) * labels.len() as f64 <= plot_width
+            (widest + em) * ticks.len() as f64 <= plot_width
         })
-        .unwrap_or(1)
+        .unwrap_or_else(|| percent_ticks(lo, hi, 1))
+}
+
+/// The x axis: linear over the view, its key points the chosen ticks
+/// (plotters' own f64 axis picks its ticks itself).
+#[derive(Debug, Clone)]
+struct ChangeAxis {
+    range: (f64, f64),
+    ticks: Vec<f64>,
+}
+
+impl Ranged for ChangeAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let (lo, hi) = self.range;
+        let share = (value - lo) / (hi - lo);
+        (limit.0 as f64 + share * (limit.1 - limit.0) as f64).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            return Vec::new();
+        }
+        self.ticks.clone()
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.0..self.range.1
+    }
+}
+
+/// The labels come from the chart's formatter; nothing is formatted here.
+impl ValueFormatter<f64> for ChangeAxis {
+    fn format_ext(&self, value: &f64) -> String {
+        value.to_string()
+    }
 }
 
 /// The row axis: row `i` (counted from the top) spans `i..i + 1`, its
@@ -186,7 +387,7 @@ impl Ranged for RowAxis {
     }
 
     fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        if hint.weight().allow_light_points() {
+        if hint.weight().allow_light_points() || hint.max_num_points() == 0 {
             return Vec::new();
         }
         (0..self.rows).map(|row| row as f64 + 0.5).collect()
@@ -245,8 +446,7 @@ fn status_groups(entries: &[SummaryEntry]) -> Vec<StatusGroup> {
 }
 
 /// The x extent of a bar from zero to `fraction`, at least `min_width`
-/// wide (away from zero, or centred on it), clipped to the view: the
-/// reference's limits may leave zero outside the visible range.
+/// wide (away from zero, or centred on it), clipped to the view.
 fn bar_extent(fraction: f64, (lo, hi): (f64, f64), min_width: f64) -> Option<(f64, f64)> {
     if !fraction.is_finite() {
         return None;
@@ -271,114 +471,184 @@ impl Chart for SummaryChart<'_> {
         let fg = theme.foreground;
         drawn(c.area.fill(&theme.background))?;
 
-        let (pad, tick_len) = (pt(10.8), pt(3.5));
-        let (label_em, title_em) = (pt(10.0), pt(12.0));
+        let (pad, tick_len, em) = (pad(), tick_len(), label_em());
         let rows = self.entries.len().max(1);
-        let labels: Vec<String> = self
-            .entries
-            .iter()
-            .map(|e| c.fit(&e.label, label_em, 0.45 * c.width))
-            .collect();
-        let label_width = labels
-            .iter()
-            .map(|t| c.text_width(t, label_em))
-            .fold(0.0, f64::max);
+        let header = c.header(&self.header, pad, fg)?;
+        let (_, body) = c.area.split_vertically((pad + header).round() as i32);
+        let (height, legend) = (body.dim_in_pixel().1 as f64, self.legend_height());
+        let (body, _) = body.split_vertically((height - legend).round().max(0.0) as i32);
         let (lo, hi) = self.limits;
-        let plot_width = c.width - 2.0 * pad - label_width;
-        let bins = percent_tick_count(c, (lo, hi), plot_width, label_em);
+        let y_label_area = self.label_width + 2.0 * tick_len + pt(2.0);
+        let plot_width = c.width - 2.0 * pad - y_label_area;
+        let ticks = x_ticks((lo, hi), plot_width, em);
 
-        let mut builder = ChartBuilder::on(c.area);
+        let mut builder = ChartBuilder::on(&body);
         builder
             .margin(pad as u32)
-            .x_label_area_size((tick_len + 3.2 * label_em + pt(6.0)) as u32)
-            .y_label_area_size((label_width + 2.0 * tick_len + pt(2.0)) as u32);
-        let title = c.fit(self.title, title_em, c.width - 2.0 * pad);
-        if !title.is_empty() {
-            builder.caption(&title, c.font(title_em, fg));
-        }
-        let mut chart = drawn(builder.build_cartesian_2d(lo..hi, RowAxis { rows }))?;
-        let row_label = |y: &f64| labels.get(y.floor() as usize).cloned().unwrap_or_default();
-        let percent = |x: &f64| percent_labels(&[*x], hi - lo).remove(0).1;
+            .margin_top(0)
+            .x_label_area_size((tick_len + 3.2 * em + pt(6.0)) as u32)
+            .y_label_area_size(y_label_area as u32);
+        let x_axis = ChangeAxis {
+            range: (lo, hi),
+            ticks: ticks.iter().map(|t| t.0).collect(),
+        };
+        let mut chart = drawn(builder.build_cartesian_2d(x_axis, RowAxis { rows }))?;
+        let percent = |x: &f64| label_at(&ticks, *x);
+        let x_desc = if self.has_ranges() {
+            REPETITION_X_LABEL
+        } else {
+            SUMMARY_X_LABEL
+        };
         drawn(
             chart
                 .configure_mesh()
                 .disable_mesh()
                 .axis_style(fg.stroke_width(2))
                 .set_all_tick_mark_size(tick_len as i32)
-                .x_labels(bins)
-                .y_labels(rows + 1)
+                .x_labels(ticks.len())
+                // Row labels may take several lines: they and their ticks
+                // are drawn below.
+                .y_labels(0)
                 .x_label_formatter(&percent)
-                .y_label_formatter(&row_label)
-                .label_style(c.font(label_em, fg))
-                .x_desc(SUMMARY_X_LABEL)
-                .axis_desc_style(c.font(label_em, fg))
+                .label_style(c.font(em, fg))
+                .x_desc(x_desc)
+                .axis_desc_style(c.font(em, fg))
                 .draw(),
         )?;
 
         // The zero line goes below the bars, so a bar near 0 % stays visible.
-        if lo <= 0.0 && hi >= 0.0 {
-            let zero = PathElement::new(
-                vec![(0.0, 0.0), (0.0, rows as f64)],
-                theme.guide.mix(0.6).stroke_width(2),
-            );
-            drawn(chart.draw_series(std::iter::once(zero)))?;
-        }
+        let zero = PathElement::new(
+            vec![(0.0, 0.0), (0.0, rows as f64)],
+            theme.guide.mix(0.6).stroke_width(2),
+        );
+        drawn(chart.draw_series(std::iter::once(zero)))?;
         let (plot_x, _) = chart.plotting_area().get_pixel_range();
         let min_width = MIN_BAR_PX * (hi - lo) / (plot_x.end - plot_x.start).max(1) as f64;
-        let mut drawn_points = Vec::new();
-        for group in status_groups(self.entries) {
-            let extents: Vec<(f64, f64, f64)> = group
-                .rows
-                .iter()
-                .filter_map(|&row| {
-                    let (x0, x1) = bar_extent(self.entries[row].fraction, (lo, hi), min_width)?;
-                    Some((x0, x1, row as f64))
-                })
-                .collect();
-            for &(x0, x1, top) in &extents {
-                let ends = [(x0, top + 0.5), (x1, top + 0.5)].map(|p| chart.backend_coord(&p));
-                drawn_points.extend(sample_polyline(&ends.map(|(x, y)| (x as f64, y as f64))));
-            }
+        let groups = status_groups(self.entries);
+        for group in &groups {
             // Bars fill 80 % of their row, as matplotlib's `barh` does.
-            let bars = extents.iter().map(|&(x0, x1, top)| {
-                Rectangle::new([(x0, top + 0.1), (x1, top + 0.9)], group.color.filled())
+            let bars = group.rows.iter().filter_map(|&row| {
+                let (x0, x1) = bar_extent(self.entries[row].fraction, (lo, hi), min_width)?;
+                let top = row as f64;
+                Some(Rectangle::new(
+                    [(x0, top + 0.1), (x1, top + 0.9)],
+                    group.color.filled(),
+                ))
             });
-            let color = group.color;
-            let em = label_em as i32;
-            drawn(chart.draw_series(bars))?
-                .label(group.label)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - em / 2), (x + em, y + em / 2)], color.filled())
-                });
+            drawn(chart.draw_series(bars))?;
+        }
+        let whiskers = self.entries.iter().enumerate().filter_map(|(row, e)| {
+            let (a, b) = e.range?;
+            whisker(a, b, row as f64 + 0.5, (lo, hi))
+        });
+        for points in whiskers {
+            for line in points {
+                drawn(
+                    chart.draw_series(std::iter::once(PathElement::new(line, fg.stroke_width(2)))),
+                )?;
+            }
         }
         self.draw_separators(&mut chart, (lo, hi), &theme)?;
         let frame = Rectangle::new([(lo, 0.0), (hi, rows as f64)], fg.stroke_width(2));
         drawn(chart.draw_series(std::iter::once(frame)))?;
 
-        let plot = chart.plotting_area().get_pixel_range();
-        let plot =
-            PixelRect::from_corners(((plot.0.start, plot.1.start), (plot.0.end, plot.1.end)));
-        let legend_rows = status_groups(self.entries).len() as f64;
-        let legend_width = ["SLOW", "FAST", "SAME", "AMBG / ????"]
+        // Row labels, right-aligned beside their tick, lines centred on the row.
+        let right = plot_x.start as f64 - tick_len - pt(3.5);
+        for (row, lines) in self.labels.iter().enumerate() {
+            let (left, center) = chart.backend_coord(&(lo, row as f64 + 0.5));
+            let tick = vec![(left - tick_len.round() as i32, center), (left, center)];
+            drawn(c.area.draw(&PathElement::new(tick, fg.stroke_width(2))))?;
+            let first = center as f64 - (lines.len() - 1) as f64 * line_pitch(em) / 2.0;
+            for (index, line) in lines.iter().enumerate() {
+                let y = first + index as f64 * line_pitch(em);
+                c.text(line, (right, y), (em, fg), (HPos::Right, VPos::Center))?;
+            }
+        }
+        let legend_y = c.area.dim_in_pixel().1 as f64 - legend / 2.0 - pad / 2.0;
+        let plot_center = (plot_x.start + plot_x.end) as f64 / 2.0;
+        self.draw_legend(c, &groups, (plot_center, legend_y), fg)
+    }
+}
+
+/// The lines of a whisker from `a` to `b` at row centre `y`, with caps,
+/// clipped to the view; a cap outside the view is left off.
+fn whisker(a: f64, b: f64, y: f64, (lo, hi): (f64, f64)) -> Option<Vec<Vec<(f64, f64)>>> {
+    if !(a.is_finite() && b.is_finite()) {
+        return None;
+    }
+    let (a, b) = (a.min(b), a.max(b));
+    let (x0, x1) = (a.max(lo), b.min(hi));
+    if x1 < x0 {
+        return None;
+    }
+    let mut lines = vec![vec![(x0, y), (x1, y)]];
+    for (end, x) in [(a, x0), (b, x1)] {
+        if end == x {
+            lines.push(vec![(x, y - 0.25), (x, y + 0.25)]);
+        }
+    }
+    Some(lines)
+}
+
+impl SummaryChart<'_> {
+    /// The legend, one row centred under the axis title at `center`,
+    /// outside the plot so that it never covers a bar: the status colours
+    /// present, and the whisker in repetition mode.
+    fn draw_legend<DB: DrawingBackend>(
+        &self,
+        c: &Canvas<'_, DB>,
+        groups: &[StatusGroup],
+        (center, y): (f64, f64),
+        fg: RGBColor,
+    ) -> Result<(), String> {
+        let em = label_em();
+        let mut entries: Vec<(Option<RGBColor>, &str)> = groups
             .iter()
-            .map(|t| c.text_width(t, label_em))
-            .fold(0.0, f64::max);
-        let size = (
-            legend_width + 3.0 * label_em,
-            legend_rows * 1.5 * label_em + label_em,
-        );
-        let position = best_legend_position(plot, size, pt(5.0), &drawn_points);
-        drawn(
-            chart
-                .configure_series_labels()
-                .position(position)
-                .margin(pt(5.0) as u32)
-                .legend_area_size((1.6 * label_em) as u32)
-                .background_style(theme.legend_background())
-                .border_style(theme.legend_border)
-                .label_font(c.font(label_em, fg))
-                .draw(),
-        )
+            .map(|g| (Some(g.color), g.label.as_str()))
+            .collect();
+        if self.has_ranges() {
+            entries.push((None, RANGE_LEGEND));
+        }
+        let (key, gap, spacing) = (em, 0.5 * em, 1.5 * em);
+        let widths: Vec<f64> = entries
+            .iter()
+            .map(|(_, text)| key + gap + text_width(text, em))
+            .collect();
+        let total = widths.iter().sum::<f64>() + spacing * (widths.len().max(1) - 1) as f64;
+        let mut x = (center - total / 2.0).clamp(pad(), (c.width - total - pad()).max(pad()));
+        for ((color, text), width) in entries.iter().zip(&widths) {
+            let (x0, x1) = (x.round() as i32, (x + key).round() as i32);
+            let (y0, y1) = (
+                (y - key / 2.0).round() as i32,
+                (y + key / 2.0).round() as i32,
+            );
+            match color {
+                Some(color) => drawn(
+                    c.area
+                        .draw(&Rectangle::new([(x0, y0), (x1, y1)], color.filled())),
+                )?,
+                None => {
+                    let style = fg.stroke_width(2);
+                    let mid = y.round() as i32;
+                    drawn(
+                        c.area
+                            .draw(&PathElement::new(vec![(x0, mid), (x1, mid)], style)),
+                    )?;
+                    for end in [x0, x1] {
+                        let cap = vec![(end, y0 + 3), (end, y1 - 3)];
+                        drawn(c.area.draw(&PathElement::new(cap, style)))?;
+                    }
+                }
+            }
+            c.text(
+                text,
+                (x + key + gap, y),
+                (em, fg),
+                (HPos::Left, VPos::Center),
+            )?;
+            x += width + spacing;
+        }
+        Ok(())
     }
 }
 
@@ -414,11 +684,27 @@ mod tests {
 
     fn entry(status: &'static str, fraction: f64) -> SummaryEntry {
         SummaryEntry {
-            label: status.to_string(),
+            name: vec![NamePart::new("label", status, 0)],
             fraction,
+            range: None,
             status,
             benchmark: "b".into(),
         }
+    }
+
+    fn height(rows: usize, lines: usize) -> u32 {
+        let entries = vec![entry("SAME", 0.0); rows];
+        let labels = vec![vec![String::new(); lines]; rows];
+        SummaryChart {
+            entries: &entries,
+            labels: &labels,
+            label_width: 100.0,
+            lines,
+            header: vec![("title".into(), title_em())],
+            limits: (-0.05, 0.05),
+            dark: false,
+        }
+        .canvas_height()
     }
 
     #[test]
@@ -437,10 +723,47 @@ mod tests {
 
     #[test]
     fn canvas_follows_matplotlib_and_is_capped() {
-        assert_eq!(summary_canvas_size(3), (1500, 600));
-        assert_eq!(summary_canvas_size(40), (1500, 2025));
-        assert_eq!(summary_canvas_size(ROWS_PER_CHART), (1500, 9225));
-        assert_eq!(summary_canvas_size(100_000), (1500, MAX_CANVAS_HEIGHT));
+        // 0.3 inch a row and 1.5 inches, at least 4 inches, at 150 dpi, and
+        // a legend row of 2 em (42 px).
+        assert_eq!(height(3, 1), 600 + 42);
+        assert_eq!(height(40, 1), 2025 + 42);
+        assert_eq!(height(ROWS_PER_CHART, 1), 9225 + 42);
+        assert_eq!(height(40, 2), 2925 + 42, "wrapped labels: taller rows");
+        assert_eq!(height(100_000, 1), MAX_CANVAS_HEIGHT);
+    }
+
+    #[test]
+    fn split_charts_stay_under_ten_thousand_pixels() {
+        for lines in 1..=3 {
+            let per_chart = (ROWS_PER_CHART as f64 * row_inches(1) / row_inches(lines)) as usize;
+            assert!(height(per_chart, lines) < 10_000, "{lines} lines");
+        }
+    }
+
+    #[test]
+    fn the_view_holds_zero_and_the_whiskers() {
+        let (lo, hi) = summary_x_limits(&[entry("SLOW", 0.07)]);
+        assert!((lo + 0.0035).abs() < 1e-12 && (hi - 0.0735).abs() < 1e-12);
+        let (lo, hi) = summary_x_limits(&[entry("FAST", -0.2), entry("SLOW", 0.1)]);
+        assert!((lo + 0.215).abs() < 1e-12 && (hi - 0.115).abs() < 1e-12);
+        assert_eq!(summary_x_limits(&[entry("SAME", 0.0)]), (-0.05, 0.05));
+        let mut wide = entry("AMBG", 0.01);
+        wide.range = Some((-0.1, 0.3));
+        let (lo, hi) = summary_x_limits(&[wide]);
+        assert!(lo < -0.1 && hi > 0.3, "{lo} {hi}");
+        assert_eq!(
+            summary_x_limits(&[entry("SLOW", f64::INFINITY)]),
+            (-0.05, 0.05)
+        );
+    }
+
+    #[test]
+    fn whiskers_have_caps_inside_the_view() {
+        let lines = whisker(0.3, -0.1, 0.5, (-0.2, 0.2)).unwrap();
+        assert_eq!(lines[0], vec![(-0.1, 0.5), (0.2, 0.5)]);
+        assert_eq!(lines.len(), 2, "the cap beyond the view is left off");
+        assert_eq!(whisker(0.3, 0.4, 0.5, (-0.2, 0.2)), None);
+        assert_eq!(whisker(f64::NAN, 0.1, 0.5, (-0.2, 0.2)), None);
     }
 
     #[test]

@@ -7,10 +7,11 @@ use std::io;
 use std::path::Path;
 
 use crate::rendering::charts::along::{AlongAxis, AlongPoint, AlongSeries, draw_along_chart};
+use crate::rendering::charts::labels::NamePart;
 use crate::rendering::charts::output::{
     ChartFile, ImageFormat, OutputPaths, PlotKind, numbered_path, with_copy_suffix,
 };
-use crate::rendering::charts::summary::{SummaryEntry, draw_summary_part, summary_title};
+use crate::rendering::charts::summary::{SummaryEntry, draw_summary, summary_title};
 use crate::rendering::charts::template::{
     along_output_path, sanitize_component, validate_plot_options,
 };
@@ -30,7 +31,7 @@ fn render_summary_chart(
     dark: bool,
     path: &Path,
 ) -> Result<String, String> {
-    written(draw_summary_part(entries, entries, title, dark, path))
+    written(draw_summary(entries, title, dark, path))
 }
 
 fn render_along_chart(
@@ -39,7 +40,7 @@ fn render_along_chart(
     series: &[AlongSeries],
     path: &Path,
 ) -> Result<String, String> {
-    written(draw_along_chart(title, axis, series, path))
+    written(draw_along_chart(title, "", axis, series, path))
 }
 
 use crate::testing::Scratch;
@@ -86,10 +87,12 @@ fn pow2(name: &str) -> AlongAxis<'_> {
     AlongAxis { name, pow2: true }
 }
 
+/// A bar whose whole label is one part (so it is never shared or wrapped).
 fn entry(label: &str, fraction: f64, status: &'static str, benchmark: &str) -> SummaryEntry {
     SummaryEntry {
-        label: label.into(),
+        name: vec![NamePart::new("label", label, 0)],
         fraction,
+        range: None,
         status,
         benchmark: benchmark.into(),
     }
@@ -114,6 +117,7 @@ fn along_series() -> Vec<AlongSeries> {
                     x,
                     time: scale * (2e-6 + x * 4e-12),
                     noise: Some(0.03 + 0.002 * e as f64),
+                    range: None,
                 }
             })
             .collect::<Vec<_>>()
@@ -165,7 +169,8 @@ fn summary_png_has_matplotlib_size() {
         saved,
         format!("Saved comparison plot to {}", path.display())
     );
-    assert_eq!(png_size(&path), (1500, 600));
+    // matplotlib's 4-inch minimum at 150 dpi, and the legend row below.
+    assert_eq!(png_size(&path), (1500, 642));
     assert_eq!(png_pixel(&path, 2, 2), [255, 255, 255], "light background");
 }
 
@@ -203,7 +208,8 @@ fn summary_svg_has_title_labels_and_colored_bars() {
         "x-axis label: {texts:?}"
     );
     for e in sample_entries() {
-        assert!(texts.contains(&e.label), "missing label {}", e.label);
+        let label = &e.name[0].text;
+        assert!(texts.contains(label), "missing label {label}");
     }
     assert!(
         texts
@@ -245,7 +251,10 @@ fn along_png_and_svg() {
         saved,
         format!("Saved plot-along output to {}", png_path.display())
     );
-    assert_eq!(png_size(&png_path), (960, 720));
+    // matplotlib's 6.4 x 4.8 inches at 150 dpi, and the legend below.
+    let (width, height) = png_size(&png_path);
+    assert_eq!(width, 960);
+    assert!((720 + 60..720 + 120).contains(&height), "{height}");
 
     let svg_path = dir.join("along.svg");
     render_along_chart(
@@ -262,9 +271,9 @@ fn along_png_and_svg() {
         "Elements{io}",
         "time [s]",
         "T = I32",
-        "T = I32 ref",
         "T = F64",
-        "T = F64 ref",
+        "compare",
+        "reference",
     ] {
         assert!(
             texts.contains(&expected.to_string()),
@@ -273,9 +282,15 @@ fn along_png_and_svg() {
     }
     assert_eq!(
         distinct_circle_fills(&svg).len(),
-        2,
-        "a compare series and its reference share a colour"
+        2 + 1,
+        "a compare series and its reference share a colour; the style key is gray"
     );
+    for side in ["T = I32 ref", "T = F64 ref"] {
+        assert!(
+            !texts.contains(&side.to_string()),
+            "line styles tell the sides apart"
+        );
+    }
     assert_eq!(
         svg.matches("<polygon").count(),
         4,
@@ -300,12 +315,14 @@ fn along_png_and_svg() {
 #[test]
 fn unlabelled_series_stay_out_of_the_legend() {
     // A benchmark whose only axis is the plotted one has an empty series
-    // key, so its compare line is unlabelled, as in matplotlib.
+    // key, so its colour is unnamed; the style key still says which line
+    // is which side.
     let dir = Scratch::new("plot");
     let p = |x: f64| AlongPoint {
         x,
         time: 1e-5 * x,
         noise: None,
+        range: None,
     };
     let series = vec![
         AlongSeries {
@@ -324,11 +341,14 @@ fn unlabelled_series_stay_out_of_the_legend() {
     let path = dir.join("single-axis.svg");
     render_along_chart("GPU", axis("Elements{io}"), &series, &path).unwrap();
     let svg = svg_doc(&path);
-    assert!(svg_texts(&svg).contains(&"ref".to_string()));
+    let texts = svg_texts(&svg);
+    assert!(!texts.contains(&"ref".to_string()), "{texts:?}");
+    assert!(texts.contains(&"compare".to_string()), "{texts:?}");
+    assert!(texts.contains(&"reference".to_string()), "{texts:?}");
     assert_eq!(
         svg.matches("<circle").count(),
-        6 + 1,
-        "markers plus one legend handle"
+        6 + 2,
+        "markers plus the style key's two handles"
     );
 }
 
@@ -370,21 +390,25 @@ fn degenerate_inputs_do_not_panic() {
                         x: f64::NAN,
                         time: 1.0,
                         noise: None,
+                        range: None,
                     },
                     AlongPoint {
                         x: -1.0,
                         time: 1.0,
                         noise: Some(0.1),
+                        range: None,
                     },
                     AlongPoint {
                         x: 1.0,
                         time: 0.0,
                         noise: Some(f64::INFINITY),
+                        range: None,
                     },
                     AlongPoint {
                         x: 1e300,
                         time: 1e-300,
                         noise: Some(1e300),
+                        range: None,
                     },
                 ],
             },
@@ -396,6 +420,7 @@ fn degenerate_inputs_do_not_panic() {
                     x: 4.0,
                     time: 2e-5,
                     noise: Some(0.01),
+                    range: None,
                 }],
             },
             AlongSeries {
@@ -407,11 +432,13 @@ fn degenerate_inputs_do_not_panic() {
                         x: 1000.0,
                         time: 5.1e-6,
                         noise: Some(0.0),
+                        range: None,
                     },
                     AlongPoint {
                         x: 1001.0,
                         time: 5.11e-6,
                         noise: Some(0.0),
+                        range: None,
                     },
                 ],
             },
@@ -426,6 +453,7 @@ fn degenerate_inputs_do_not_panic() {
                     x: 1.0 + i as f64,
                     time: 1e-5,
                     noise: None,
+                    range: None,
                 }],
             })
             .collect();
@@ -657,11 +685,13 @@ fn markup_in_names_stays_text_in_svg() {
                 x: 1.0,
                 time: 1e-5,
                 noise: None,
+                range: None,
             },
             AlongPoint {
                 x: 2.0,
                 time: 2e-5,
                 noise: None,
+                range: None,
             },
         ],
     }];

@@ -51,36 +51,49 @@ pub(super) fn nice_ticks(lo: f64, hi: f64, max_bins: usize) -> Vec<f64> {
     ticks
 }
 
-/// Matplotlib's `PercentFormatter(1.0)`: the decimals follow the visible
-/// range, and negative numbers use a real minus sign.
-pub(super) fn percent_labels(ticks: &[f64], view_range: f64) -> Vec<Tick> {
-    let scaled = view_range.abs() * 100.0;
-    let decimals = if scaled > 0.0 && scaled.is_finite() {
-        (2.0 - (2.0 * scaled).log10()).ceil().clamp(0.0, 5.0) as usize
-    } else {
-        0
+/// Ticks of a percent axis over the view `[lo, hi]` (fractions: 0.02 is
+/// 2 %): round steps of at most `max_bins` intervals, each labelled with
+/// just the decimals the step needs (`0 %`, `2 %`, `2.5 %`), so that
+/// neighbouring labels always differ and float noise in the data never
+/// shows as `7.00000%`.
+pub(super) fn percent_ticks(lo: f64, hi: f64, max_bins: usize) -> Vec<Tick> {
+    let values = nice_ticks(lo, hi, max_bins);
+    let step = match values.as_slice() {
+        [a, b, ..] => b - a,
+        [only] => only.abs(),
+        [] => return Vec::new(),
     };
-    ticks
-        .iter()
-        .map(|&t| {
-            let percent = t * 100.0;
-            // Astronomic changes would print hundreds of digits.
-            let text = if percent.abs() >= 1e9 {
-                format!("{percent:.2e}%")
-            } else {
-                format!("{:.*}%", decimals, percent)
-            };
-            // A tick that rounds to zero must not show as "-0.0%".
-            let text = if text.starts_with('-')
-                && text[1..].chars().all(|c| c == '0' || c == '.' || c == '%')
-            {
-                text[1..].to_string()
-            } else {
-                text
-            };
-            (t, text.replace('-', &MINUS.to_string()))
-        })
+    let decimals = step_decimals(step * 100.0);
+    values
+        .into_iter()
+        .map(|v| (v, percent_text(v * 100.0, decimals)))
         .collect()
+}
+
+/// The fewest decimals that write multiples of `step` exactly.
+fn step_decimals(step: f64) -> usize {
+    (0..6)
+        .find(|&d| {
+            let scaled = step * 10f64.powi(d as i32);
+            (scaled - scaled.round()).abs() <= 1e-6 * scaled.abs().max(1.0)
+        })
+        .unwrap_or(6)
+}
+
+/// `percent` with `decimals` and a space before the sign (`−2.5 %`), a
+/// real minus sign, and no `−0 %`.
+fn percent_text(percent: f64, decimals: usize) -> String {
+    // Astronomic changes would print hundreds of digits.
+    let number = if percent.abs() >= 1e9 {
+        format!("{percent:.2e}")
+    } else {
+        format!("{percent:.decimals$}")
+    };
+    let number = match number.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => number.replacen('-', &MINUS.to_string(), 1),
+    };
+    format!("{number} %")
 }
 
 /// `exponent` in Unicode superscript digits, with a superscript minus.
@@ -206,17 +219,50 @@ mod tests {
     }
 
     #[test]
-    fn percent_ticks() {
+    fn percent_ticks_are_round_distinct_and_few() {
         assert_eq!(
             nice_ticks(-0.0893, 0.1683, 9),
             vec![-0.05, 0.0, 0.05, 0.1, 0.15]
         );
+        // Every state 7 % slower: the view holds 0 and the ticks are whole percents.
+        let ticks = percent_ticks(-0.0035, 0.0735, 6);
+        assert_eq!(labels(&ticks), vec!["0 %", "2 %", "4 %", "6 %"]);
         assert_eq!(
-            labels(&percent_labels(&[-0.05, 0.0, 0.1], 0.2576)),
-            vec!["\u{2212}5.0%", "0.0%", "10.0%"]
+            labels(&percent_ticks(-0.1, 0.2, 6)),
+            vec![
+                "\u{2212}10 %",
+                "\u{2212}5 %",
+                "0 %",
+                "5 %",
+                "10 %",
+                "15 %",
+                "20 %"
+            ]
         );
-        assert_eq!(labels(&percent_labels(&[1.0], 3.0)), vec!["100%"]);
-        assert_eq!(labels(&percent_labels(&[-1e-9], 0.2)), vec!["0.0%"]);
+        assert_eq!(
+            labels(&percent_ticks(-0.0004, 0.0011, 6)),
+            vec![
+                "\u{2212}0.025 %",
+                "0.000 %",
+                "0.025 %",
+                "0.050 %",
+                "0.075 %",
+                "0.100 %"
+            ]
+        );
+        assert_eq!(labels(&percent_ticks(0.0, 0.06, 2)), vec!["0 %", "5 %"]);
+        assert_eq!(
+            labels(&percent_ticks(-3.0, 40.0, 6)).last().unwrap(),
+            &"4000 %"
+        );
+        assert_eq!(labels(&percent_ticks(0.0, 4e9, 2))[1], "2.00e11 %");
+        for (lo, hi) in [(-0.7, 0.2), (0.0, 0.0734), (-2e-5, 3e-5), (-3.0, 40.0)] {
+            let ticks = percent_ticks(lo, hi, 6);
+            let texts = labels(&ticks);
+            let distinct: std::collections::BTreeSet<&&str> = texts.iter().collect();
+            assert_eq!(distinct.len(), texts.len(), "{texts:?}");
+            assert!((2..=7).contains(&ticks.len()), "{texts:?}");
+        }
     }
 
     #[test]
