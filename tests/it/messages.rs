@@ -186,3 +186,70 @@ fn a_pre_1_0_nvbench_file_is_named_as_such() {
         stderr(&out)
     );
 }
+
+/// A mistyped `--plot-along` axis gets the close names.
+#[test]
+fn a_mistyped_along_axis_gets_the_close_names() {
+    let dir = Scratch::new("messages-along-typo");
+    let examples = project("testdata/examples");
+    let chart = dir.join("x.png");
+    let args = [
+        "--plot-along",
+        "Elements{oi}",
+        "--plot-along-output",
+        chart.to_str().unwrap(),
+        "reference.json",
+        "compare.json",
+    ];
+    let out = run(&examples, &args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("(close names: 'Elements{io}')"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--plot-along` says where it saved its charts where `--plot` does: with
+/// the tables when the file names are the default ones, on stderr when
+/// they were chosen.
+#[test]
+fn along_charts_say_where_they_went_as_the_summary_chart_does() {
+    let dir = Scratch::new("messages-along-saved");
+    let mixed = case("068-mixed-explain-nocolor");
+    copy_dir(&mixed, &dir);
+    let default = run(
+        &dir,
+        &[
+            "--no-color",
+            "--plot-along",
+            "Elements{io}",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert_eq!(default.status.code(), Some(0), "{}", stderr(&default));
+    assert!(
+        stdout(&default).contains("Saved plot-along output to "),
+        "{}",
+        stdout(&default)
+    );
+    assert!(
+        !stderr(&default).contains("Saved plot-along"),
+        "{}",
+        stderr(&default)
+    );
+    let chosen = run(
+        &dir,
+        &[
+            "--plot-along",
+            "Elements{io}",
+            "--plot-along-output",
+            "along.svg",
+            "ref.json",
+            "cmp.json",
+        ],
+    );
+    assert!(stderr(&chosen).contains("Saved plot-along output to along.svg"));
+    assert!(!stdout(&chosen).contains("Saved plot-along"));
+}

@@ -286,12 +286,7 @@ pub fn decide_repeated(
         .collect::<Result<Vec<_>, _>>()?;
     let kind = common_estimate_kind(ref_timings.iter().chain(&cmp_timings));
     let time_only_gaps = t.without_clock() == crate::deciding::config::WithoutClock::Confirm;
-    let ref_side = MergedSide::new(
-        reference.runs,
-        &ref_timings,
-        kind,
-        warnings,
-    );
+    let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
     let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
     let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
     let summarized = missing.is_none();

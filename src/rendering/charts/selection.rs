@@ -410,9 +410,11 @@ impl<'s> Charts<'s> {
         };
         let file = draw_along_chart(&title, shared, along_axis, series, Path::new(&path))
             .map_err(Failure::Fatal)?;
+        // As for --plot: the `Saved` line goes with the tables unless the
+        // file names were chosen (--plot-along-output), then to stderr.
         events.push(ChartEvent::File {
             file,
-            stdout: false,
+            stdout: self.settings.along_template.is_none(),
         });
         Ok(events)
     }
@@ -436,10 +438,11 @@ fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<Axis
         .iter()
         .find(|v| v.name == axis)
         .ok_or_else(|| {
-            Failure::fatal(missing_along_axis(
-                axis,
-                &record.benchmark,
-                &record.state_key,
+            let names = record.axis_values.iter().map(|v| v.name.as_str());
+            Failure::fatal(format!(
+                "{}{}",
+                missing_along_axis(axis, &record.benchmark, &record.state_key),
+                axis_hint(axis, names)
             ))
         })?;
     let text = value.value.as_ref().map(|v| v.py_str()).unwrap_or_default();
@@ -477,6 +480,28 @@ fn key_label(key: &[AxisValue], shared: &[AxisValue]) -> String {
         .map(|(name, value)| format!("{name} = {value}"))
         .collect();
     printable(&parts.join(", ")).into_owned()
+}
+
+/// A mistyped `--plot-along` axis: the close names, else the axes there are.
+fn axis_hint<'a>(axis: &str, names: impl Iterator<Item = &'a str> + Clone) -> String {
+    let close = crate::suggest::close_names(axis, names.clone());
+    let quoted = |names: Vec<&str>| {
+        names
+            .iter()
+            .map(|n| crate::pycompat::pyfmt::str_repr(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !close.is_empty() {
+        format!(" (close names: {})", quoted(close))
+    } else {
+        let all: Vec<&str> = names.collect();
+        if all.is_empty() {
+            " (the state has no axes)".to_string()
+        } else {
+            format!(" (its axes are {})", quoted(all))
+        }
+    }
 }
 
 fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
