@@ -253,3 +253,18 @@ fn along_charts_say_where_they_went_as_the_summary_chart_does() {
     assert!(stderr(&chosen).contains("Saved plot-along output to along.svg"));
     assert!(!stdout(&chosen).contains("Saved plot-along"));
 }
+
+/// `--help` says what `--display simple`'s `%C Diff` is.
+#[test]
+fn the_help_defines_the_simple_tables_columns() {
+    let out = run(project(""), &["--help"]);
+    let help = stdout(&out)
+        .replace('\n', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("%C Diff (the change of the centers: Cmp center / Ref center - 1)"),
+        "{help}"
+    );
+}
