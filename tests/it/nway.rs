@@ -406,70 +406,43 @@ fn five_groups_and_directories_across_devices() {
 fn errors_name_the_problem() {
     let dir = scratch("errors");
     groups(&dir);
-    let empty = run(&dir, &["main1.json", "--vs", "a1.json", "--vs"]);
-    assert_eq!(empty.status.code(), Some(1));
-    assert!(
-        stderr(&empty).contains("candidate group 2 has no run"),
-        "{}",
-        stderr(&empty)
-    );
-    let twice = run(
-        &dir,
-        &[
-            "--labels",
-            "x,y,x",
-            "main1.json",
-            "--vs",
-            "a1.json",
-            "--vs",
-            "b1.json",
-        ],
-    );
-    assert_eq!(twice.status.code(), Some(2));
-    assert!(
-        stderr(&twice).contains("the label x is given to two groups"),
-        "{}",
-        stderr(&twice)
-    );
-    let base = run(
-        &dir,
-        &[
-            "--speedup-base",
-            "zz",
-            "main1.json",
-            "--vs",
-            "a1.json",
-            "--vs",
-            "b1.json",
-        ],
-    );
-    assert_eq!(base.status.code(), Some(2));
-    assert!(
-        stderr(&base).contains("--speedup-base zz names no group"),
-        "{}",
-        stderr(&base)
-    );
-    let legacy = run(
-        &dir,
-        &[
-            "--display",
-            "legacy",
-            "main1.json",
-            "--vs",
-            "a1.json",
-            "--vs",
-            "b1.json",
-        ],
-    );
-    assert_eq!(legacy.status.code(), Some(2));
-    assert!(
-        stderr(&legacy).contains("no N-way form"),
-        "{}",
-        stderr(&legacy)
-    );
-    let pair_only = run(&dir, &["--layout", "wide", "main1.json", "a1.json"]);
-    assert_eq!(pair_only.status.code(), Some(2));
-    assert!(stderr(&pair_only).contains("--layout applies to N-way comparisons"));
+    let three = ["main1.json", "--vs", "a1.json", "--vs", "b1.json"];
+    let cases: [(&[&str], &[&str], i32, &str); 5] = [
+        (
+            &[],
+            &["main1.json", "--vs", "a1.json", "--vs"],
+            1,
+            "candidate group 2 has no run",
+        ),
+        (
+            &["--labels", "x,y,x"],
+            &three,
+            2,
+            "the label x is given to two groups",
+        ),
+        (
+            &["--speedup-base", "zz"],
+            &three,
+            2,
+            "--speedup-base zz names no group",
+        ),
+        (&["--display", "legacy"], &three, 2, "no N-way form"),
+        (
+            &["--layout", "wide"],
+            &["main1.json", "a1.json"],
+            2,
+            "--layout applies to N-way comparisons",
+        ),
+    ];
+    for (options, paths, code, message) in cases {
+        let out = run(&dir, &[options, paths].concat());
+        assert_eq!(out.status.code(), Some(code), "{options:?}");
+        assert!(
+            stderr(&out).contains(message),
+            "{options:?}: {}",
+            stderr(&out)
+        );
+    }
 }
 
 /// The documented N-way example: the shipped example files with the second
