@@ -355,7 +355,7 @@ impl Decider<'_> {
             displayed: is_displayed(self.settings, &decided.comparison),
             comparison: decided.comparison,
             sidecars: decided.sidecars,
-            repetitions: decided.stats,
+            repetitions: decided.stats.map(Box::new),
         })
     }
 

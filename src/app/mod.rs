@@ -415,18 +415,18 @@ impl<'s> Run<'s> {
             (context.ref_path, state_keys(&only_reference)),
             (context.cmp_path, state_keys(&only_compare)),
         );
-        let mut records = Vec::with_capacity(matched.len());
+        let mut decided = decided;
         let mut table_rows = 0;
-        for (state, decided) in matched.iter().zip(decided) {
-            let DecidedState {
-                record,
-                warnings,
-                run_files,
-            } = decided;
-            for warning in warnings {
+        for (index, state) in matched.iter().enumerate() {
+            for warning in std::mem::take(&mut decided[index].warnings) {
                 self.warnings.warn(warning);
             }
-            let record = record?;
+            let DecidedState {
+                record, run_files, ..
+            } = &decided[index];
+            let Ok(record) = record else {
+                return decided.swap_remove(index).record.map(drop);
+            };
             self.report()
                 .tally
                 .record(record.comparison.status, &record.comparison.reason);
@@ -435,7 +435,7 @@ impl<'s> Run<'s> {
                 self.notes.incomplete_states += 1;
             }
             if record.displayed {
-                self.add_bulk_rows(&record, table_rows, &run_files);
+                self.add_bulk_rows(record, table_rows, run_files);
                 if s.charts.summary && s.inputs.layout != Layout::NWay {
                     let compare = state.compare_state();
                     let name = compare
@@ -444,13 +444,15 @@ impl<'s> Run<'s> {
                         .and_then(|id| find_device(context.cmp_devices, id));
                     let name = name.map(device_name);
                     let filters = matching_group(compare, pair.groups);
-                    self.charts.add_row(&record, filters, name);
+                    self.charts.add_row(record, filters, name);
                 }
                 self.displayed_rows += 1;
                 table_rows += 1;
             }
-            records.push(record);
         }
+        // Every decision succeeded. Collected in place: the records take
+        // over the decided states' memory, which matters on huge inputs.
+        let records: Vec<StateRecord> = decided.into_iter().filter_map(|d| d.record.ok()).collect();
         if s.inputs.layout == Layout::NWay {
             let records_before = self.reports[self.current].records.len();
             self.collected.push(nway::Collected {
@@ -460,7 +462,7 @@ impl<'s> Run<'s> {
                 axis_names: pair.axis_names.to_vec(),
                 records: records_before..records_before + records.len(),
             });
-            self.report().records.extend(records);
+            append(&mut self.report().records, records);
             return Ok(());
         }
         if table_rows > 0 {
@@ -477,7 +479,7 @@ impl<'s> Run<'s> {
             self.handle_chart_events(events, console)?;
         }
         if s.keep_records() {
-            self.report().records.extend(records);
+            append(&mut self.report().records, records);
         } else {
             // Every record owns a dozen strings: they are freed with the
             // parsed runs, off this thread.
@@ -543,6 +545,15 @@ impl<'s> Run<'s> {
 }
 
 /// `(key, occurrence)` of states on one side only, borrowed.
+/// `records` after `into`, moved rather than copied into an empty list.
+fn append(into: &mut Vec<StateRecord>, records: Vec<StateRecord>) {
+    if into.is_empty() {
+        *into = records;
+    } else {
+        into.extend(records);
+    }
+}
+
 fn state_keys(items: &[(String, usize)]) -> impl Iterator<Item = (&str, usize)> {
     items
         .iter()

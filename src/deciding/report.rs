@@ -138,7 +138,7 @@ pub struct StateRecord {
     /// Reference samples, reference frequencies, compare samples, compare frequencies.
     pub sidecars: [SidecarFile; 4],
     /// Repetition mode (`--vs`): the runs merged and Δ ± σ.
-    pub repetitions: Option<crate::deciding::repetitions::RepetitionStats>,
+    pub repetitions: Option<Box<crate::deciding::repetitions::RepetitionStats>>,
 }
 
 impl Report {

@@ -7,6 +7,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use crate::loading::exact::ExactVec;
 use crate::loading::scalar::{Scalar, present};
 use crate::loading::summaries::Summaries;
 
@@ -80,7 +81,14 @@ fn state_device<'de, D: Deserializer<'de>>(deserializer: D) -> Result<StateDevic
 fn present_axis_values<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Option<Vec<AxisValue>>>, D::Error> {
-    Option::<Vec<AxisValue>>::deserialize(deserializer).map(Some)
+    Option::<ExactVec<AxisValue>>::deserialize(deserializer).map(|values| Some(values.map(|v| v.0)))
+}
+
+/// A benchmark's states, without the slack of a grown vector.
+fn exact_states<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Vec<State>>, D::Error> {
+    Option::<ExactVec<State>>::deserialize(deserializer).map(|states| states.map(|s| s.0))
 }
 
 /// A state's name; its position in the input tells the reader how far
@@ -311,7 +319,7 @@ pub struct Benchmark {
     pub axes: Option<Vec<Axis>>,
     /// Missing `states` fail only when the benchmark is compared (after
     /// its heading), as in the reference.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "exact_states")]
     pub states: Option<Vec<State>>,
 }
 

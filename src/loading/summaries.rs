@@ -584,6 +584,8 @@ impl<'de> Deserialize<'de> for Summaries {
                     summaries.record(summaries.count, summary);
                     summaries.count += 1;
                 }
+                // Room for four tags is kept otherwise, on every state.
+                summaries.first.shrink_to_fit();
                 Ok(summaries)
             }
         }

@@ -241,7 +241,7 @@ fn state(record: &StateRecord) -> StateJson<'_> {
         utest_p: finite(c.utest_p),
         repetitions: record
             .repetitions
-            .as_ref()
+            .as_deref()
             .map(crate::rendering::repetitions::RepetitionsJson::of),
     }
 }

@@ -65,7 +65,7 @@ impl Line<'_> {
     }
 
     fn stats(&self) -> Option<&RepetitionStats> {
-        self.record().repetitions.as_ref()
+        self.record().repetitions.as_deref()
     }
 
     fn side_stats(&self) -> Option<&SideStats> {
@@ -256,7 +256,7 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
                 row.push(time(candidate + 1));
                 match state.records[candidate].filter(|_| state.shown[candidate]) {
                     Some(record) => {
-                        let stats = record.repetitions.as_ref();
+                        let stats = record.repetitions.as_deref();
                         row.push(stats.map_or_else(|| "n/a".to_string(), delta_cell));
                         row.push(status_cell(record.comparison.status, style.no_color));
                     }
