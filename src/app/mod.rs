@@ -68,13 +68,19 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
         run.compare_group(group, last, console)?;
     }
     run.print_summary(console)?;
-    tail::finish(
+    let status = tail::finish(
         s,
         &run.reports,
         (&run.offer, &run.notes),
         &run.outputs,
         console,
-    )
+    );
+    // The records kept for the documents (and every N-way record) take a
+    // noticeable time to free; the process about to exit need not.
+    if crate::parallel::exiting_after_run() {
+        std::mem::forget(run);
+    }
+    status
 }
 
 /// The files compared together. Two paths are paired as the reference
