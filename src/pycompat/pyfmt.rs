@@ -84,6 +84,95 @@ fn strip_trailing_zeros(text: &str) -> &str {
 
 /// Python `"%.{precision}g" % x` (also `format(x, "g")` with precision 6).
 pub fn format_g(x: f64, precision: usize) -> String {
+    if x.is_finite() && x != 0.0 {
+        if let Some((digits, exponent)) = significant_fast(x.abs(), precision.max(1)) {
+            return g_text(x.is_sign_negative(), digits, exponent, precision.max(1));
+        }
+    }
+    format_g_exact(x, precision)
+}
+
+/// `%g` from `digits` (exactly `precision` of them) and the decimal
+/// exponent of the first: `x = digits * 10^(exponent + 1 - precision)`.
+fn g_text(negative: bool, digits: u64, exponent: i32, precision: usize) -> String {
+    let mut text = String::with_capacity(24);
+    if exponent < -4 || exponent >= precision as i32 {
+        let mut buffer = [0u8; 20];
+        let mut at = buffer.len();
+        let mut rest = digits;
+        while rest != 0 {
+            at -= 1;
+            buffer[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        let all = &buffer[at..];
+        let fraction = {
+            let mut end = all.len();
+            while end > 1 && all[end - 1] == b'0' {
+                end -= 1;
+            }
+            &all[1..end]
+        };
+        if negative {
+            text.push('-');
+        }
+        text.push(char::from(all[0]));
+        if !fraction.is_empty() {
+            text.push('.');
+            text.push_str(std::str::from_utf8(fraction).unwrap_or_default());
+        }
+        text.push_str(&exponent_suffix(exponent));
+        return text;
+    }
+    let decimals = (precision as i32 - 1 - exponent) as usize;
+    push_scaled(&mut text, negative, digits, decimals);
+    if decimals > 0 {
+        let kept = text.trim_end_matches('0').trim_end_matches('.').len();
+        text.truncate(kept);
+    }
+    text
+}
+
+/// `|x|` rounded to `precision` significant digits as the exact path
+/// (`{:.Ne}`) rounds it: the digits and the decimal exponent of the first,
+/// or `None` when [`round_scaled`] cannot decide or the scale is not an
+/// exact power of ten. The exponent estimate may be off by one near powers
+/// of ten; a scaled value outside `[10^(p-1), 10^p)` moves it. Where the
+/// computed and the exact scaled value fall on different sides of such a
+/// bound, both exponents give the same rounded number (`10^(p-1)` at the
+/// higher exponent, after a carry at the lower one).
+fn significant_fast(a: f64, precision: usize) -> Option<(u64, i32)> {
+    if precision > 12 {
+        return None;
+    }
+    let low = EXACT_POWERS_OF_TEN[precision - 1];
+    let high = EXACT_POWERS_OF_TEN[precision];
+    let mut exponent = a.log10().floor() as i32;
+    for _ in 0..3 {
+        let shift = precision as i32 - 1 - exponent;
+        let power = *EXACT_POWERS_OF_TEN.get(shift.unsigned_abs() as usize)?;
+        // One correctly rounded operation either way.
+        let m = if shift >= 0 { a * power } else { a / power };
+        if m < low {
+            exponent -= 1;
+            continue;
+        }
+        if m >= high {
+            exponent += 1;
+            continue;
+        }
+        let rounded = round_scaled(m)?;
+        return Some(if rounded as f64 >= high {
+            (low as u64, exponent + 1)
+        } else {
+            (rounded, exponent)
+        });
+    }
+    None
+}
+
+/// The exact path of [`format_g`].
+fn format_g_exact(x: f64, precision: usize) -> String {
     if x.is_nan() {
         return "nan".to_string();
     }
@@ -181,7 +270,13 @@ const FAST_SCALED_LIMIT: f64 = 1_099_511_627_776.0;
 /// have distance 0 and are always declined.
 fn fixed_fast(x: f64, decimals: usize) -> Option<u64> {
     let power = *EXACT_POWERS_OF_TEN.get(decimals)?;
-    let m = x.abs() * power;
+    round_scaled(x.abs() * power)
+}
+
+/// `round(p)` of the exact value `p` that `m >= 0` approximates with one
+/// rounding (relative error at most 2^-53), or `None` when `m` is too close
+/// to a half-way point, or too large, to tell (see [`fixed_fast`]).
+fn round_scaled(m: f64) -> Option<u64> {
     if m >= FAST_SCALED_LIMIT {
         return None;
     }
@@ -608,6 +703,70 @@ mod tests {
         assert_eq!(format_f_signed(-f64::NAN, 1), "+nan");
         assert_eq!(format_f_signed(-0.0, 1), "-0.0");
         assert_eq!(format_f_signed(f64::INFINITY, 1), "+inf");
+    }
+
+    /// The fast `%g` path against the exact one, at every precision, on
+    /// random bit patterns, decimal-looking values and their neighbours,
+    /// powers of ten and the half-way points of short decimals.
+    #[test]
+    fn fast_g_agrees_with_the_exact_path() {
+        fn check(x: f64) {
+            for precision in 0..15 {
+                assert_eq!(
+                    format_g(x, precision),
+                    format_g_exact(x, precision),
+                    "%.{precision}g of {x:e}"
+                );
+            }
+        }
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..60_000 {
+            check(f64::from_bits(next()));
+            let x = (next() % 10_000_000) as f64 / 10f64.powi((next() % 16) as i32 - 4);
+            for y in [x, x.next_up(), x.next_down(), -x] {
+                check(y);
+            }
+        }
+        for e in -30..30 {
+            let p = 10f64.powi(e);
+            for y in [
+                p,
+                p.next_up(),
+                p.next_down(),
+                5.0 * p,
+                9.5 * p,
+                9.9999995 * p,
+            ] {
+                check(y);
+                check(y.next_up());
+                check(y.next_down());
+            }
+        }
+        for k in 0..20_000u64 {
+            for scale in [1.0, 10.0, 1000.0, 1e5] {
+                let half = (k as f64 + 0.5) / scale;
+                check(half);
+                check(half.next_up());
+                check(half.next_down());
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            5e-324,
+            f64::MAX,
+        ] {
+            check(x);
+        }
     }
 
     #[test]
