@@ -5,6 +5,7 @@
 //! warnings and errors appear where a serial run would print them.
 
 use std::cell::RefCell;
+use std::sync::{Arc, Mutex};
 
 use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::repetitions::RepetitionStats;
@@ -180,10 +181,14 @@ pub(super) fn prepare_pair<'a>(
         groups,
         s.report_missing,
     )?;
+    let (ref_name, cmp_name) = device_names(context, devices);
     let decider = Decider {
         settings: s,
         context,
         bench: pair.bench(),
+        bench_name: pair.bench().name.as_str().into(),
+        device_names: (ref_name.map(Arc::from), cmp_name.map(Arc::from)),
+        files: Default::default(),
         devices,
         resolve_sidecars,
     };
@@ -264,7 +269,7 @@ pub(super) fn table_text<'r>(
         Layout::Pair => {
             let rows: Vec<Row> = shown
                 .map(|r| Row {
-                    axis_cells: cells(r),
+                    axis_cells: r.axis_values.iter().map(|a| a.display.as_str()).collect(),
                     comparison: &r.comparison,
                 })
                 .collect();
@@ -299,6 +304,11 @@ struct Decider<'a> {
     settings: &'a Settings,
     context: &'a FileContext<'a>,
     bench: &'a Benchmark,
+    /// Shared by the records of the pair.
+    bench_name: Arc<str>,
+    device_names: (Option<Arc<str>>, Option<Arc<str>>),
+    /// The files the records name: nearly always one a side.
+    files: SharedFiles,
     devices: (i64, i64),
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
@@ -343,11 +353,11 @@ impl Decider<'_> {
         let mut decided = decided;
         decided.comparison.utest_p = utest_p(state);
         Ok(StateRecord {
-            benchmark: bench.name.clone(),
-            reference_json: state.reference[0].path.to_string(),
-            compare_json: state.compare[0].path.to_string(),
+            benchmark: Arc::clone(&self.bench_name),
+            reference_json: self.files.shared(state.reference[0].path),
+            compare_json: self.files.shared(state.compare[0].path),
             devices: self.devices,
-            device_names: device_names(self.context, self.devices),
+            device_names: self.device_names.clone(),
             state_key: state.key.to_string(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -452,6 +462,25 @@ impl Decider<'_> {
             sidecars: [rs, rf, cs, cf],
             stats: Some(decided.stats),
         })
+    }
+}
+
+/// File names as records share them: one `Arc` per file, made on first use.
+#[derive(Default)]
+struct SharedFiles(Mutex<Vec<Arc<str>>>);
+
+impl SharedFiles {
+    fn shared(&self, path: &str) -> Arc<str> {
+        let mut files = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(file) = files.iter().find(|file| ***file == *path) {
+            return Arc::clone(file);
+        }
+        let file: Arc<str> = path.into();
+        files.push(Arc::clone(&file));
+        file
     }
 }
 

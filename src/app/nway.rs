@@ -111,7 +111,7 @@ fn chart_rows(
         for (candidate, record) in state.records.iter().enumerate() {
             if let Some(record) = record.filter(|_| state.shown[candidate]) {
                 let label = printable(&labels[candidate + 1]).into_owned();
-                let device = record.device_names.1.clone();
+                let device = record.device_names.1.as_deref().map(str::to_string);
                 charts.add_labelled_row(record, filters, device, Some(&label));
             }
         }
@@ -121,7 +121,12 @@ fn chart_rows(
         .filter(|st| st.shown.iter().any(|shown| *shown))
         .map(|st| st.records.clone())
         .collect();
-    let name = first.device_names.0.clone().unwrap_or_default();
+    let name = first
+        .device_names
+        .0
+        .as_deref()
+        .unwrap_or_default()
+        .to_string();
     charts.finish_nway_device_pair(&shown, labels, (first.devices.0, pair), &name)
 }
 

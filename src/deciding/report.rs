@@ -2,6 +2,8 @@
 //! matched state and, when a machine-readable or gate output needs them,
 //! per-state records, states present on one side only, and geomeans.
 
+use std::sync::Arc;
+
 use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::scalar::Scalar;
@@ -121,13 +123,16 @@ pub type SidecarFile = Option<(String, String)>;
 
 /// Everything known about one matched state after its decision.
 #[derive(Debug, Clone)]
+///
+/// The texts every record of a device pair shares (benchmark, files and
+/// device names) are shared, not copied per state.
 pub struct StateRecord {
-    pub benchmark: String,
-    pub reference_json: String,
-    pub compare_json: String,
+    pub benchmark: Arc<str>,
+    pub reference_json: Arc<str>,
+    pub compare_json: Arc<str>,
     pub devices: (i64, i64),
     /// Names of the reference and compare devices, when their sections name them.
-    pub device_names: (Option<String>, Option<String>),
+    pub device_names: (Option<Arc<str>>, Option<Arc<str>>),
     pub state_key: String,
     pub occurrence: usize,
     pub occurrence_count: usize,
@@ -281,13 +286,13 @@ pub fn geomeans(records: &[StateRecord]) -> (Option<f64>, Vec<(String, f64)>) {
         overall = (overall.0 + log, overall.1 + 1);
         match per_benchmark
             .iter_mut()
-            .find(|(name, _, _)| *name == record.benchmark)
+            .find(|(name, _, _)| **name == *record.benchmark)
         {
             Some(entry) => {
                 entry.1 += log;
                 entry.2 += 1;
             }
-            None => per_benchmark.push((record.benchmark.clone(), log, 1)),
+            None => per_benchmark.push((record.benchmark.to_string(), log, 1)),
         }
     }
     let mean = |sum: f64, count: usize| (sum / count as f64).exp();

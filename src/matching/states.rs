@@ -1,23 +1,119 @@
 //! State pairing (spec "Matching Inputs"): states by match key and
 //! occurrence order within a device section.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasher, Hasher};
 
 use crate::failure::Failure;
-use crate::loading::model::{Benchmark, State};
+use crate::loading::model::{Benchmark, State, StateDevice};
 use crate::matching::filters::{AxisFilter, matches_any_group};
 use crate::pycompat::pyfmt::str_repr;
 
 /// The state's name without its `Device=N` prefix: the key states are matched by.
 pub fn state_match_key(state: &State) -> &str {
-    let prefix = format!("Device={}", state.device);
     let name = state.name.as_str();
-    if name == prefix {
-        return "";
+    // `name.strip_prefix(f"Device={state.device}")`, without building the prefix.
+    let after_device = name
+        .strip_prefix("Device=")
+        .and_then(|rest| match &state.device {
+            StateDevice::Missing => Some(rest),
+            StateDevice::Id(id) => strip_decimal(rest, *id),
+            StateDevice::Other { text, .. } => rest.strip_prefix(&**text),
+        });
+    match after_device {
+        Some("") => "",
+        Some(rest) => rest.strip_prefix(' ').unwrap_or(name),
+        None => name,
     }
-    name.strip_prefix(&prefix)
-        .and_then(|rest| rest.strip_prefix(' '))
-        .unwrap_or(name)
+}
+
+/// `text` after the decimal digits of `id`, if it starts with them.
+fn strip_decimal(text: &str, id: i64) -> Option<&str> {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = id.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let text = if id < 0 {
+        text.strip_prefix('-')?
+    } else {
+        text
+    };
+    text.as_bytes()
+        .starts_with(&digits[at..])
+        .then(|| &text[digits.len() - at..])
+}
+
+/// Maps keyed by state keys: many short strings hashed per state, where
+/// SipHash cost more than the rest of matching. A multiply-rotate hash with
+/// a per-process random seed (from the standard library's) and a final mix.
+type HashMap<K, V> = StdHashMap<K, V, KeyHash>;
+
+#[derive(Clone, Copy)]
+struct KeyHash(u64);
+
+impl Default for KeyHash {
+    fn default() -> Self {
+        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        KeyHash(*SEED.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(0u64)))
+    }
+}
+
+impl BuildHasher for KeyHash {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(self.0)
+    }
+}
+
+struct KeyHasher(u64);
+
+const KEY_HASH_MULTIPLIER: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl KeyHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word)
+            .wrapping_mul(KEY_HASH_MULTIPLIER)
+            .rotate_left(26);
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        }
+        let tail = chunks.remainder();
+        if !tail.is_empty() {
+            let mut word = [0u8; 8];
+            word[..tail.len()].copy_from_slice(tail);
+            self.add(u64::from_le_bytes(word) ^ ((tail.len() as u64) << 59));
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.add(u64::from(value) | 0x100);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // splitmix64's finalizer: every bit of the state reaches the top
+        // bits, which the table's control bytes use.
+        let mut h = self.0;
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
+    }
 }
 
 /// One run's instance of a benchmark.
@@ -80,12 +176,22 @@ impl<'a> SideStates<'a> {
     fn of(runs: &[RunBench<'a>], device: i64, groups: &[Vec<AxisFilter>]) -> Self {
         let mut side = SideStates {
             keys: Vec::new(),
-            counts: HashMap::new(),
+            counts: HashMap::default(),
             order: Vec::new(),
-            instances: HashMap::new(),
+            instances: HashMap::default(),
         };
+        let most_states = runs
+            .iter()
+            .map(|r| r.bench.states().len())
+            .max()
+            .unwrap_or(0);
+        side.counts.reserve(most_states);
+        side.instances.reserve(most_states);
+        side.order.reserve(most_states);
+        side.keys.reserve(most_states);
         for run in runs {
-            let mut seen: HashMap<&str, usize> = HashMap::new();
+            let mut seen: HashMap<&str, usize> =
+                HashMap::with_capacity_and_hasher(most_states, KeyHash::default());
             let states = run.bench.states().iter();
             for state in states.filter(|s| s.device.is(device) && matches_any_group(s, groups)) {
                 let key = state_match_key(state);
@@ -207,6 +313,57 @@ mod tests {
             .collect();
         let value = serde_json::json!({"name": "b", "devices": [0], "states": states});
         serde_json::from_value(value).unwrap()
+    }
+
+    /// The key without building the prefix is the key the reference's
+    /// `f"Device={device}"` prefix gives.
+    #[test]
+    fn match_keys_strip_the_device_prefix_as_the_reference() {
+        let devices = [
+            serde_json::json!(0),
+            serde_json::json!(7),
+            serde_json::json!(-12),
+            serde_json::json!(i64::MIN),
+            serde_json::json!(i64::MAX),
+            serde_json::json!("gpu"),
+            serde_json::json!(1.5),
+            serde_json::json!(null),
+        ];
+        let names = [
+            "",
+            "Device=",
+            "Device=0",
+            "Device=0 x",
+            "Device=07 x",
+            "Device=7",
+            "Device=7 a b",
+            "Device=7x",
+            "Device=-12 k",
+            "Device=-1 k",
+            "Device=gpu z",
+            "Device=1.5 q",
+            "Device=None",
+            "Device= y",
+            "Device=9223372036854775807 m",
+            "Device=-9223372036854775808 m",
+            "device=7 x",
+            "Device=70 x",
+        ];
+        for device in &devices {
+            for name in names {
+                let value = serde_json::json!({"name": name, "device": device});
+                let state: State = serde_json::from_value(value).unwrap();
+                let prefix = format!("Device={}", state.device);
+                let expected = if name == prefix {
+                    ""
+                } else {
+                    name.strip_prefix(&prefix)
+                        .and_then(|rest| rest.strip_prefix(' '))
+                        .unwrap_or(name)
+                };
+                assert_eq!(state_match_key(&state), expected, "{name:?} on {device}");
+            }
+        }
     }
 
     fn runs(benches: &[Benchmark]) -> Vec<RunBench<'_>> {

@@ -84,6 +84,95 @@ fn strip_trailing_zeros(text: &str) -> &str {
 
 /// Python `"%.{precision}g" % x` (also `format(x, "g")` with precision 6).
 pub fn format_g(x: f64, precision: usize) -> String {
+    if x.is_finite() && x != 0.0 {
+        if let Some((digits, exponent)) = significant_fast(x.abs(), precision.max(1)) {
+            return g_text(x.is_sign_negative(), digits, exponent, precision.max(1));
+        }
+    }
+    format_g_exact(x, precision)
+}
+
+/// `%g` from `digits` (exactly `precision` of them) and the decimal
+/// exponent of the first: `x = digits * 10^(exponent + 1 - precision)`.
+fn g_text(negative: bool, digits: u64, exponent: i32, precision: usize) -> String {
+    let mut text = String::with_capacity(24);
+    if exponent < -4 || exponent >= precision as i32 {
+        let mut buffer = [0u8; 20];
+        let mut at = buffer.len();
+        let mut rest = digits;
+        while rest != 0 {
+            at -= 1;
+            buffer[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        let all = &buffer[at..];
+        let fraction = {
+            let mut end = all.len();
+            while end > 1 && all[end - 1] == b'0' {
+                end -= 1;
+            }
+            &all[1..end]
+        };
+        if negative {
+            text.push('-');
+        }
+        text.push(char::from(all[0]));
+        if !fraction.is_empty() {
+            text.push('.');
+            text.push_str(std::str::from_utf8(fraction).unwrap_or_default());
+        }
+        text.push_str(&exponent_suffix(exponent));
+        return text;
+    }
+    let decimals = (precision as i32 - 1 - exponent) as usize;
+    push_scaled(&mut text, negative, digits, decimals);
+    if decimals > 0 {
+        let kept = text.trim_end_matches('0').trim_end_matches('.').len();
+        text.truncate(kept);
+    }
+    text
+}
+
+/// `|x|` rounded to `precision` significant digits as the exact path
+/// (`{:.Ne}`) rounds it: the digits and the decimal exponent of the first,
+/// or `None` when [`round_scaled`] cannot decide or the scale is not an
+/// exact power of ten. The exponent estimate may be off by one near powers
+/// of ten; a scaled value outside `[10^(p-1), 10^p)` moves it. Where the
+/// computed and the exact scaled value fall on different sides of such a
+/// bound, both exponents give the same rounded number (`10^(p-1)` at the
+/// higher exponent, after a carry at the lower one).
+fn significant_fast(a: f64, precision: usize) -> Option<(u64, i32)> {
+    if precision > 12 {
+        return None;
+    }
+    let low = EXACT_POWERS_OF_TEN[precision - 1];
+    let high = EXACT_POWERS_OF_TEN[precision];
+    let mut exponent = a.log10().floor() as i32;
+    for _ in 0..3 {
+        let shift = precision as i32 - 1 - exponent;
+        let power = *EXACT_POWERS_OF_TEN.get(shift.unsigned_abs() as usize)?;
+        // One correctly rounded operation either way.
+        let m = if shift >= 0 { a * power } else { a / power };
+        if m < low {
+            exponent -= 1;
+            continue;
+        }
+        if m >= high {
+            exponent += 1;
+            continue;
+        }
+        let rounded = round_scaled(m)?;
+        return Some(if rounded as f64 >= high {
+            (low as u64, exponent + 1)
+        } else {
+            (rounded, exponent)
+        });
+    }
+    None
+}
+
+/// The exact path of [`format_g`].
+fn format_g_exact(x: f64, precision: usize) -> String {
     if x.is_nan() {
         return "nan".to_string();
     }
@@ -113,23 +202,122 @@ pub fn format_g(x: f64, precision: usize) -> String {
 
 /// Python `f"{x:.{decimals}f}"`, including `nan`/`inf` spellings.
 pub fn format_f(x: f64, decimals: usize) -> String {
-    if x.is_nan() {
-        return "nan".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    format!("{:.*}", decimals, x)
+    let mut text = String::with_capacity(24);
+    push_f(&mut text, x, decimals);
+    text
 }
 
 /// Python `f"{x:+.{decimals}f}"`.
 pub fn format_f_signed(x: f64, decimals: usize) -> String {
-    let text = format_f(x, decimals);
-    if text.starts_with('-') {
-        text
-    } else {
-        format!("+{text}")
+    let mut text = String::with_capacity(24);
+    push_f_signed(&mut text, x, decimals);
+    text
+}
+
+/// Appends Python's `f"{x:+.{decimals}f}"` to `out`.
+pub fn push_f_signed(out: &mut String, x: f64, decimals: usize) {
+    if !x.is_sign_negative() || x.is_nan() {
+        out.push('+');
     }
+    push_f(out, x, decimals);
+}
+
+/// Appends Python's `f"{x:.{decimals}f}"` to `out`: the exact binary value
+/// rounded half to even, as `format!("{:.N}")` (the exact path) prints it.
+/// Most values take [`fixed_fast`], which is proven to give the same digits
+/// or to decline.
+pub fn push_f(out: &mut String, x: f64, decimals: usize) {
+    if x.is_nan() {
+        out.push_str("nan");
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "inf" } else { "-inf" });
+        return;
+    }
+    match fixed_fast(x, decimals) {
+        Some(scaled) => push_scaled(out, x.is_sign_negative(), scaled, decimals),
+        None => push_f_exact(out, x, decimals),
+    }
+}
+
+/// The exact path: Rust's correctly rounded fixed-precision formatting.
+fn push_f_exact(out: &mut String, x: f64, decimals: usize) {
+    use std::fmt::Write;
+    let _ = write!(out, "{:.*}", decimals, x);
+}
+
+/// Powers of ten that `f64` holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Scaled values below this (2^40) leave a wide margin for the test below.
+const FAST_SCALED_LIMIT: f64 = 1_099_511_627_776.0;
+
+/// `round(|x| * 10^decimals)` of the exact product, or `None` when the
+/// product may lie too close to a half-way point to decide in `f64`.
+///
+/// Why it is exact: `m = fl(|x| * 10^d)` is one correctly rounded product
+/// (`10^d` is exact for `d <= 22`), so `|m - p| <= 2^-53 * m` for the exact
+/// product `p` (plus at most 2^-1075 when `m` is subnormal, where the margin
+/// below is about 0.5). `m < 2^40` makes `m - floor(m)` exact, and
+/// `|frac - 0.5|` is off by at most one rounding (relative 2^-53). When the
+/// computed distance to the half-way point exceeds `m * 2^-51`, the true
+/// distance exceeds `|m - p|`, so `p` lies on the same side of the half-way
+/// point as `m`, and both round to `m.round()`. Exact ties (`p` half-way)
+/// have distance 0 and are always declined.
+fn fixed_fast(x: f64, decimals: usize) -> Option<u64> {
+    let power = *EXACT_POWERS_OF_TEN.get(decimals)?;
+    round_scaled(x.abs() * power)
+}
+
+/// `round(p)` of the exact value `p` that `m >= 0` approximates with one
+/// rounding (relative error at most 2^-53), or `None` when `m` is too close
+/// to a half-way point, or too large, to tell (see [`fixed_fast`]).
+fn round_scaled(m: f64) -> Option<u64> {
+    if m >= FAST_SCALED_LIMIT {
+        return None;
+    }
+    let floor = m.floor();
+    let distance = (m - floor - 0.5).abs();
+    let margin = m * (1.0 / 2_251_799_813_685_248.0); // 2^-51
+    if distance <= margin {
+        return None;
+    }
+    Some(if m - floor > 0.5 {
+        floor as u64 + 1
+    } else {
+        floor as u64
+    })
+}
+
+/// Writes `scaled / 10^decimals` with exactly `decimals` decimals.
+/// (`scaled < 2^40` has at most 13 digits, and `decimals <= 22`.)
+fn push_scaled(out: &mut String, negative: bool, scaled: u64, decimals: usize) {
+    let mut text = [0u8; 48];
+    let mut at = text.len();
+    let mut rest = scaled;
+    let mut written = 0;
+    // Digits from the last, the point after `decimals` of them, and at
+    // least one digit before the point.
+    while rest != 0 || written <= decimals {
+        if written == decimals && decimals > 0 {
+            at -= 1;
+            text[at] = b'.';
+        }
+        at -= 1;
+        text[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        written += 1;
+    }
+    if negative {
+        at -= 1;
+        text[at] = b'-';
+    }
+    // ASCII only.
+    out.push_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
 }
 
 /// Python `float(text)` for a `str`: surrounding whitespace, `_` between
@@ -447,6 +635,138 @@ mod tests {
         assert_eq!(str_repr("x\ny\\"), "'x\\ny\\\\'");
         assert_eq!(str_repr("\u{1}\u{7f}\u{85}"), "'\\x01\\x7f\\x85'");
         assert_eq!(str_repr("\u{2028}é"), "'\\u2028é'");
+    }
+
+    /// The fast fixed path against the exact one: random bit patterns,
+    /// decimal-looking values, and the neighbours of every half-way point
+    /// of small scaled values, at every precision the tables use and more.
+    #[test]
+    fn fast_fixed_agrees_with_the_exact_path() {
+        fn check(x: f64, decimals: usize) {
+            if !x.is_finite() {
+                return;
+            }
+            let mut exact = String::new();
+            push_f_exact(&mut exact, x, decimals);
+            assert_eq!(
+                format_f(x, decimals),
+                exact,
+                "{x:e} with {decimals} decimals"
+            );
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..300_000 {
+            let bits = next();
+            let decimals = (bits % 11) as usize;
+            // Any bit pattern, then magnitudes where the fast path applies.
+            check(f64::from_bits(next()), decimals);
+            let exponent = (next() % 80) as i32 - 40;
+            let mantissa = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            check(mantissa * 2f64.powi(exponent), decimals);
+            check(-mantissa * 10f64.powi(exponent / 4), decimals);
+            // Decimal text as NVBench writes it, and its neighbours.
+            let x = (next() % 100_000_000) as f64 / 10f64.powi((next() % 12) as i32);
+            for y in [x, x.next_up(), x.next_down()] {
+                check(y, decimals);
+            }
+        }
+        for decimals in 0..8usize {
+            let power = 10f64.powi(decimals as i32);
+            for k in 0..20_000u64 {
+                let half = (k as f64 + 0.5) / power;
+                let mut y = half;
+                for _ in 0..3 {
+                    y = y.next_down();
+                }
+                for _ in 0..7 {
+                    check(y, decimals);
+                    check(-y, decimals);
+                    y = y.next_up();
+                }
+            }
+        }
+        for x in [
+            0.0, -0.0, 5e-324, 0.5, 1.5, 2.5, 0.125, 0.375, 1e12, 1.1e12, 4.5e15,
+        ] {
+            for decimals in 0..25 {
+                check(x, decimals);
+                check(-x, decimals);
+            }
+        }
+        assert_eq!(format_f_signed(f64::NAN, 1), "+nan");
+        assert_eq!(format_f_signed(-f64::NAN, 1), "+nan");
+        assert_eq!(format_f_signed(-0.0, 1), "-0.0");
+        assert_eq!(format_f_signed(f64::INFINITY, 1), "+inf");
+    }
+
+    /// The fast `%g` path against the exact one, at every precision, on
+    /// random bit patterns, decimal-looking values and their neighbours,
+    /// powers of ten and the half-way points of short decimals.
+    #[test]
+    fn fast_g_agrees_with_the_exact_path() {
+        fn check(x: f64) {
+            for precision in 0..15 {
+                assert_eq!(
+                    format_g(x, precision),
+                    format_g_exact(x, precision),
+                    "%.{precision}g of {x:e}"
+                );
+            }
+        }
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..60_000 {
+            check(f64::from_bits(next()));
+            let x = (next() % 10_000_000) as f64 / 10f64.powi((next() % 16) as i32 - 4);
+            for y in [x, x.next_up(), x.next_down(), -x] {
+                check(y);
+            }
+        }
+        for e in -30..30 {
+            let p = 10f64.powi(e);
+            for y in [
+                p,
+                p.next_up(),
+                p.next_down(),
+                5.0 * p,
+                9.5 * p,
+                9.9999995 * p,
+            ] {
+                check(y);
+                check(y.next_up());
+                check(y.next_down());
+            }
+        }
+        for k in 0..20_000u64 {
+            for scale in [1.0, 10.0, 1000.0, 1e5] {
+                let half = (k as f64 + 0.5) / scale;
+                check(half);
+                check(half.next_up());
+                check(half.next_down());
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            5e-324,
+            f64::MAX,
+        ] {
+            check(x);
+        }
     }
 
     #[test]

@@ -171,7 +171,7 @@ pub fn run_rows(
             let (reference, compare) = (runs[0].get(k), runs[1].get(k));
             let mut entry = record.clone();
             let json = |run: Option<&RunFiles>, fallback: &str| {
-                run.map_or_else(|| fallback.to_string(), |r| r.json.clone())
+                run.map_or_else(|| fallback.into(), |r| r.json.as_str().into())
             };
             entry.reference_json = json(reference, &record.reference_json);
             entry.compare_json = json(compare, &record.compare_json);

@@ -86,9 +86,14 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
         _ => None,
     };
     let mut fields = vec![
-        record.benchmark.clone(),
+        record.benchmark.to_string(),
         record.devices.0.to_string(),
-        record.device_names.0.clone().unwrap_or_default(),
+        record
+            .device_names
+            .0
+            .as_deref()
+            .unwrap_or_default()
+            .to_string(),
         record.state_key.clone(),
         record.occurrence.to_string(),
     ];

@@ -3,12 +3,15 @@
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{Align, github_table};
-use crate::rendering::axes::{axis_headers, printable_axis_cells};
+use std::borrow::Cow;
+
+use crate::rendering::axes::axis_headers;
 use crate::rendering::status_cell;
 use crate::rendering::units::{
     IntervalWidths, TimingText, center_diff, change, duration, explicit_widths, interval_span,
     percentage, positive_duration, timing_with_explicit_interval,
 };
+use crate::text::printable::printable;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DisplayMode {
@@ -23,7 +26,7 @@ pub enum DisplayMode {
 
 /// A displayed row: its formatted axis values and its comparison.
 pub struct Row<'a> {
-    pub axis_cells: Vec<String>,
+    pub axis_cells: Vec<&'a str>,
     pub comparison: &'a Comparison,
 }
 
@@ -188,13 +191,15 @@ pub fn render_table(
         }),
         _ => interval_cells(rows, mode, no_color),
     };
-    let cells: Vec<Vec<String>> = rows
+    // Axis cells are lent to the table, not copied.
+    let cells: Vec<Vec<Cow<str>>> = rows
         .iter()
         .zip(value_cells)
         .map(|(row, values)| {
-            printable_axis_cells(&row.axis_cells)
-                .chain(values)
-                .collect()
+            let mut cells = Vec::with_capacity(row.axis_cells.len() + values.len());
+            cells.extend(row.axis_cells.iter().map(|cell| printable(cell)));
+            cells.extend(values.into_iter().map(Cow::Owned));
+            cells
         })
         .collect();
     github_table(&headers, &aligns, &cells)

@@ -3,7 +3,7 @@
 
 use crate::deciding::decision::{Interval, is_positive_finite};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::{format_f, format_f_signed};
+use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
 
 /// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is
 /// always microseconds, even for nanosecond values.
@@ -39,7 +39,11 @@ pub fn duration(seconds: Option<f64>, allow_negative: bool, allow_zero: bool) ->
     } else {
         (1e6, "us")
     };
-    format!("{} {units}", format_f(s * multiplier, 3))
+    let mut text = String::with_capacity(16);
+    push_f(&mut text, s * multiplier, 3);
+    text.push(' ');
+    text.push_str(units);
+    text
 }
 
 pub fn positive_duration(seconds: Option<f64>) -> String {
@@ -51,7 +55,12 @@ pub fn percentage(fraction: Option<f64>) -> String {
         None => "n/a".to_string(),
         Some(f) if f.is_nan() => "n/a".to_string(),
         Some(f) if f.is_infinite() => "inf".to_string(),
-        Some(f) => format!("{}%", format_f(f * 100.0, 2)),
+        Some(f) => {
+            let mut text = String::with_capacity(12);
+            push_f(&mut text, f * 100.0, 2);
+            text.push('%');
+            text
+        }
     }
 }
 
@@ -63,10 +72,15 @@ pub fn change(status: Status, bounds: Option<(f64, f64)>) -> String {
     let Some((lower, upper)) = bounds else {
         return "n/a".to_string();
     };
-    match status {
-        Status::Fast => format!("<= {}%", format_f_signed(upper * 100.0, 1)),
-        _ => format!(">= {}%", format_f_signed(lower * 100.0, 1)),
-    }
+    let (relation, bound) = match status {
+        Status::Fast => ("<= ", upper),
+        _ => (">= ", lower),
+    };
+    let mut text = String::with_capacity(16);
+    text.push_str(relation);
+    push_f_signed(&mut text, bound * 100.0, 1);
+    text.push('%');
+    text
 }
 
 /// `--display simple`'s span column: the interval's width relative to its
@@ -90,7 +104,10 @@ pub fn interval_span(interval: Option<&Interval>) -> String {
 pub fn center_diff(ref_time: Option<f64>, cmp_time: Option<f64>) -> String {
     match (ref_time, cmp_time) {
         (Some(r), Some(c)) if is_positive_finite(Some(r)) && is_positive_finite(Some(c)) => {
-            format!("{}%", format_f_signed((c - r) / r.min(c) * 100.0, 1))
+            let mut text = String::with_capacity(12);
+            push_f_signed(&mut text, (c - r) / r.min(c) * 100.0, 1);
+            text.push('%');
+            text
         }
         _ => "n/a".to_string(),
     }
@@ -111,11 +128,11 @@ fn delta_precision(center: f64, delta_multiplier: f64) -> usize {
 }
 
 /// The pieces of an intervals-mode cell: center digits, center unit, and
-/// the `[-lo, +hi]` text with its unit.
+/// the `[-lo, +hi]` text with its unit. Both texts share one string.
 pub struct CenterWithDeltas {
-    pub center_text: String,
+    text: String,
+    center_len: usize,
     pub center_units: &'static str,
-    pub deltas_text: String,
     pub delta_units: &'static str,
 }
 
@@ -127,16 +144,30 @@ impl CenterWithDeltas {
         let (delta_multiplier, delta_units) =
             duration_units(&[Some(lower_delta), Some(upper_delta)]);
         let precision = delta_precision(center, delta_multiplier);
+        let mut text = String::with_capacity(40);
+        push_f(&mut text, center * center_multiplier, 3);
+        let center_len = text.len();
+        text.push('[');
+        push_f_signed(&mut text, lower_delta * delta_multiplier, precision);
+        text.push_str(", ");
+        push_f_signed(&mut text, upper_delta * delta_multiplier, precision);
+        text.push(']');
         CenterWithDeltas {
-            center_text: format_f(center * center_multiplier, 3),
+            text,
+            center_len,
             center_units,
-            deltas_text: format!(
-                "[{}, {}]",
-                format_f_signed(lower_delta * delta_multiplier, precision),
-                format_f_signed(upper_delta * delta_multiplier, precision)
-            ),
             delta_units,
         }
+    }
+
+    /// The center's digits.
+    pub fn center_text(&self) -> &str {
+        &self.text[..self.center_len]
+    }
+
+    /// `[-lo, +hi]`.
+    pub fn deltas_text(&self) -> &str {
+        &self.text[self.center_len..]
     }
 
     pub fn same_units(&self) -> bool {
@@ -161,9 +192,9 @@ impl IntervalWidths {
                     widths.center = widths.center.max(digits.len());
                 }
                 TimingText::WithDeltas { parts, .. } => {
-                    widths.center = widths.center.max(parts.center_text.len());
+                    widths.center = widths.center.max(parts.center_text().len());
                     if parts.same_units() {
-                        widths.deltas = widths.deltas.max(parts.deltas_text.len());
+                        widths.deltas = widths.deltas.max(parts.deltas_text().len());
                     }
                 }
             }
@@ -209,32 +240,47 @@ impl TimingText {
 
     /// The cell: `center [-lo, +hi] unit`, aligned with `widths`.
     pub fn cell(&self, widths: IntervalWidths) -> String {
+        // The texts are ASCII: their lengths are their widths.
+        let right_aligned = |text: &mut String, piece: &str, width: usize| {
+            push_spaces(text, width.saturating_sub(piece.len()));
+            text.push_str(piece);
+        };
         match self {
             TimingText::Unusable => "n/a".to_string(),
             TimingText::CenterOnly { digits, units } => {
-                let text = format!("{digits:>width$}", width = widths.center);
-                if widths.deltas == 0 {
-                    format!("{text} {units}")
-                } else {
-                    format!("{text} {} {units}", " ".repeat(widths.deltas))
+                let mut text = String::with_capacity(widths.center + widths.deltas + 8);
+                right_aligned(&mut text, digits, widths.center);
+                text.push(' ');
+                if widths.deltas != 0 {
+                    push_spaces(&mut text, widths.deltas);
+                    text.push(' ');
                 }
+                text.push_str(units);
+                text
             }
-            TimingText::WithDeltas { parts, .. } if parts.same_units() => format!(
-                "{:>cw$} {:>dw$} {}",
-                parts.center_text,
-                parts.deltas_text,
-                parts.center_units,
-                cw = widths.center,
-                dw = widths.deltas
-            ),
-            TimingText::WithDeltas { center, parts } => format!(
-                "{} {} {}",
-                positive_duration(Some(*center)),
-                parts.deltas_text,
-                parts.delta_units
-            ),
+            TimingText::WithDeltas { parts, .. } if parts.same_units() => {
+                let mut text = String::with_capacity(widths.center + widths.deltas + 8);
+                right_aligned(&mut text, parts.center_text(), widths.center);
+                text.push(' ');
+                right_aligned(&mut text, parts.deltas_text(), widths.deltas);
+                text.push(' ');
+                text.push_str(parts.center_units);
+                text
+            }
+            TimingText::WithDeltas { center, parts } => {
+                let mut text = positive_duration(Some(*center));
+                text.push(' ');
+                text.push_str(parts.deltas_text());
+                text.push(' ');
+                text.push_str(parts.delta_units);
+                text
+            }
         }
     }
+}
+
+fn push_spaces(text: &mut String, count: usize) {
+    text.extend(std::iter::repeat_n(' ', count));
 }
 
 /// Explain-mode values `[lo, center, hi]` in one unit, or `None` when an endpoint is unusable.

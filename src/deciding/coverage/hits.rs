@@ -1,7 +1,7 @@
 //! One run's side of the coverage count: its unique values, counts and
 //! retained mask, and the covered samples and values a set of flags hits.
 
-use super::support_filter::saturating_sum;
+use super::support_filter::saturate;
 
 /// One run's unique values, their counts and the support filter's mask.
 pub(super) struct Side<'a> {
@@ -12,52 +12,65 @@ pub(super) struct Side<'a> {
 
 /// What the coverages need of the covered flags: the covered samples
 /// (saturating sum of their counts, as before) and the covered retained
-/// values.
+/// values, with the totals they are divided by (all samples, saturating;
+/// the retained values), all from one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct Hits {
     samples: u64,
     support: u64,
+    total: u64,
+    retained: u64,
 }
 
 impl Side<'_> {
     pub(super) fn hits(&self, covered: &[bool]) -> Hits {
-        let fits = self
-            .counts
-            .iter()
-            .try_fold(0u64, |sum, &n| sum.checked_add(n))
-            .is_some();
-        if fits {
-            // No partial sum can saturate: plain sums, which vectorize.
-            let samples = covered
-                .iter()
-                .zip(self.counts)
-                .map(|(&c, &n)| n * u64::from(c))
-                .sum();
-            let support = covered
-                .iter()
-                .zip(self.retained)
-                .map(|(&c, &keep)| u64::from(c & keep))
-                .sum();
-            return Hits { samples, support };
-        }
-        let mut hits = Hits::default();
+        // One streaming pass; the sums are exact in u128, so saturating
+        // them at the end equals a saturating sum whenever no partial sum
+        // of the covered counts saturates before the total does, which
+        // holds when the total fits (the covered counts are a subset).
+        let (mut samples, mut support, mut total, mut retained) = (0u128, 0u64, 0u128, 0u64);
         for ((&c, &n), &keep) in covered.iter().zip(self.counts).zip(self.retained) {
-            hits.samples = hits.samples.saturating_add(n * u64::from(c));
-            hits.support += u64::from(c & keep);
+            samples += u128::from(n) * u128::from(c);
+            support += u64::from(c & keep);
+            total += u128::from(n);
+            retained += u64::from(keep);
         }
-        hits
+        // Counts beyond the flags (none in practice) still count as samples
+        // and retained values, as the separate sums counted them.
+        let flagged = covered
+            .len()
+            .min(self.counts.len())
+            .min(self.retained.len());
+        total += self.counts[flagged..]
+            .iter()
+            .map(|&n| u128::from(n))
+            .sum::<u128>();
+        retained += self.retained[flagged..].iter().filter(|&&k| k).count() as u64;
+        if u64::try_from(total).is_err() {
+            // A partial sum may saturate: the sums in order, as before.
+            let mut saturating = 0u64;
+            for (&c, &n) in covered.iter().zip(self.counts) {
+                saturating = saturating.saturating_add(n * u64::from(c));
+            }
+            samples = u128::from(saturating);
+        }
+        Hits {
+            samples: saturate(samples),
+            support,
+            total: saturate(total),
+            retained,
+        }
     }
 
     /// Covered samples over all samples: integer sums, then one division
     /// (NumPy `int64 / int64`).
     pub(super) fn sample_coverage(&self, hits: &Hits) -> f64 {
-        hits.samples as f64 / saturating_sum(self.counts.iter().copied()) as f64
+        hits.samples as f64 / hits.total as f64
     }
 
     /// Mean of the covered flags over the retained values; NaN when none are
     /// retained, like `np.mean` of an empty selection.
     pub(super) fn support_coverage(&self, hits: &Hits) -> f64 {
-        let kept = self.retained.iter().filter(|&&keep| keep).count();
-        hits.support as f64 / kept as f64
+        hits.support as f64 / hits.retained as f64
     }
 }

@@ -81,3 +81,10 @@ pub(super) fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<boo
 pub(super) fn saturating_sum(counts: impl Iterator<Item = u64>) -> u64 {
     counts.fold(0, u64::saturating_add)
 }
+
+/// A sum of `u64` counts, taken exactly in `u128` (no count array has
+/// 2^64 entries), as the saturating sum gives it: the same value, or
+/// `u64::MAX` once it would overflow.
+pub(super) fn saturate(sum: u128) -> u64 {
+    u64::try_from(sum).unwrap_or(u64::MAX)
+}

@@ -21,6 +21,7 @@ use cells::{CellType, column_type, format_cell};
 use numbers::{is_number, matches_thousands_pattern, python_int_accepts};
 use text::{
     contains_ansi_code, py_len, py_rstrip, py_splitlines, py_strip, split_on_cr_lf, strip_ansi,
+    visible_len,
 };
 
 /// Alignment requested for a column (tabulate's `colalign` entries).
@@ -33,7 +34,14 @@ pub enum Align {
 
 /// Byte-identical to `tabulate(rows, headers=headers, colalign=aligns,
 /// tablefmt="github")` (no trailing newline, like tabulate's return value).
-pub fn github_table(headers: &[String], aligns: &[Align], rows: &[Vec<String>]) -> String {
+///
+/// Cells are any text (`String`, `&str`, `Cow<str>`), so that callers can
+/// lend the cells they already hold instead of copying them.
+pub fn github_table<C: AsRef<str> + Sync>(
+    headers: &[String],
+    aligns: &[Align],
+    rows: &[Vec<C>],
+) -> String {
     let headers = pad_headers_to_first_row(headers, rows);
     let (data_rows, separator_positions) = split_off_separator_rows(rows);
     let measure = Measure::of_table(&headers, &data_rows);
@@ -114,7 +122,7 @@ fn default_align(ty: CellType) -> ColumnAlign {
 
 /// When the first row is longer than the headers, tabulate prepends empty
 /// headers so that the given headers label the *last* columns.
-fn pad_headers_to_first_row(headers: &[String], rows: &[Vec<String>]) -> Vec<String> {
+fn pad_headers_to_first_row<C>(headers: &[String], rows: &[Vec<C>]) -> Vec<String> {
     let missing = match rows.first() {
         Some(first) if !headers.is_empty() => first.len().saturating_sub(headers.len()),
         _ => 0,
@@ -127,13 +135,13 @@ fn pad_headers_to_first_row(headers: &[String], rows: &[Vec<String>]) -> Vec<Str
 /// A row whose first or second cell strips to `SEPARATING_LINE` is a separator
 /// (`_is_separating_line`); tabulate removes those before typing the columns
 /// and re-inserts them at their original indices afterwards.
-fn is_separator_row(row: &[String]) -> bool {
+fn is_separator_row<C: AsRef<str>>(row: &[C]) -> bool {
     row.iter()
         .take(2)
-        .any(|cell| py_strip(cell) == SEPARATING_LINE)
+        .any(|cell| py_strip(cell.as_ref()) == SEPARATING_LINE)
 }
 
-fn split_off_separator_rows(rows: &[Vec<String>]) -> (Vec<&Vec<String>>, Vec<usize>) {
+fn split_off_separator_rows<C: AsRef<str>>(rows: &[Vec<C>]) -> (Vec<&Vec<C>>, Vec<usize>) {
     let mut data_rows = Vec::new();
     let mut separator_positions = Vec::new();
     for (index, row) in rows.iter().enumerate() {
@@ -147,12 +155,12 @@ fn split_off_separator_rows(rows: &[Vec<String>]) -> (Vec<&Vec<String>>, Vec<usi
 }
 
 /// Columns as `itertools.zip_longest` builds them: short rows yield `None`.
-fn transpose<'a>(rows: &[&'a Vec<String>]) -> Vec<Vec<Option<&'a str>>> {
+fn transpose<'a, C: AsRef<str>>(rows: &[&'a Vec<C>]) -> Vec<Vec<Option<&'a str>>> {
     let column_count = rows.iter().map(|row| row.len()).max().unwrap_or(0);
     (0..column_count)
         .map(|column| {
             rows.iter()
-                .map(|row| row.get(column).map(String::as_str))
+                .map(|row| row.get(column).map(AsRef::as_ref))
                 .collect()
         })
         .collect()
@@ -386,24 +394,46 @@ struct Measure {
 }
 
 impl Measure {
-    fn of_table(headers: &[String], rows: &[&Vec<String>]) -> Measure {
-        let texts: Vec<&str> = headers
-            .iter()
-            .chain(rows.iter().flat_map(|row| row.iter()))
-            .map(String::as_str)
-            .collect();
+    fn of_table<C: AsRef<str>>(headers: &[String], rows: &[&Vec<C>]) -> Measure {
+        let texts = || {
+            headers
+                .iter()
+                .map(String::as_str)
+                .chain(rows.iter().flat_map(|row| row.iter().map(AsRef::as_ref)))
+        };
+        let multiline = texts().any(|text| text.contains(['\r', '\n']));
+        // A CSI code cannot reach past a cell (a tab is none of its bytes), so
+        // one inside a cell decides; without any ESC there is no code at all.
+        let mut any_escape = false;
+        for text in texts() {
+            if text.contains('\x1b') {
+                if contains_ansi_code(text) {
+                    return Measure {
+                        has_invisible: true,
+                        multiline,
+                    };
+                }
+                any_escape = true;
+            }
+        }
+        if !any_escape {
+            return Measure {
+                has_invisible: false,
+                multiline,
+            };
+        }
         // Joined with tabs exactly like tabulate, because an OSC hyperlink may
         // only match across cell boundaries.
-        let plain_text = texts.join("\t");
+        let plain_text = texts().collect::<Vec<&str>>().join("\t");
         Measure {
             has_invisible: contains_ansi_code(&plain_text),
-            multiline: plain_text.contains(['\r', '\n']),
+            multiline,
         }
     }
 
     fn line_width(self, line: &str) -> usize {
         if self.has_invisible {
-            py_len(&strip_ansi(line))
+            visible_len(line)
         } else {
             py_len(line)
         }
@@ -424,7 +454,7 @@ impl Measure {
     /// Characters that take no room on screen; pad widths grow by this much.
     fn invisible_len(self, text: &str) -> usize {
         if self.has_invisible {
-            py_len(text).saturating_sub(py_len(&strip_ansi(text)))
+            py_len(text).saturating_sub(visible_len(text))
         } else {
             0
         }
@@ -444,6 +474,18 @@ fn align_column<'a>(
         ColumnAlign::Decimal => pad_decimal_places(cells, measure.has_invisible),
         _ => cells.into_iter().map(stripped).collect(),
     };
+    if !measure.multiline {
+        // Each cell is measured once: its fill is what its visible width
+        // lacks (`width + invisible_len - len`), and its padded width is
+        // then the column's.
+        let visible: Vec<usize> = cells.iter().map(|cell| measure.width(cell)).collect();
+        let width = visible.iter().copied().max().unwrap_or(0).max(min_width);
+        return cells
+            .into_iter()
+            .zip(visible)
+            .map(|(cell, visible)| pad_fill(align, width.saturating_sub(visible), cell, width))
+            .collect();
+    }
     let width = cells
         .iter()
         .map(|cell| measure.width(cell))
@@ -562,13 +604,33 @@ fn align_header(header: &str, align: ColumnAlign, width: usize, measure: Measure
 
 fn pad(align: ColumnAlign, width: usize, text: Cow<'_, str>) -> Padded<'_> {
     let fill = width.saturating_sub(py_len(&text));
-    let (left, right) = match align {
+    let (left, right) = split_fill(align, fill);
+    Padded {
+        left,
+        text,
+        right,
+        width: None,
+    }
+}
+
+/// A single-line cell padded with `fill` spaces to the visible `width`.
+fn pad_fill(align: ColumnAlign, fill: usize, text: Cow<'_, str>, width: usize) -> Padded<'_> {
+    let (left, right) = split_fill(align, fill);
+    Padded {
+        left,
+        text,
+        right,
+        width: Some(width),
+    }
+}
+
+fn split_fill(align: ColumnAlign, fill: usize) -> (usize, usize) {
+    match align {
         ColumnAlign::Left => (0, fill),
         // `format(s, "^N")` puts the odd space on the right (unlike `str.center`).
         ColumnAlign::Center => (fill / 2, fill - fill / 2),
         ColumnAlign::Right | ColumnAlign::Decimal => (fill, 0),
-    };
-    Padded { left, text, right }
+    }
 }
 
 /// A cell and the spaces that pad it. The spaces are written with the line,
@@ -577,6 +639,8 @@ struct Padded<'a> {
     left: usize,
     text: Cow<'a, str>,
     right: usize,
+    /// The visible width, spaces included, when known.
+    width: Option<usize>,
 }
 
 impl<'a> Padded<'a> {
@@ -585,6 +649,7 @@ impl<'a> Padded<'a> {
             left: 0,
             text: Cow::Borrowed(text),
             right: 0,
+            width: None,
         }
     }
 
@@ -593,11 +658,15 @@ impl<'a> Padded<'a> {
             left: 0,
             text: Cow::Owned(text),
             right: 0,
+            width: None,
         }
     }
 
     /// Visible width, spaces included.
     fn width(&self, measure: Measure) -> usize {
+        if let Some(width) = self.width {
+            return width;
+        }
         self.left + measure.width(&self.text) + self.right
     }
 

@@ -28,6 +28,40 @@ pub(super) fn strip_ansi(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `len(_strip_ansi(text))`, without building the stripped text.
+pub(super) fn visible_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut position = 0;
+    while position < bytes.len() {
+        if bytes[position] != ESC as u8 {
+            // Up to the next ESC, every character is visible: count the
+            // bytes that start one.
+            let run = bytes[position..]
+                .iter()
+                .position(|&b| b == ESC as u8)
+                .unwrap_or(bytes.len() - position);
+            count += bytes[position..position + run]
+                .iter()
+                .filter(|&&b| b & 0xC0 != 0x80)
+                .count();
+            position += run;
+            continue;
+        }
+        match ansi_code_at(text, position) {
+            Some((end, visible)) => {
+                count += py_len(visible);
+                position = end;
+            }
+            None => {
+                count += 1;
+                position += 1;
+            }
+        }
+    }
+    count
+}
+
 pub(super) fn contains_ansi_code(text: &str) -> bool {
     text.match_indices(ESC)
         .any(|(position, _)| ansi_code_at(text, position).is_some())
@@ -155,6 +189,9 @@ pub(super) fn py_rstrip(text: &str) -> &str {
 
 /// Python's `len()`: code points.
 pub(super) fn py_len(text: &str) -> usize {
+    if text.is_ascii() {
+        return text.len();
+    }
     text.chars().count()
 }
 
@@ -184,6 +221,24 @@ pub(super) fn py_splitlines(text: &str) -> Vec<&str> {
         lines.push(&text[line_start..]);
     }
     lines
+}
+
+#[cfg(test)]
+#[test]
+fn visible_len_is_the_length_of_the_stripped_text() {
+    let texts = [
+        "",
+        "plain",
+        "\x1b[31mSLOW\x1b[39m",
+        "a\x1b[1;2mé\x1b",
+        "\x1b\x1b[m\x1b[",
+        "\x1b]8;id=1;http://x\x1b\\link\x1b]8;;\x1b\\ tail \x1b[0m",
+        "\x1b]8;;u\x1b\\\x1b]8;;\x1b\\",
+        "日本\x1b[4m語\x1b[24m",
+    ];
+    for text in texts {
+        assert_eq!(visible_len(text), py_len(&strip_ansi(text)), "{text:?}");
+    }
 }
 
 fn is_line_boundary(c: char) -> bool {

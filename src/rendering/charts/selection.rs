@@ -160,7 +160,7 @@ impl<'s> Charts<'s> {
             fraction,
             range: hull_change(record),
             status: record.comparison.status.label(),
-            benchmark: record.benchmark.clone(),
+            benchmark: record.benchmark.to_string(),
         });
     }
 
@@ -384,7 +384,7 @@ impl<'s> Charts<'s> {
         if series.iter().all(|s| s.points.is_empty()) {
             return Ok(events);
         }
-        let benchmark = records.clone().next().map_or("", |r| r.benchmark.as_str());
+        let benchmark = records.clone().next().map_or("", |r| &*r.benchmark);
         let template = self
             .settings
             .along_template

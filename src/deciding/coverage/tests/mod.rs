@@ -4,6 +4,7 @@
 
 mod differential;
 pub(crate) mod oracle;
+mod streaming;
 pub(crate) mod support;
 
 use super::hits::Side;

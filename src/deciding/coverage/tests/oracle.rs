@@ -16,7 +16,7 @@ pub fn positive_finite(values: &[f32]) -> Option<Vec<f64>> {
     all_positive_finite(&widened).then_some(widened)
 }
 
-fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
+pub fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
     let keep_all = vec![true; counts.len()];
     let total = saturating_sum(counts.iter().copied());
     if counts.is_empty()

@@ -1,0 +1,128 @@
+//! The streaming count pass (one pass for the hits and the totals they are
+//! divided by) against the separate sums it replaced, and the support
+//! filter against the oracle's on counts of every kind, saturating ones
+//! included.
+
+use super::super::hits::Side;
+use super::super::support_filter::{saturating_sum, support_filter};
+use super::super::{CoverageThresholds, SupportFilter};
+use super::oracle;
+
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+/// Counts of every kind: small, ones, rare among frequent, and huge ones
+/// whose sums saturate.
+fn counts(next: &mut impl FnMut() -> u64) -> Vec<u64> {
+    let len = (next() % 40) as usize;
+    let kind = next() % 5;
+    (0..len)
+        .map(|_| match kind {
+            0 => 1,
+            1 => 1 + next() % 3,
+            2 if next() % 8 == 0 => 1 + next() % 2,
+            2 => 500 + next() % 5000,
+            3 => u64::MAX / (1 + next() % 4) - next() % 7,
+            _ => next() % 6,
+        })
+        .collect()
+}
+
+fn thresholds(next: &mut impl FnMut() -> u64) -> CoverageThresholds {
+    let fractions = [0.0, -1.0, 0.0005, 0.001, 0.01, 0.2, 1.0];
+    let pick = |n: u64| fractions[(n % fractions.len() as u64) as usize];
+    CoverageThresholds {
+        center_relative: 0.005,
+        sample_coverage: 0.97,
+        support_coverage: 0.8,
+        rare_sample_fraction: pick(next()),
+        rare_max_removed_sample_fraction: pick(next()),
+    }
+}
+
+#[test]
+fn support_filter_agrees_with_the_oracle() {
+    let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
+    let mut filtered = 0;
+    for _ in 0..50_000 {
+        let counts = counts(&mut next);
+        let t = thresholds(&mut next);
+        let (mask, filter) = support_filter(&counts, &t);
+        let (oracle_mask, oracle_filter) = oracle::support_filter(&counts, &t);
+        assert_eq!(mask, oracle_mask, "{counts:?} {t:?}");
+        match (filter, oracle_filter) {
+            (
+                SupportFilter::Filtered {
+                    removed_sample_fraction: a,
+                },
+                SupportFilter::Filtered {
+                    removed_sample_fraction: b,
+                },
+            ) => {
+                assert_eq!(a.to_bits(), b.to_bits(), "{counts:?} {t:?}");
+                filtered += 1;
+            }
+            (a, b) => assert_eq!(a, b, "{counts:?} {t:?}"),
+        }
+    }
+    assert!(filtered > 1000, "{filtered}");
+}
+
+/// The coverages as the separate sums gave them: a checked sum to choose
+/// plain or saturating sums of the covered counts, a saturating sum of all
+/// counts, and a count of the retained values.
+fn separate_sums(counts: &[u64], retained: &[bool], covered: &[bool]) -> (f64, f64) {
+    let fits = counts
+        .iter()
+        .try_fold(0u64, |sum, &n| sum.checked_add(n))
+        .is_some();
+    let mut samples = 0u64;
+    let mut support = 0u64;
+    for ((&c, &n), &keep) in covered.iter().zip(counts).zip(retained) {
+        samples = if fits {
+            samples + n * u64::from(c)
+        } else {
+            samples.saturating_add(n * u64::from(c))
+        };
+        support += u64::from(c & keep);
+    }
+    let total = saturating_sum(counts.iter().copied());
+    let kept = retained.iter().filter(|&&keep| keep).count();
+    (samples as f64 / total as f64, support as f64 / kept as f64)
+}
+
+#[test]
+fn one_pass_hits_agree_with_the_separate_sums() {
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+    for _ in 0..50_000 {
+        let counts = counts(&mut next);
+        let values: Vec<f64> = (0..counts.len()).map(|i| i as f64 + 1.0).collect();
+        let retained: Vec<bool> = counts.iter().map(|_| next() % 4 != 0).collect();
+        let covered: Vec<bool> = counts.iter().map(|_| next() % 3 != 0).collect();
+        let side = Side {
+            values: &values,
+            counts: &counts,
+            retained: &retained,
+        };
+        let hits = side.hits(&covered);
+        let got = (side.sample_coverage(&hits), side.support_coverage(&hits));
+        let expected = separate_sums(&counts, &retained, &covered);
+        // Bit for bit, but any NaN (0 / 0 of empty arrays; its sign bit
+        // depends on constant folding) for a NaN.
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        assert!(
+            same(got.0, expected.0),
+            "{counts:?} {covered:?}: {got:?} {expected:?}"
+        );
+        assert!(
+            same(got.1, expected.1),
+            "{retained:?} {covered:?}: {got:?} {expected:?}"
+        );
+    }
+}
