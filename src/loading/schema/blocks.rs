@@ -104,24 +104,24 @@ mod avx2 {
         }
     }
 
+    /// The six masks of 32 bytes, in the low half of each word.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn half(x: __m256i) -> [u32; 6] {
-        {
-            let eq = |byte: u8| _mm256_cmpeq_epi8(x, _mm256_set1_epi8(byte as i8));
-            let ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table(WS), x), x);
-            let lowered = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
-            let ops = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table(OPS), x), lowered);
-            let limit = _mm256_set1_epi8(0x1f);
-            let control = _mm256_cmpeq_epi8(_mm256_max_epu8(x, limit), limit);
-            [
-                _mm256_movemask_epi8(eq(b'"')) as u32,
-                _mm256_movemask_epi8(eq(b'\\')) as u32,
-                _mm256_movemask_epi8(ops) as u32,
-                _mm256_movemask_epi8(ws) as u32,
-                _mm256_movemask_epi8(control) as u32,
-                _mm256_movemask_epi8(x) as u32,
-            ]
+    fn half(x: __m256i) -> Masks {
+        let eq = |byte: u8| _mm256_cmpeq_epi8(x, _mm256_set1_epi8(byte as i8));
+        let ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table(WS), x), x);
+        let lowered = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
+        let ops = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table(OPS), x), lowered);
+        let limit = _mm256_set1_epi8(0x1f);
+        let control = _mm256_cmpeq_epi8(_mm256_max_epu8(x, limit), limit);
+        let mask = |v: __m256i| u64::from(_mm256_movemask_epi8(v) as u32);
+        Masks {
+            quote: mask(eq(b'"')),
+            backslash: mask(eq(b'\\')),
+            ops: mask(ops),
+            ws: mask(ws),
+            control: mask(control),
+            high: mask(x),
         }
     }
 
@@ -138,15 +138,14 @@ mod avx2 {
         // Opaque to the optimizer: LLVM otherwise turns the movemask results
         // into vectors of booleans and takes them apart bit by bit
         // (measured: ten times the instructions per block).
-        let (lo, hi) = std::hint::black_box((lo, hi));
-        let join = |i: usize| u64::from(lo[i]) | (u64::from(hi[i]) << 32);
+        let hi = std::hint::black_box(hi);
         Masks {
-            quote: join(0),
-            backslash: join(1),
-            ops: join(2),
-            ws: join(3),
-            control: join(4),
-            high: join(5),
+            quote: lo.quote | hi.quote << 32,
+            backslash: lo.backslash | hi.backslash << 32,
+            ops: lo.ops | hi.ops << 32,
+            ws: lo.ws | hi.ws << 32,
+            control: lo.control | hi.control << 32,
+            high: lo.high | hi.high << 32,
         }
     }
 

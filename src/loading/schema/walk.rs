@@ -48,6 +48,28 @@ fn is_delimiter(byte: u8) -> bool {
     )
 }
 
+/// The position of the first `"` or `\\` in `bytes`, eight bytes at a time.
+fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The lowest set bit is exact (borrows only reach higher bytes).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().ok()?);
+        let found = zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\')));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|b| *b == b'"' || *b == b'\\')
+        .map(|i| at + i)
+}
+
 /// JSON number grammar from `pos`; the position after it.
 fn number_end(input: &[u8], mut pos: usize) -> Result<usize, Bail> {
     let digit = |pos: usize| input.get(pos).is_some_and(u8::is_ascii_digit);
@@ -147,22 +169,33 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The key token at `pos` and its colon: the key's bytes, when it has
-    /// no escape (an escaped key is left to the full reader).
+    /// The key token at `pos` and its colon: the colon's position.
     #[inline]
-    fn key(&mut self, pos: usize) -> Result<&'a [u8], Bail> {
+    fn key(&mut self, pos: usize) -> Result<usize, Bail> {
         if self.byte(pos) != b'"' {
             return Err(Bail);
         }
-        let colon = self.expect(b':')?;
-        let mut end = colon - 1;
-        while self.byte(end) != b'"' {
-            end -= 1;
+        self.expect(b':')
+    }
+
+    /// Whether the key at `pos` is `name` (given with its closing quote:
+    /// a body that starts with a name free of quotes and backslashes, then
+    /// a quote, is exactly that name).
+    #[inline(always)]
+    fn is(&self, pos: usize, name: &[u8]) -> bool {
+        self.input.get(pos + 1..pos + 1 + name.len()) == Some(name)
+    }
+
+    /// A key none of the names matched, whose colon is at `colon`: it must
+    /// have no escape (an escaped key may spell a name; the full reader
+    /// reads it).
+    #[inline]
+    fn other_key(&self, pos: usize, colon: usize) -> Result<(), Bail> {
+        if self.tokens.may_have_escape(pos + 1, colon) {
+            Err(Bail)
+        } else {
+            Ok(())
         }
-        if end <= pos || self.tokens.may_have_escape(pos + 1, end) {
-            return Err(Bail);
-        }
-        Ok(&self.input[pos + 1..end])
     }
 
     /// The body of the string token at `pos` if it has no escape (the
@@ -170,7 +203,7 @@ impl<'a> Walker<'a> {
     #[inline]
     fn plain_string(&self, pos: usize) -> Option<&'a str> {
         let body = self.input.get(pos + 1..)?;
-        let len = body.iter().position(|b| *b == b'"' || *b == b'\\')?;
+        let len = quote_or_backslash(body)?;
         if body[len] != b'"' {
             return None;
         }
@@ -232,18 +265,18 @@ impl<'a> Walker<'a> {
         let mut seen = Seen::default();
         let mut member = self.first_member(start)?;
         while let Some(pos) = member {
-            let key = self.key(pos)?;
+            let colon = self.key(pos)?;
             let value = self.next()?;
-            match key {
-                b"meta" => {
+            match () {
+                _ if self.is(pos, b"meta\"") => {
                     seen.first(0)?;
                     root.meta = self.delegate(value, 1, |p| Option::<Meta>::deserialize(p))?;
                 }
-                b"devices" => {
+                _ if self.is(pos, b"devices\"") => {
                     seen.first(1)?;
                     root.devices = self.delegate(value, 1, |p| Option::<Vec<_>>::deserialize(p))?;
                 }
-                b"benchmarks" => {
+                _ if self.is(pos, b"benchmarks\"") => {
                     seen.first(2)?;
                     root.benchmarks = if self.byte(value) == b'[' {
                         Some(self.benchmarks(value, 1)?)
@@ -251,7 +284,10 @@ impl<'a> Walker<'a> {
                         self.delegate(value, 1, |p| Option::<Vec<Benchmark>>::deserialize(p))?
                     };
                 }
-                _ => self.skip(value, 1)?,
+                _ => {
+                    self.other_key(pos, colon)?;
+                    self.skip(value, 1)?
+                }
             }
             member = match self.after_member()? {
                 Next::Member(pos) => Some(pos),
@@ -279,22 +315,22 @@ impl<'a> Walker<'a> {
         let inner = depth + 1;
         let mut member = self.first_member(start)?;
         while let Some(pos) = member {
-            let key = self.key(pos)?;
+            let colon = self.key(pos)?;
             let value = self.next()?;
-            match key {
-                b"name" => {
+            match () {
+                _ if self.is(pos, b"name\"") => {
                     seen.first(0)?;
                     name = Some(self.delegate(value, inner, |p| model::loose_name(p))?);
                 }
-                b"devices" => {
+                _ if self.is(pos, b"devices\"") => {
                     seen.first(1)?;
                     devices = Some(self.delegate(value, inner, |p| model::loose_ints(p))?);
                 }
-                b"axes" => {
+                _ if self.is(pos, b"axes\"") => {
                     seen.first(2)?;
                     axes = self.delegate(value, inner, |p| Option::<Vec<Axis>>::deserialize(p))?;
                 }
-                b"states" => {
+                _ if self.is(pos, b"states\"") => {
                     seen.first(3)?;
                     states = if self.byte(value) == b'[' {
                         Some(self.states(value, inner)?)
@@ -302,7 +338,10 @@ impl<'a> Walker<'a> {
                         self.delegate(value, inner, |p| Option::<Vec<State>>::deserialize(p))?
                     };
                 }
-                _ => self.skip(value, inner)?,
+                _ => {
+                    self.other_key(pos, colon)?;
+                    self.skip(value, inner)?
+                }
             }
             member = match self.after_member()? {
                 Next::Member(pos) => Some(pos),
@@ -344,23 +383,23 @@ impl<'a> Walker<'a> {
         let inner = depth + 1;
         let mut member = self.first_member(start)?;
         while let Some(pos) = member {
-            let key = self.key(pos)?;
+            let colon = self.key(pos)?;
             let value = self.next()?;
-            match key {
-                b"name" => {
+            match () {
+                _ if self.is(pos, b"name\"") => {
                     seen.first(0)?;
                     state.name = self.delegate(value, inner, |p| model::state_name(p))?;
                 }
-                b"device" => {
+                _ if self.is(pos, b"device\"") => {
                     seen.first(1)?;
                     state.device = self.delegate(value, inner, |p| model::state_device(p))?;
                 }
-                b"axis_values" => {
+                _ if self.is(pos, b"axis_values\"") => {
                     seen.first(2)?;
                     state.axis_values =
                         self.delegate(value, inner, |p| model::present_axis_values(p))?;
                 }
-                b"summaries" => {
+                _ if self.is(pos, b"summaries\"") => {
                     seen.first(3)?;
                     state.summaries = if self.byte(value) == b'[' {
                         Some(self.walk_or_delegate(value, inner, Self::summaries, |p| {
@@ -370,17 +409,20 @@ impl<'a> Walker<'a> {
                         self.delegate(value, inner, |p| Option::<Summaries>::deserialize(p))?
                     };
                 }
-                b"is_skipped" => {
+                _ if self.is(pos, b"is_skipped\"") => {
                     seen.first(4)?;
                     state.is_skipped =
                         self.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
                 }
-                b"skip_reason" => {
+                _ if self.is(pos, b"skip_reason\"") => {
                     seen.first(5)?;
                     state.skip_reason =
                         self.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
                 }
-                _ => self.skip(value, inner)?,
+                _ => {
+                    self.other_key(pos, colon)?;
+                    self.skip(value, inner)?
+                }
             }
             member = match self.after_member()? {
                 Next::Member(pos) => Some(pos),
@@ -403,7 +445,8 @@ impl<'a> Walker<'a> {
             let Some(first) = self.first_member(pos)? else {
                 return Err(Bail);
             };
-            if self.key(first)? != b"tag" {
+            self.key(first)?;
+            if !self.is(first, b"tag\"") {
                 return Err(Bail);
             }
             let value = self.next()?;
@@ -418,18 +461,21 @@ impl<'a> Walker<'a> {
             let mut data = SummaryData::Entries(Vec::new());
             let mut has_data = false;
             while let Next::Member(pos) = self.after_member()? {
-                let key = self.key(pos)?;
+                let colon = self.key(pos)?;
                 let value = self.next()?;
-                match key {
-                    b"tag" => return Err(Bail),
-                    b"data" if matches!(tag, RawTag::Known(_)) => {
+                match () {
+                    _ if self.is(pos, b"tag\"") => return Err(Bail),
+                    _ if self.is(pos, b"data\"") && matches!(tag, RawTag::Known(_)) => {
                         if has_data {
                             return Err(Bail);
                         }
                         has_data = true;
                         data = SummaryData::Entries(self.data(value, member_depth)?);
                     }
-                    _ => self.skip(value, member_depth)?,
+                    _ => {
+                        self.other_key(pos, colon)?;
+                        self.skip(value, member_depth)?
+                    }
                 }
             }
             summaries.push_read(tag, data);
@@ -452,22 +498,25 @@ impl<'a> Walker<'a> {
             let mut seen = Seen::default();
             let mut member = self.first_member(pos)?;
             while let Some(pos) = member {
-                let key = self.key(pos)?;
+                let colon = self.key(pos)?;
                 let value = self.next()?;
-                match key {
-                    b"name" => {
+                match () {
+                    _ if self.is(pos, b"name\"") => {
                         seen.first(0)?;
                         entry.name = Some(self.word(value, member_depth)?);
                     }
-                    b"type" => {
+                    _ if self.is(pos, b"type\"") => {
                         seen.first(1)?;
                         entry.value_type = Some(self.word(value, member_depth)?);
                     }
-                    b"value" => {
+                    _ if self.is(pos, b"value\"") => {
                         seen.first(2)?;
                         entry.value = Some(self.scalar(value, member_depth)?);
                     }
-                    _ => self.skip(value, member_depth)?,
+                    _ => {
+                        self.other_key(pos, colon)?;
+                        self.skip(value, member_depth)?
+                    }
                 }
                 member = match self.after_member()? {
                     Next::Member(pos) => Some(pos),
@@ -515,8 +564,19 @@ impl<'a> Walker<'a> {
     }
 
     /// Moves past the value whose first token is at `pos`, checking its
-    /// syntax as the full reader's skipping does.
+    /// syntax as the full reader's skipping does (strings, most skipped
+    /// values, were checked by the blocks).
+    #[inline(always)]
     fn skip(&mut self, pos: usize, depth: usize) -> Result<(), Bail> {
+        if self.byte(pos) == b'"' {
+            Ok(())
+        } else {
+            self.skip_other(pos, depth)
+        }
+    }
+
+    #[inline(never)]
+    fn skip_other(&mut self, pos: usize, depth: usize) -> Result<(), Bail> {
         // One bit per open container: set for objects.
         let mut objects: u128 = 0;
         let mut open = 0usize;
