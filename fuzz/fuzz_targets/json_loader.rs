@@ -1,7 +1,9 @@
 //! NVBench JSON loader: arbitrary bytes -> `model::Root` -> the timing of
 //! every state -> the decision tree on neighbouring states (with the swap and
 //! self-comparison invariants checked). Also checks the fast JSON path's
-//! contract: whatever it accepts, serde_json accepts with the same result.
+//! contract: whatever it accepts, serde_json accepts with the same result;
+//! and the schema reader's (`loading::schema`, with either classifier):
+//! whatever it accepts, the full reader accepts with the same model.
 
 #![no_main]
 
@@ -17,6 +19,13 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(fast) = nvbench_compare::loading::fastjson::from_slice::<Root>(data) {
         let slow = slow.as_ref().expect("the fast path accepted what serde_json refuses");
         assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+    }
+    for allow_avx2 in [true, false] {
+        if let Ok(fast) = nvbench_compare::loading::schema::read_with(data, allow_avx2) {
+            let full = nvbench_compare::loading::inputs::read_full(data)
+                .expect("the schema reader accepted what the full reader refuses");
+            assert_eq!(format!("{fast:?}"), format!("{full:?}"));
+        }
     }
     let Ok(root) = slow else {
         return;

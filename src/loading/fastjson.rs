@@ -58,6 +58,27 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T, Bail>
     }
 }
 
+/// Reads one value starting at `pos` (no whitespace before it) of a
+/// document whose enclosing containers are `depth` deep, with `read` (a
+/// `Deserialize` impl or a `deserialize_with` function); returns the value
+/// and the position just past it. For a reader that walks the document
+/// itself and hands values to this one ([`crate::loading::schema`]).
+pub(crate) fn parse_at<'de, T>(
+    input: &'de [u8],
+    pos: usize,
+    depth: usize,
+    read: impl FnOnce(&mut Parser<'de>) -> Result<T, Bail>,
+) -> Result<(T, usize), Bail> {
+    let mut parser = Parser {
+        input,
+        pos,
+        depth,
+        scratch: Vec::new(),
+    };
+    let value = read(&mut parser)?;
+    Ok((value, parser.pos))
+}
+
 /// Byte classes of a fixed-width block of input, as bit masks (bit `i`
 /// for byte `i`): SSE2, which every x86_64 CPU has, or a portable loop.
 #[cfg(target_arch = "x86_64")]
@@ -134,7 +155,7 @@ enum Number {
     Float(f64),
 }
 
-struct Parser<'de> {
+pub(crate) struct Parser<'de> {
     input: &'de [u8],
     pos: usize,
     depth: usize,

@@ -114,6 +114,25 @@ fn pre_1_0_hint(reason: &str) -> &'static str {
     }
 }
 
+/// The full reader: the fast deserializer, then serde_json (with Python's
+/// leniencies) for whatever it gives up on, which decides the error message.
+pub fn read_full(bytes: &[u8]) -> serde_json::Result<Root> {
+    crate::loading::fastjson::from_slice::<Root>(bytes).or_else(|_| {
+        // serde_json decides everything the fast path gave up on,
+        // including the error message.
+        rewind_release();
+        // serde_json does not check the strings it skips; Python
+        // decodes the whole file first.
+        if let Some(offset) = first_invalid_utf8(bytes) {
+            return Err(serde::de::Error::custom(format!(
+                "invalid UTF-8 at byte offset {offset}"
+            )));
+        }
+        rewind_release();
+        serde_json::from_slice::<Root>(bytes).or_else(|error| read_like_python(bytes, error))
+    })
+}
+
 /// A parsed input file of either format.
 pub enum Parsed {
     NvBench(Root),
@@ -171,19 +190,10 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
     // The model takes about a fifth of the file's size.
     crate::memory::reserve_heap(bytes.as_ref().len() / 5);
     parse_with_release(&bytes, |bytes| {
-        crate::loading::fastjson::from_slice::<Root>(bytes).or_else(|_| {
-            // serde_json decides everything the fast path gave up on,
-            // including the error message.
+        crate::loading::schema::read(bytes).or_else(|_| {
+            // The full reader decides everything the schema reader gave up on.
             rewind_release();
-            // serde_json does not check the strings it skips; Python
-            // decodes the whole file first.
-            if let Some(offset) = first_invalid_utf8(bytes) {
-                return Err(serde::de::Error::custom(format!(
-                    "invalid UTF-8 at byte offset {offset}"
-                )));
-            }
-            rewind_release();
-            serde_json::from_slice::<Root>(bytes).or_else(|error| read_like_python(bytes, error))
+            read_full(bytes)
         })
     })
     .map_err(|e| invalid(e.to_string()))

@@ -17,6 +17,7 @@ pub mod mapped;
 pub mod model;
 pub mod runs;
 pub mod scalar;
+pub mod schema;
 pub mod sidecar;
 pub mod sigbus;
 pub mod summaries;

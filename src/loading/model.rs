@@ -72,13 +72,15 @@ fn missing_device() -> StateDevice {
     StateDevice::Missing
 }
 
-fn state_device<'de, D: Deserializer<'de>>(deserializer: D) -> Result<StateDevice, D::Error> {
+pub(crate) fn state_device<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<StateDevice, D::Error> {
     Scalar::deserialize(deserializer).map(StateDevice::of)
 }
 
 /// A present `axis_values` key, `null` included.
 #[allow(clippy::type_complexity)]
-fn present_axis_values<'de, D: Deserializer<'de>>(
+pub(crate) fn present_axis_values<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Option<Vec<AxisValue>>>, D::Error> {
     Option::<ExactVec<AxisValue>>::deserialize(deserializer).map(|values| Some(values.map(|v| v.0)))
@@ -93,7 +95,7 @@ fn exact_states<'de, D: Deserializer<'de>>(
 
 /// A state's name; its position in the input tells the reader how far
 /// parsing has come (see `mapped::reached`).
-fn state_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+pub(crate) fn state_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     struct NameVisitor;
     impl<'de> Visitor<'de> for NameVisitor {
         type Value = String;
@@ -284,7 +286,7 @@ fn loose_int<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error
     }
 }
 
-fn loose_ints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<i64>, D::Error> {
+pub(crate) fn loose_ints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<i64>, D::Error> {
     struct LooseInt(i64);
     impl<'de> Deserialize<'de> for LooseInt {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -296,7 +298,7 @@ fn loose_ints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<i64>, D:
 }
 
 /// A name the reference prints with `str()`: a number is a name too.
-fn loose_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+pub(crate) fn loose_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     match Scalar::deserialize(deserializer)? {
         Scalar::Str(text) => Ok(text),
         other @ (Scalar::Int(_) | Scalar::BigInt(_) | Scalar::Float(_) | Scalar::Bool(_)) => {

@@ -155,7 +155,7 @@ impl Tag {
         }
     }
 
-    fn from_name(name: &str) -> Option<Tag> {
+    pub(crate) fn from_name(name: &str) -> Option<Tag> {
         // A `match` on strings compares lengths first: most of the ~30
         // tags NVBench writes are rejected without comparing bytes.
         Some(match name {
@@ -418,6 +418,13 @@ impl Summaries {
         }
     }
 
+    /// Appends a summary read by a reader that walks the list itself
+    /// ([`crate::loading::schema`]), as the list's visitor records it.
+    pub(crate) fn push_read(&mut self, tag: RawTag, data: SummaryData) {
+        self.record(self.count, RawSummary { tag, data });
+        self.count += 1;
+    }
+
     fn record(&mut self, position: usize, summary: RawSummary) {
         match summary.tag {
             RawTag::Missing => {
@@ -433,7 +440,7 @@ impl Summaries {
 }
 
 /// A summary's `tag`: one the comparison reads, another one, or none.
-enum RawTag {
+pub(crate) enum RawTag {
     Known(Tag),
     Other,
     Missing,

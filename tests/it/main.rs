@@ -20,5 +20,6 @@ mod output_safety;
 mod properties;
 mod regressions;
 mod repetitions;
+mod schema_reader;
 mod sidecar_memory;
 mod tabulate_python;

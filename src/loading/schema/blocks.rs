@@ -1,0 +1,532 @@
+//! Stage 1: the input in 64-byte blocks, each classified into bit masks
+//! (bit `i` for byte `i`), from which the positions of the tokens are
+//! taken one by one: structural bytes (`{}[]:,`) outside strings, opening
+//! quotes and the first byte of each other scalar (number or literal).
+//!
+//! Strings are found by their quotes (an escaped quote does not count) and
+//! validated as they go by: no raw control character, valid escapes, UTF-8.
+//! Everything else (structure, scalars) is the walker's to check.
+
+use crate::loading::fastjson::Bail;
+
+/// Byte classes of one block.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Masks {
+    pub quote: u64,
+    pub backslash: u64,
+    /// `{ } [ ] : ,`
+    pub ops: u64,
+    /// space, tab, line feed, carriage return
+    pub ws: u64,
+    /// bytes below 0x20
+    pub control: u64,
+    /// bytes of 0x80 and above
+    pub high: u64,
+}
+
+/// A byte's classes as `Masks` bits, for the portable classifier.
+const fn class_table() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let mut class = 0;
+        if byte == b'"' {
+            class |= 1;
+        }
+        if byte == b'\\' {
+            class |= 2;
+        }
+        // 0x0c and 0x1a as the AVX2 classifier finds them (see `avx2::OPS`).
+        if matches!(byte, b'{' | b'}' | b'[' | b']' | b':' | b',' | 0x0c | 0x1a) {
+            class |= 4;
+        }
+        if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
+            class |= 8;
+        }
+        if byte < 0x20 {
+            class |= 16;
+        }
+        if byte >= 0x80 {
+            class |= 32;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+}
+
+static CLASSES: [u8; 256] = class_table();
+
+/// Any target: a table lookup per byte.
+pub(super) fn classify_portable(block: &[u8; 64]) -> Masks {
+    let mut m = Masks::default();
+    for (i, &byte) in block.iter().enumerate() {
+        let class = u64::from(CLASSES[usize::from(byte)]);
+        m.quote |= (class & 1) << i;
+        m.backslash |= ((class >> 1) & 1) << i;
+        m.ops |= ((class >> 2) & 1) << i;
+        m.ws |= ((class >> 3) & 1) << i;
+        m.control |= ((class >> 4) & 1) << i;
+        m.high |= ((class >> 5) & 1) << i;
+    }
+    m
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::Masks;
+    use std::arch::x86_64::{
+        __m256i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_set1_epi8,
+        _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
+    };
+
+    /// Whitespace by low nibble: the byte itself where it is whitespace,
+    /// a byte of another low nibble elsewhere (so that `==` fails).
+    const WS: [i8; 16] = [
+        0x20, 2, 3, 4, 5, 6, 7, 8, 9, 0x09, 0x0a, 12, 13, 0x0d, 15, 0,
+    ];
+    /// `,` `:` and (lowered by `| 0x20`) `{` `}` by low nibble, likewise.
+    /// A few control characters also match (0x0c, 0x1a, 0x1b, 0x1d): a
+    /// token like any other, which the walker refuses by its byte.
+    const OPS: [i8; 16] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0x3a, 0x7b, 0x2c, 0x7d, 15, 0];
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn table(t: [i8; 16]) -> __m256i {
+        {
+            _mm256_setr_epi8(
+                t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12],
+                t[13], t[14], t[15], t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9],
+                t[10], t[11], t[12], t[13], t[14], t[15],
+            )
+        }
+    }
+
+    /// The six masks of 32 bytes, in the low half of each word.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn half(x: __m256i) -> Masks {
+        let eq = |byte: u8| _mm256_cmpeq_epi8(x, _mm256_set1_epi8(byte as i8));
+        let ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table(WS), x), x);
+        let lowered = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
+        let ops = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table(OPS), x), lowered);
+        let limit = _mm256_set1_epi8(0x1f);
+        let control = _mm256_cmpeq_epi8(_mm256_max_epu8(x, limit), limit);
+        let mask = |v: __m256i| u64::from(_mm256_movemask_epi8(v) as u32);
+        Masks {
+            quote: mask(eq(b'"')),
+            backslash: mask(eq(b'\\')),
+            ops: mask(ops),
+            ws: mask(ws),
+            control: mask(control),
+            high: mask(x),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn classify(block: &[u8; 64]) -> Masks {
+        // SAFETY: `block` is 64 readable bytes; unaligned loads.
+        let (lo, hi) = unsafe {
+            (
+                half(_mm256_loadu_si256(block.as_ptr().cast())),
+                half(_mm256_loadu_si256(block.as_ptr().add(32).cast())),
+            )
+        };
+        // Opaque to the optimizer: LLVM otherwise turns the movemask results
+        // into vectors of booleans and takes them apart bit by bit
+        // (measured: ten times the instructions per block).
+        let hi = std::hint::black_box(hi);
+        Masks {
+            quote: lo.quote | hi.quote << 32,
+            backslash: lo.backslash | hi.backslash << 32,
+            ops: lo.ops | hi.ops << 32,
+            ws: lo.ws | hi.ws << 32,
+            control: lo.control | hi.control << 32,
+            high: lo.high | hi.high << 32,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn classify_block(block: &[u8; 64]) -> Masks {
+        // SAFETY: called only from `advance_avx2`, which runs on AVX2 CPUs.
+        unsafe { classify(block) }
+    }
+
+    #[inline(always)]
+    pub(super) fn prefix_xor_64(x: u64) -> u64 {
+        // SAFETY: called only from `advance_avx2`, which runs on CPUs with PCLMULQDQ.
+        unsafe { prefix_xor(x) }
+    }
+
+    /// `super::prefix_xor` by a carry-less multiplication.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq")]
+    pub(super) fn prefix_xor(x: u64) -> u64 {
+        {
+            let product = _mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set1_epi8(-1), 0);
+            _mm_cvtsi128_si64(product) as u64
+        }
+    }
+}
+
+/// Whether the AVX2 classifier may be used (asked once per reader).
+pub(super) fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("pclmulqdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Bit `i` set when byte `i` is inside a string according to the quote
+/// bits before and at it (the opening quote is in, the closing one out).
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+const EVEN_BITS: u64 = 0x5555_5555_5555_5555;
+
+/// The bytes escaped by a backslash (simdjson's branchless odd-run rule):
+/// a run of backslashes escapes the byte after it when its length is odd.
+/// `carry` (bit 0) says the block's first byte is escaped; it is updated
+/// for the next block.
+pub(super) fn escaped_bytes(backslash: u64, carry: &mut u64) -> u64 {
+    let backslash = backslash & !*carry;
+    let follows_escape = (backslash << 1) | *carry;
+    let odd_starts = backslash & !EVEN_BITS & !follows_escape;
+    let (even_starts, overflow) = odd_starts.overflowing_add(backslash);
+    *carry = u64::from(overflow);
+    let invert = even_starts << 1;
+    (EVEN_BITS ^ invert) & follows_escape
+}
+
+/// The tokens of the input, in order, as positions.
+pub(super) struct Tokens<'a> {
+    input: &'a [u8],
+    /// Start of the block the bits are from, and of the next one.
+    base: usize,
+    next_block: usize,
+    /// Tokens of the current block not taken yet.
+    bits: u64,
+    /// All ones when the last block ended inside a string.
+    in_string: u64,
+    /// Bit 0: the next block's first byte is escaped.
+    escaped: u64,
+    /// Bit 0: the last block ended with a scalar byte.
+    scalar: u64,
+    /// Start of a UTF-8 sequence the last block ended in the middle of.
+    utf8_pending: Option<usize>,
+    /// The last escaping backslash found so far (`None`: none yet).
+    last_escape: Option<usize>,
+    avx2: bool,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(input: &'a [u8], avx2: bool) -> Tokens<'a> {
+        Tokens {
+            input,
+            base: 0,
+            next_block: 0,
+            bits: 0,
+            in_string: 0,
+            escaped: 0,
+            scalar: 0,
+            utf8_pending: None,
+            last_escape: None,
+            avx2,
+        }
+    }
+
+    /// Starts again at `pos`, a position outside any string that follows
+    /// a complete value (another reader has read what is before it).
+    pub fn reset(&mut self, pos: usize) {
+        self.next_block = pos;
+        self.base = pos;
+        self.bits = 0;
+        self.in_string = 0;
+        self.escaped = 0;
+        self.scalar = 0;
+        self.utf8_pending = None;
+    }
+
+    /// Whether a backslash escape may lie in `start..end` (a string's body
+    /// that the blocks read so far cover).
+    pub fn may_have_escape(&self, start: usize, end: usize) -> bool {
+        match self.last_escape {
+            Some(last) if last >= start => self.input[start..end].contains(&b'\\'),
+            _ => false,
+        }
+    }
+
+    /// The next token's position; `Bail` at the end of the input or on
+    /// invalid string contents.
+    #[inline(always)]
+    pub fn next(&mut self) -> Result<usize, Bail> {
+        if self.bits == 0 {
+            self.refill()?;
+        }
+        let i = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Ok(self.base + i)
+    }
+
+    /// Classifies blocks until one has tokens.
+    #[inline(never)]
+    fn refill(&mut self) -> Result<(), Bail> {
+        while self.bits == 0 {
+            if !self.advance()? {
+                return Err(Bail);
+            }
+        }
+        Ok(())
+    }
+
+    /// After the document: nothing but whitespace may follow, and the
+    /// input may not end inside a string or a character.
+    pub fn finish(&mut self) -> Result<(), Bail> {
+        if self.bits != 0 {
+            return Err(Bail);
+        }
+        while self.advance()? {
+            if self.bits != 0 {
+                return Err(Bail);
+            }
+        }
+        if self.in_string != 0 || self.utf8_pending.is_some() || self.escaped != 0 {
+            return Err(Bail);
+        }
+        Ok(())
+    }
+
+    /// Classifies the next block; `false` at the end of the input.
+    #[inline]
+    fn advance(&mut self) -> Result<bool, Bail> {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only when the CPU has AVX2 and PCLMULQDQ.
+            return unsafe { self.advance_avx2() };
+        }
+        self.advance_portable()
+    }
+
+    #[inline(never)]
+    fn advance_portable(&mut self) -> Result<bool, Bail> {
+        self.advance_with(classify_portable, prefix_xor)
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2 and PCLMULQDQ.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    unsafe fn advance_avx2(&mut self) -> Result<bool, Bail> {
+        // Closures here are compiled with the function's features.
+        self.advance_with(avx2::classify_block, avx2::prefix_xor_64)
+    }
+
+    #[inline(always)]
+    fn advance_with(
+        &mut self,
+        classify: impl Fn(&[u8; 64]) -> Masks,
+        prefix_xor: impl Fn(u64) -> u64,
+    ) -> Result<bool, Bail> {
+        let input = self.input;
+        let pos = self.next_block;
+        if pos >= input.len() {
+            return Ok(false);
+        }
+        let m = match input.get(pos..pos + 64) {
+            Some(bytes) => classify(bytes.try_into().map_err(|_| Bail)?),
+            None => {
+                // The last, partial block, padded with spaces.
+                let mut block = [b' '; 64];
+                block[..input.len() - pos].copy_from_slice(&input[pos..]);
+                classify(&block)
+            }
+        };
+        self.base = pos;
+        self.next_block = pos + 64;
+        let escaped = if m.backslash | self.escaped == 0 {
+            0
+        } else {
+            escaped_bytes(m.backslash, &mut self.escaped)
+        };
+        let quote = m.quote & !escaped;
+        let in_string = prefix_xor(quote) ^ self.in_string;
+        self.in_string = ((in_string as i64) >> 63) as u64;
+        // Raw control characters are not allowed in strings (the closing
+        // quote is out of `in_string`, and is no control character).
+        let escapes = m.backslash & !escaped;
+        if (m.control & in_string) | escapes | m.high != 0 || self.utf8_pending.is_some() {
+            self.check_strings(m, in_string, escapes)?;
+        }
+        let outside = !(in_string | quote);
+        let scalar = outside & !(m.ops | m.ws);
+        let starts = scalar & !((scalar << 1) | self.scalar);
+        self.scalar = scalar >> 63;
+        self.bits = (m.ops & outside) | (quote & in_string) | starts;
+        Ok(true)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_strings(&mut self, m: Masks, in_string: u64, escapes: u64) -> Result<(), Bail> {
+        if m.control & in_string != 0 {
+            return Err(Bail);
+        }
+        if escapes != 0 {
+            self.check_escapes(escapes, in_string)?;
+        }
+        if m.high != 0 || self.utf8_pending.is_some() {
+            self.check_utf8(m.high)?;
+        }
+        Ok(())
+    }
+
+    /// Every escaping backslash is in a string and starts a valid escape
+    /// (as the full reader checks the strings it skips).
+    fn check_escapes(&mut self, escapes: u64, in_string: u64) -> Result<(), Bail> {
+        if escapes & !in_string != 0 {
+            return Err(Bail);
+        }
+        let mut bits = escapes;
+        while bits != 0 {
+            let at = self.base + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            match self.input.get(at + 1).ok_or(Bail)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                b'u' => {
+                    let digits = self.input.get(at + 2..at + 6).ok_or(Bail)?;
+                    if !digits.iter().all(u8::is_ascii_hexdigit) {
+                        return Err(Bail);
+                    }
+                }
+                _ => return Err(Bail),
+            }
+            self.last_escape = Some(at);
+        }
+        Ok(())
+    }
+
+    /// The non-ASCII bytes of the block are UTF-8. Characters are made of
+    /// non-ASCII bytes only, so each run of them is checked on its own.
+    fn check_utf8(&mut self, high: u64) -> Result<(), Bail> {
+        let input = self.input;
+        let base = self.base;
+        let end = input.len().min(base + 64);
+        let start = match self.utf8_pending.take() {
+            Some(start) => start,
+            None => base + high.trailing_zeros() as usize,
+        };
+        if high == 0 {
+            // A sequence cut short by an ASCII byte.
+            return Err(Bail);
+        }
+        let last = base + 63 - high.leading_zeros() as usize;
+        if last + 1 == end && end < input.len() {
+            // The run may go on in the next block.
+            match std::str::from_utf8(&input[start..end]) {
+                Ok(_) => Ok(()),
+                Err(e) if e.error_len().is_none() => {
+                    self.utf8_pending = Some(start + e.valid_up_to());
+                    Ok(())
+                }
+                Err(_) => Err(Bail),
+            }
+        } else {
+            std::str::from_utf8(&input[start..=last])
+                .map(|_| ())
+                .map_err(|_| Bail)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify(block: &[u8; 64], avx2: bool) -> Masks {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: `avx2` is true only when the CPU has AVX2.
+            return unsafe { avx2::classify(block) };
+        }
+        let _ = avx2;
+        classify_portable(block)
+    }
+
+    #[test]
+    fn classifiers_agree() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            let mut block = [0u8; 64];
+            for byte in &mut block {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *byte = b"\"\\{}[]:, \t\n\r\x01\x1f\x7f\x80\xffa0"[(state % 19) as usize]
+                    ^ if state % 97 == 0 {
+                        (state >> 20) as u8
+                    } else {
+                        0
+                    };
+            }
+            let a = classify_portable(&block);
+            let b = classify(&block, has_avx2());
+            assert_eq!(
+                (a.quote, a.backslash, a.ops, a.ws, a.control, a.high),
+                (b.quote, b.backslash, b.ops, b.ws, b.control, b.high)
+            );
+        }
+    }
+
+    /// The escaped bytes by the branchless rule and byte by byte, across blocks.
+    #[test]
+    fn escapes_across_blocks() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..500 {
+            let mut bytes = vec![b'a'; 256];
+            for byte in &mut bytes {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                if state % 3 == 0 {
+                    *byte = b'\\';
+                }
+            }
+            let mut expected = vec![false; 256];
+            let mut i = 0;
+            while i < 256 {
+                if bytes[i] == b'\\' && i + 1 < 256 {
+                    expected[i + 1] = true;
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+            }
+            let mut carry = 0;
+            for (block, chunk) in bytes.chunks(64).enumerate() {
+                let backslash = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (i, b)| m | (u64::from(*b == b'\\') << i));
+                let escaped = escaped_bytes(backslash, &mut carry);
+                for i in 0..64 {
+                    assert_eq!(escaped >> i & 1 == 1, expected[block * 64 + i]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! The schema reader against the full reader: whenever it succeeds, the
+//! full reader succeeds with the same model, with either classifier.
+
+use super::*;
+use crate::loading::inputs::read_full;
+
+/// Returns whether the schema reader accepted `input` (with both classifiers).
+fn agree(input: &[u8]) -> bool {
+    let portable = read_with(input, false);
+    let simd = read_with(input, true);
+    assert_eq!(
+        portable.as_ref().map(|root| format!("{root:?}")).ok(),
+        simd.as_ref().map(|root| format!("{root:?}")).ok(),
+        "the classifiers disagree on {:?}",
+        String::from_utf8_lossy(input)
+    );
+    let Ok(fast) = simd else {
+        return false;
+    };
+    let full = read_full(input).unwrap_or_else(|e| {
+        panic!(
+            "the full reader refused what the schema reader accepted ({e}): {:?}",
+            String::from_utf8_lossy(input)
+        )
+    });
+    assert_eq!(
+        format!("{fast:?}"),
+        format!("{full:?}"),
+        "{:?}",
+        String::from_utf8_lossy(input)
+    );
+    true
+}
+
+fn json_files() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata"
+    ))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn agrees_with_the_full_reader_on_every_shipped_file() {
+    let files = json_files();
+    assert!(files.len() > 300);
+    let mut accepted = 0;
+    for path in &files {
+        if agree(&std::fs::read(path).unwrap()) {
+            accepted += 1;
+        }
+    }
+    assert!(
+        accepted * 10 >= files.len() * 8,
+        "{accepted}/{}",
+        files.len()
+    );
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/examples/reference.json"
+    );
+    assert!(agree(&std::fs::read(example).unwrap()));
+}
+
+const STATE: &str = r#"{"name": "Device=0 N=1", "device": 0, "min_samples": 10,
+  "axis_values": [{"name": "N", "type": "int64", "value": "1"}],
+  "summaries": [
+    {"tag": "nv/cold/sample_size", "name": "Samples", "data": [{"name": "value", "type": "int64", "value": "5"}]},
+    {"tag": "nv/cold/time/gpu/mean", "name": "GPU Time", "hint": "duration",
+     "data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]},
+    {"tag": "nv/cold/time/gpu/stdev/relative", "data": [{"name": "value", "type": "float64", "value": "0.01"}]}
+  ], "is_skipped": false}"#;
+
+fn document(state: &str) -> String {
+    format!(
+        r#"{{"meta": {{"argv": ["b"], "version": {{"json": {{"string": "1.0.0"}}}}}},
+ "devices": [{{"id": 0, "name": "GPU"}}],
+ "benchmarks": [{{"name": "b", "devices": [0], "axes": [{{"name": "N", "type": "int64", "flags": ""}}],
+   "states": [{state}]}}]}}"#
+    )
+}
+
+#[test]
+fn reads_the_usual_shape() {
+    assert!(agree(document(STATE).as_bytes()));
+}
+
+/// Each edit of the usual document: accepted with the full reader's model,
+/// or given up on (`false`: must give up, `true`: must be accepted).
+#[test]
+fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
+    let cases: &[(&str, &str, bool)] = &[
+        // Escaped keys and tags, read by the full reader's deserializers.
+        (
+            r#""tag": "nv/cold/time/gpu/mean""#,
+            r#""t\u0061g": "nv/cold/time/gpu/mean""#,
+            true,
+        ),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""d\u0061ta": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            true,
+        ),
+        ("nv/cold/time/gpu/mean", r"nv\/cold/time/gpu/mean", true),
+        (r#""value": "1.5e-3""#, r#""value": "1.5\u0065-3""#, true),
+        (
+            r#""name": "Device=0 N=1""#,
+            r#""n\u0061me": "Device=0 N=1""#,
+            true,
+        ),
+        // Other value types and orders.
+        (r#""value": "1.5e-3""#, r#""value": 1.5e-3"#, true),
+        (r#""value": "1.5e-3""#, r#""value": null"#, true),
+        (
+            r#""value": "1.5e-3""#,
+            r#""value": 12345678901234567890123"#,
+            false,
+        ),
+        (r#""value": "1.5e-3""#, r#""value": "NaN""#, true),
+        (
+            r#""type": "float64", "value": "1.5e-3""#,
+            r#""value": "1.5e-3", "type": "float64""#,
+            true,
+        ),
+        (
+            r#"{"tag": "nv/cold/time/gpu/mean", "name": "GPU Time","#,
+            r#"{"name": "GPU Time", "tag": "nv/cold/time/gpu/mean","#,
+            true,
+        ),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""data": {}"#,
+            true,
+        ),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""data": 7"#,
+            true,
+        ),
+        (r#""summaries": ["#, r#""summaries": [[], "#, false),
+        (r#""summaries": ["#, r#""summaries": [{}, "#, true),
+        (r#""device": 0"#, r#""device": 0.0"#, true),
+        (r#""device": 0"#, r#""device": "0""#, true),
+        (
+            r#""is_skipped": false"#,
+            r#""is_skipped": {"a": [1]}"#,
+            true,
+        ),
+        // Duplicate keys: serde refuses them, Python keeps the last.
+        (r#""device": 0"#, r#""device": 0, "device": 1"#, false),
+        (
+            r#""tag": "nv/cold/time/gpu/mean""#,
+            r#""tag": "nv/cold/time/gpu/mean", "tag": "nv/cold/time/gpu/min""#,
+            true,
+        ),
+        (
+            r#""min_samples": 10"#,
+            r#""min_samples": 10, "min_samples": 11"#,
+            true,
+        ),
+        // Syntax the skipped values must still have.
+        (r#""min_samples": 10"#, r#""min_samples": 01"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": 1.e5"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": -"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": tru"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": truex"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": NaN"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": [1 2]"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": [1,]"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": {"a" 1}"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": {"a": 1,}"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": {1: 2}"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": [}"#, false),
+        (r#""min_samples": 10"#, r#""min_samples": "a\x""#, false),
+        (r#""min_samples": 10"#, r#""min_samples": "a\u12""#, false),
+        (
+            r#""min_samples": 10"#,
+            "\"min_samples\": \"tab\there\"",
+            false,
+        ),
+        (r#""min_samples": 10"#, "\"min_samples\": 1\u{1}", false),
+        (r#""min_samples": 10"#, r#""min_samples": "\ud800""#, true),
+        (
+            r#""min_samples": 10"#,
+            r#""min_samples": "caf\u00e9 \"q\" \\""#,
+            true,
+        ),
+        (
+            r#""min_samples": 10"#,
+            "\"min_samples\": \"caf\u{e9} \u{1F600}\"",
+            true,
+        ),
+        (r#""min_samples": 10"#, r#""min_samples": 1e400"#, true),
+        (r#""min_samples": 10"#, r#""min_samples": -0"#, true),
+        (r#""name": "Samples""#, r#""name": "Sam"ples""#, false),
+        (r#""name": "Samples""#, r#""name" "Samples""#, false),
+        (r#""name": "Samples""#, r#""name": "Samples" "x": 1"#, false),
+    ];
+    for (from, to, accepted) in cases {
+        assert!(STATE.contains(from), "{from}");
+        let input = document(&STATE.replacen(from, to, 1));
+        assert_eq!(agree(input.as_bytes()), *accepted, "{to}");
+    }
+    // Bytes that are not UTF-8, in a skipped string and in a read one.
+    for (from, to) in [
+        (&b"Samples"[..], &b"Sam\xffples"[..]),
+        (b"GPU Time", b"GPU \xc3\x28"),
+    ] {
+        let input = document(STATE).into_bytes();
+        let at = input.windows(from.len()).position(|w| w == from).unwrap();
+        let edited = [&input[..at], to, &input[at + from.len()..]].concat();
+        assert!(!agree(&edited));
+    }
+    // After the document: whitespace only.
+    for tail in [" x", "}", " 1", "\u{0}", " \"", "  ", "\n\t\r"] {
+        let input = format!("{}{tail}", document(STATE));
+        assert_eq!(agree(input.as_bytes()), tail.trim().is_empty(), "{tail:?}");
+    }
+}
+
+#[test]
+fn deep_values_are_left_to_the_full_reader() {
+    for depth in [10, 89, 90, 91, 95, 99, 100, 101, 130] {
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let input = document(&STATE.replacen("10", &deep, 1));
+        agree(input.as_bytes());
+    }
+}
+
+/// Random edits of shipped files and of the usual document (truncations,
+/// byte flips, inserted escapes, whitespace and duplicate keys): whatever
+/// the schema reader accepts, the full reader accepts with the same model.
+#[test]
+fn mutated_files_never_disagree() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    const INTERESTING: &[u8] = b"\"{}[],:\\ \n0123456789eE.+-tfnu\x00\x1f\x7f\x80\xc3\xff";
+    const INSERTS: &[&[u8]] = &[
+        b"\\\"",
+        b"\\u0041",
+        b"\\",
+        b"   ",
+        b"\n\t",
+        b"\"tag\": \"x\", ",
+        b"\"data\": [], ",
+        b"\"name\": \"y\", ",
+        b"\"device\": 1, ",
+        b"\"summaries\": [], ",
+        b"\xc3\xa9",
+    ];
+    let mut bases: Vec<Vec<u8>> = json_files()
+        .into_iter()
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() < 20_000))
+        .step_by(8)
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    bases.push(document(STATE).into_bytes());
+    assert!(bases.len() > 10);
+    let (mut accepted, mut total) = (0, 0);
+    for base in &bases {
+        for _ in 0..150 {
+            let mut input = base.clone();
+            for _ in 0..1 + next() % 3 {
+                if input.is_empty() {
+                    break;
+                }
+                let at = (next() as usize) % input.len();
+                let byte = INTERESTING[(next() as usize) % INTERESTING.len()];
+                match next() % 5 {
+                    0 => input[at] = byte,
+                    1 => input.insert(at, byte),
+                    2 => {
+                        input.remove(at);
+                    }
+                    3 => {
+                        let insert = INSERTS[(next() as usize) % INSERTS.len()];
+                        input.splice(at..at, insert.iter().copied());
+                    }
+                    _ => input.truncate(at),
+                }
+            }
+            total += 1;
+            if agree(&input) {
+                accepted += 1;
+            }
+        }
+    }
+    assert!(accepted * 5 > total, "{accepted}/{total}");
+}

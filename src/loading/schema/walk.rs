@@ -1,0 +1,636 @@
+//! Stage 2: the walk over the tokens along the NVBench schema.
+//!
+//! Depths count the containers around a value (the document is at 0, the
+//! root object's values at 1), as the full reader counts them for its
+//! nesting limit.
+
+use serde::Deserialize;
+use serde::de::value::BorrowedStrDeserializer;
+
+use super::blocks::Tokens;
+use crate::loading::fastjson::{self, Bail, Parser};
+use crate::loading::model::{self, Axis, Benchmark, Meta, Root, State, StateDevice};
+use crate::loading::scalar::Scalar;
+use crate::loading::summaries::{DataEntry, RawTag, Summaries, SummaryData, Tag, Word};
+
+/// The full reader's nesting limit.
+const MAX_DEPTH: usize = 100;
+
+pub(super) struct Walker<'a> {
+    input: &'a [u8],
+    tokens: Tokens<'a>,
+}
+
+/// Keys seen in an object, one bit each: a second one is left to the full reader.
+#[derive(Default)]
+struct Seen(u32);
+
+impl Seen {
+    fn first(&mut self, bit: u32) -> Result<(), Bail> {
+        if self.0 & (1 << bit) != 0 {
+            return Err(Bail);
+        }
+        self.0 |= 1 << bit;
+        Ok(())
+    }
+}
+
+/// Where a member of an object stands after its value.
+enum Next {
+    Member(usize),
+    End,
+}
+
+fn is_delimiter(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'[' | b']' | b'{' | b'}' | b'"'
+    )
+}
+
+/// The position of the first `"` or `\\` in `bytes`, eight bytes at a time.
+fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The lowest set bit is exact (borrows only reach higher bytes).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().ok()?);
+        let found = zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\')));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|b| *b == b'"' || *b == b'\\')
+        .map(|i| at + i)
+}
+
+/// JSON number grammar from `pos`; the position after it.
+fn number_end(input: &[u8], mut pos: usize) -> Result<usize, Bail> {
+    let digit = |pos: usize| input.get(pos).is_some_and(u8::is_ascii_digit);
+    let digits = |mut pos: usize| {
+        while digit(pos) {
+            pos += 1;
+        }
+        pos
+    };
+    if input.get(pos) == Some(&b'-') {
+        pos += 1;
+    }
+    match input.get(pos) {
+        Some(b'0') => pos += 1,
+        Some(b'1'..=b'9') => pos = digits(pos + 1),
+        _ => return Err(Bail),
+    }
+    if input.get(pos) == Some(&b'.') {
+        if !digit(pos + 1) {
+            return Err(Bail);
+        }
+        pos = digits(pos + 1);
+    }
+    if let Some(b'e' | b'E') = input.get(pos) {
+        pos += 1;
+        if let Some(b'+' | b'-') = input.get(pos) {
+            pos += 1;
+        }
+        if !digit(pos) {
+            return Err(Bail);
+        }
+        pos = digits(pos);
+    }
+    Ok(pos)
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(input: &'a [u8], avx2: bool) -> Walker<'a> {
+        Walker {
+            input,
+            tokens: Tokens::new(input, avx2),
+        }
+    }
+
+    pub fn document(mut self) -> Result<Root, Bail> {
+        let start = self.tokens.next()?;
+        let root = self.root(start)?;
+        self.tokens.finish()?;
+        Ok(root)
+    }
+
+    #[inline]
+    fn next(&mut self) -> Result<usize, Bail> {
+        self.tokens.next()
+    }
+
+    #[inline]
+    fn byte(&self, pos: usize) -> u8 {
+        self.input[pos]
+    }
+
+    /// A token that must be `byte`.
+    #[inline]
+    fn expect(&mut self, byte: u8) -> Result<usize, Bail> {
+        let pos = self.next()?;
+        if self.byte(pos) == byte {
+            Ok(pos)
+        } else {
+            Err(Bail)
+        }
+    }
+
+    /// Reads the value at `pos` with the full reader's deserializer `read`.
+    fn delegate<T>(
+        &mut self,
+        pos: usize,
+        depth: usize,
+        read: impl FnOnce(&mut Parser<'a>) -> Result<T, Bail>,
+    ) -> Result<T, Bail> {
+        let (value, end) = fastjson::parse_at(self.input, pos, depth, read)?;
+        self.tokens.reset(end);
+        Ok(value)
+    }
+
+    /// Walks the value at `pos`; when the walk gives up, the full reader's
+    /// deserializer reads it from the start.
+    fn walk_or_delegate<T>(
+        &mut self,
+        pos: usize,
+        depth: usize,
+        walk: impl FnOnce(&mut Self, usize, usize) -> Result<T, Bail>,
+        read: impl FnOnce(&mut Parser<'a>) -> Result<T, Bail>,
+    ) -> Result<T, Bail> {
+        match walk(self, pos, depth) {
+            Ok(value) => Ok(value),
+            Err(Bail) => self.delegate(pos, depth, read),
+        }
+    }
+
+    /// The key token at `pos` and its colon: the colon's position.
+    #[inline]
+    fn key(&mut self, pos: usize) -> Result<usize, Bail> {
+        if self.byte(pos) != b'"' {
+            return Err(Bail);
+        }
+        self.expect(b':')
+    }
+
+    /// Whether the key at `pos` is `name` (given with its closing quote:
+    /// a body that starts with a name free of quotes and backslashes, then
+    /// a quote, is exactly that name).
+    #[inline(always)]
+    fn is(&self, pos: usize, name: &[u8]) -> bool {
+        self.input.get(pos + 1..pos + 1 + name.len()) == Some(name)
+    }
+
+    /// A key none of the names matched, whose colon is at `colon`: it must
+    /// have no escape (an escaped key may spell a name; the full reader
+    /// reads it).
+    #[inline]
+    fn other_key(&self, pos: usize, colon: usize) -> Result<(), Bail> {
+        if self.tokens.may_have_escape(pos + 1, colon) {
+            Err(Bail)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The body of the string token at `pos` if it has no escape (the
+    /// string may reach past the blocks read so far: it is scanned here).
+    #[inline]
+    fn plain_string(&self, pos: usize) -> Option<&'a str> {
+        let body = self.input.get(pos + 1..)?;
+        let len = quote_or_backslash(body)?;
+        if body[len] != b'"' {
+            return None;
+        }
+        let text = &body[..len];
+        if text.is_ascii() {
+            // SAFETY: ASCII is UTF-8.
+            Some(unsafe { std::str::from_utf8_unchecked(text) })
+        } else {
+            std::str::from_utf8(text).ok()
+        }
+    }
+
+    /// After a member's value: `,` and the next key, or the object's end.
+    #[inline]
+    fn after_member(&mut self) -> Result<Next, Bail> {
+        let pos = self.next()?;
+        match self.byte(pos) {
+            b',' => Ok(Next::Member(self.next()?)),
+            b'}' => Ok(Next::End),
+            _ => Err(Bail),
+        }
+    }
+
+    /// After an element: `,` and the next element, or the array's end.
+    #[inline]
+    fn after_element(&mut self) -> Result<Option<usize>, Bail> {
+        let pos = self.next()?;
+        match self.byte(pos) {
+            b',' => Ok(Some(self.next()?)),
+            b']' => Ok(None),
+            _ => Err(Bail),
+        }
+    }
+
+    /// The first member of the object opened at `pos`, if any.
+    fn first_member(&mut self, pos: usize) -> Result<Option<usize>, Bail> {
+        if self.byte(pos) != b'{' {
+            return Err(Bail);
+        }
+        let first = self.next()?;
+        Ok((self.byte(first) != b'}').then_some(first))
+    }
+
+    /// The first element of the array opened at `pos`, if any.
+    fn first_element(&mut self, pos: usize) -> Result<Option<usize>, Bail> {
+        if self.byte(pos) != b'[' {
+            return Err(Bail);
+        }
+        let first = self.next()?;
+        Ok((self.byte(first) != b']').then_some(first))
+    }
+
+    fn root(&mut self, start: usize) -> Result<Root, Bail> {
+        let mut root = Root {
+            meta: None,
+            devices: None,
+            benchmarks: None,
+        };
+        let mut seen = Seen::default();
+        let mut member = self.first_member(start)?;
+        while let Some(pos) = member {
+            let colon = self.key(pos)?;
+            let value = self.next()?;
+            match () {
+                _ if self.is(pos, b"meta\"") => {
+                    seen.first(0)?;
+                    root.meta = self.delegate(value, 1, |p| Option::<Meta>::deserialize(p))?;
+                }
+                _ if self.is(pos, b"devices\"") => {
+                    seen.first(1)?;
+                    root.devices = self.delegate(value, 1, |p| Option::<Vec<_>>::deserialize(p))?;
+                }
+                _ if self.is(pos, b"benchmarks\"") => {
+                    seen.first(2)?;
+                    root.benchmarks = if self.byte(value) == b'[' {
+                        Some(self.benchmarks(value, 1)?)
+                    } else {
+                        self.delegate(value, 1, |p| Option::<Vec<Benchmark>>::deserialize(p))?
+                    };
+                }
+                _ => {
+                    self.other_key(pos, colon)?;
+                    self.skip(value, 1)?
+                }
+            }
+            member = match self.after_member()? {
+                Next::Member(pos) => Some(pos),
+                Next::End => None,
+            };
+        }
+        Ok(root)
+    }
+
+    fn benchmarks(&mut self, start: usize, depth: usize) -> Result<Vec<Benchmark>, Bail> {
+        let mut benchmarks = Vec::new();
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            benchmarks.push(self.walk_or_delegate(pos, depth + 1, Self::benchmark, |p| {
+                Benchmark::deserialize(p)
+            })?);
+            element = self.after_element()?;
+        }
+        Ok(benchmarks)
+    }
+
+    fn benchmark(&mut self, start: usize, depth: usize) -> Result<Benchmark, Bail> {
+        let (mut name, mut devices, mut axes, mut states) = (None, None, None, None);
+        let mut seen = Seen::default();
+        let inner = depth + 1;
+        let mut member = self.first_member(start)?;
+        while let Some(pos) = member {
+            let colon = self.key(pos)?;
+            let value = self.next()?;
+            match () {
+                _ if self.is(pos, b"name\"") => {
+                    seen.first(0)?;
+                    name = Some(self.delegate(value, inner, |p| model::loose_name(p))?);
+                }
+                _ if self.is(pos, b"devices\"") => {
+                    seen.first(1)?;
+                    devices = Some(self.delegate(value, inner, |p| model::loose_ints(p))?);
+                }
+                _ if self.is(pos, b"axes\"") => {
+                    seen.first(2)?;
+                    axes = self.delegate(value, inner, |p| Option::<Vec<Axis>>::deserialize(p))?;
+                }
+                _ if self.is(pos, b"states\"") => {
+                    seen.first(3)?;
+                    states = if self.byte(value) == b'[' {
+                        Some(self.states(value, inner)?)
+                    } else {
+                        self.delegate(value, inner, |p| Option::<Vec<State>>::deserialize(p))?
+                    };
+                }
+                _ => {
+                    self.other_key(pos, colon)?;
+                    self.skip(value, inner)?
+                }
+            }
+            member = match self.after_member()? {
+                Next::Member(pos) => Some(pos),
+                Next::End => None,
+            };
+        }
+        Ok(Benchmark {
+            name: name.ok_or(Bail)?,
+            devices: devices.ok_or(Bail)?,
+            axes,
+            states,
+        })
+    }
+
+    fn states(&mut self, start: usize, depth: usize) -> Result<Vec<State>, Bail> {
+        let mut states = Vec::new();
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            states.push(
+                self.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?,
+            );
+            element = self.after_element()?;
+        }
+        Ok(states)
+    }
+
+    fn state(&mut self, start: usize, depth: usize) -> Result<State, Bail> {
+        let mut state = State {
+            positional: false,
+            name: String::new(),
+            device: StateDevice::Missing,
+            axis_values: None,
+            summaries: None,
+            is_skipped: None,
+            skip_reason: None,
+            gbench: None,
+        };
+        let mut seen = Seen::default();
+        let inner = depth + 1;
+        let mut member = self.first_member(start)?;
+        while let Some(pos) = member {
+            let colon = self.key(pos)?;
+            let value = self.next()?;
+            match () {
+                _ if self.is(pos, b"name\"") => {
+                    seen.first(0)?;
+                    state.name = self.delegate(value, inner, |p| model::state_name(p))?;
+                }
+                _ if self.is(pos, b"device\"") => {
+                    seen.first(1)?;
+                    state.device = self.delegate(value, inner, |p| model::state_device(p))?;
+                }
+                _ if self.is(pos, b"axis_values\"") => {
+                    seen.first(2)?;
+                    state.axis_values =
+                        self.delegate(value, inner, |p| model::present_axis_values(p))?;
+                }
+                _ if self.is(pos, b"summaries\"") => {
+                    seen.first(3)?;
+                    state.summaries = if self.byte(value) == b'[' {
+                        Some(self.walk_or_delegate(value, inner, Self::summaries, |p| {
+                            Summaries::deserialize(p)
+                        })?)
+                    } else {
+                        self.delegate(value, inner, |p| Option::<Summaries>::deserialize(p))?
+                    };
+                }
+                _ if self.is(pos, b"is_skipped\"") => {
+                    seen.first(4)?;
+                    state.is_skipped =
+                        self.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                }
+                _ if self.is(pos, b"skip_reason\"") => {
+                    seen.first(5)?;
+                    state.skip_reason =
+                        self.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                }
+                _ => {
+                    self.other_key(pos, colon)?;
+                    self.skip(value, inner)?
+                }
+            }
+            member = match self.after_member()? {
+                Next::Member(pos) => Some(pos),
+                Next::End => None,
+            };
+        }
+        // `name` has no default.
+        if seen.0 & 1 == 0 {
+            return Err(Bail);
+        }
+        Ok(state)
+    }
+
+    /// A `summaries` list whose summaries all start with a string `tag`.
+    fn summaries(&mut self, start: usize, depth: usize) -> Result<Summaries, Bail> {
+        let mut summaries = Summaries::default();
+        let member_depth = depth + 2;
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            let Some(first) = self.first_member(pos)? else {
+                return Err(Bail);
+            };
+            self.key(first)?;
+            if !self.is(first, b"tag\"") {
+                return Err(Bail);
+            }
+            let value = self.next()?;
+            if self.byte(value) != b'"' {
+                return Err(Bail);
+            }
+            let tag = match self.plain_string(value).map(Tag::from_name) {
+                Some(Some(tag)) => RawTag::Known(tag),
+                Some(None) => RawTag::Other,
+                None => return Err(Bail),
+            };
+            let mut data = SummaryData::Entries(Vec::new());
+            let mut has_data = false;
+            while let Next::Member(pos) = self.after_member()? {
+                let colon = self.key(pos)?;
+                let value = self.next()?;
+                match () {
+                    _ if self.is(pos, b"tag\"") => return Err(Bail),
+                    _ if self.is(pos, b"data\"") && matches!(tag, RawTag::Known(_)) => {
+                        if has_data {
+                            return Err(Bail);
+                        }
+                        has_data = true;
+                        data = SummaryData::Entries(self.data(value, member_depth)?);
+                    }
+                    _ => {
+                        self.other_key(pos, colon)?;
+                        self.skip(value, member_depth)?
+                    }
+                }
+            }
+            summaries.push_read(tag, data);
+            element = self.after_element()?;
+        }
+        Ok(summaries)
+    }
+
+    /// A `data` list of entry objects (any other value is left to the full reader).
+    fn data(&mut self, start: usize, depth: usize) -> Result<Vec<DataEntry>, Bail> {
+        let mut entries = Vec::new();
+        let member_depth = depth + 2;
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            let mut entry = DataEntry {
+                name: None,
+                value_type: None,
+                value: None,
+            };
+            let mut seen = Seen::default();
+            let mut member = self.first_member(pos)?;
+            while let Some(pos) = member {
+                let colon = self.key(pos)?;
+                let value = self.next()?;
+                match () {
+                    _ if self.is(pos, b"name\"") => {
+                        seen.first(0)?;
+                        entry.name = Some(self.word(value, member_depth)?);
+                    }
+                    _ if self.is(pos, b"type\"") => {
+                        seen.first(1)?;
+                        entry.value_type = Some(self.word(value, member_depth)?);
+                    }
+                    _ if self.is(pos, b"value\"") => {
+                        seen.first(2)?;
+                        entry.value = Some(self.scalar(value, member_depth)?);
+                    }
+                    _ => {
+                        self.other_key(pos, colon)?;
+                        self.skip(value, member_depth)?
+                    }
+                }
+                member = match self.after_member()? {
+                    Next::Member(pos) => Some(pos),
+                    Next::End => None,
+                };
+            }
+            entries.push(entry);
+            element = self.after_element()?;
+        }
+        Ok(entries)
+    }
+
+    fn word(&mut self, pos: usize, depth: usize) -> Result<Word, Bail> {
+        if self.byte(pos) == b'"' {
+            if let Some(text) = self.plain_string(pos) {
+                return Word::deserialize(BorrowedStrDeserializer::<Bail>::new(text));
+            }
+        }
+        self.delegate(pos, depth, |p| Word::deserialize(p))
+    }
+
+    fn scalar(&mut self, pos: usize, depth: usize) -> Result<Scalar, Bail> {
+        if self.byte(pos) == b'"' {
+            if let Some(text) = self.plain_string(pos) {
+                return Scalar::deserialize(BorrowedStrDeserializer::<Bail>::new(text));
+            }
+        }
+        self.delegate(pos, depth, |p| Scalar::deserialize(p))
+    }
+
+    /// A number or literal token: its syntax, and a delimiter after it.
+    fn check_scalar(&self, pos: usize) -> Result<(), Bail> {
+        let input = self.input;
+        let end = match input[pos] {
+            b't' if input[pos..].starts_with(b"true") => pos + 4,
+            b'f' if input[pos..].starts_with(b"false") => pos + 5,
+            b'n' if input[pos..].starts_with(b"null") => pos + 4,
+            b'-' | b'0'..=b'9' => number_end(input, pos)?,
+            _ => return Err(Bail),
+        };
+        match input.get(end) {
+            Some(&byte) if !is_delimiter(byte) => Err(Bail),
+            _ => Ok(()),
+        }
+    }
+
+    /// Moves past the value whose first token is at `pos`, checking its
+    /// syntax as the full reader's skipping does (strings, most skipped
+    /// values, were checked by the blocks).
+    #[inline(always)]
+    fn skip(&mut self, pos: usize, depth: usize) -> Result<(), Bail> {
+        if self.byte(pos) == b'"' {
+            Ok(())
+        } else {
+            self.skip_other(pos, depth)
+        }
+    }
+
+    #[inline(never)]
+    fn skip_other(&mut self, pos: usize, depth: usize) -> Result<(), Bail> {
+        // One bit per open container: set for objects.
+        let mut objects: u128 = 0;
+        let mut open = 0usize;
+        let mut pos = pos;
+        'value: loop {
+            match self.byte(pos) {
+                b'"' => {}
+                byte @ (b'{' | b'[') => {
+                    let object = byte == b'{';
+                    let first = self.next()?;
+                    let close = if object { b'}' } else { b']' };
+                    if self.byte(first) != close {
+                        if depth + open + 1 > MAX_DEPTH {
+                            return Err(Bail);
+                        }
+                        objects = (objects & !(1 << open)) | (u128::from(object) << open);
+                        open += 1;
+                        pos = first;
+                        if object {
+                            if self.byte(first) != b'"' {
+                                return Err(Bail);
+                            }
+                            self.expect(b':')?;
+                            pos = self.next()?;
+                        }
+                        continue 'value;
+                    }
+                }
+                _ => self.check_scalar(pos)?,
+            }
+            // A value is complete: close containers until one continues.
+            loop {
+                if open == 0 {
+                    return Ok(());
+                }
+                let in_object = (objects >> (open - 1)) & 1 == 1;
+                let next = self.next()?;
+                match self.byte(next) {
+                    b',' => {
+                        pos = self.next()?;
+                        if in_object {
+                            if self.byte(pos) != b'"' {
+                                return Err(Bail);
+                            }
+                            self.expect(b':')?;
+                            pos = self.next()?;
+                        }
+                        continue 'value;
+                    }
+                    b'}' if in_object => open -= 1,
+                    b']' if !in_object => open -= 1,
+                    _ => return Err(Bail),
+                }
+            }
+        }
+    }
+}
