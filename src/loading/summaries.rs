@@ -420,6 +420,11 @@ impl Summaries {
 
     /// Appends a summary read by a reader that walks the list itself
     /// ([`crate::loading::schema`]), as the list's visitor records it.
+    /// The list is read: room for four tags is kept otherwise, on every state.
+    pub(crate) fn finish_reading(&mut self) {
+        self.first.shrink_to_fit();
+    }
+
     pub(crate) fn push_read(&mut self, tag: RawTag, data: SummaryData) {
         self.record(self.count, RawSummary { tag, data });
         self.count += 1;
@@ -591,8 +596,7 @@ impl<'de> Deserialize<'de> for Summaries {
                     summaries.record(summaries.count, summary);
                     summaries.count += 1;
                 }
-                // Room for four tags is kept otherwise, on every state.
-                summaries.first.shrink_to_fit();
+                summaries.finish_reading();
                 Ok(summaries)
             }
         }

@@ -365,6 +365,8 @@ impl<'a> Walker<'a> {
             );
             element = self.after_element()?;
         }
+        // As the full reader does (`loading::exact`): no slack on huge inputs.
+        states.shrink_to_fit();
         Ok(states)
     }
 
@@ -481,6 +483,7 @@ impl<'a> Walker<'a> {
             summaries.push_read(tag, data);
             element = self.after_element()?;
         }
+        summaries.finish_reading();
         Ok(summaries)
     }
 
