@@ -372,12 +372,12 @@ mod tests {
     #[test]
     fn fewer_than_three_degrees_of_freedom_are_flagged() {
         let two = few_runs_warning(2, 2).unwrap();
-        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= 8.9 and >= 14.1; never without SM clocks)"), "{two}");
+        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= 8.9 and >= 28.3; never without SM clocks)"), "{two}");
         assert!(few_runs_warning(1, 3).unwrap().contains("2 degree(s)"));
         assert!(
             few_runs_warning(2, 1)
                 .unwrap()
-                .contains("(|t| >= 50.9 and >= 127.3;")
+                .contains("(|t| >= 50.9 and >= 509.3;")
         );
         assert_eq!(few_runs_warning(2, 3), None);
         assert_eq!(few_runs_warning(3, 3), None);
