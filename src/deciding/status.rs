@@ -46,7 +46,11 @@ pub enum ReasonCode {
     CenterTestNotSignificant,
     /// Repetition mode: the test on the runs' time centers passed.
     CenterTestTime,
-    /// Repetition mode: tests on the run centers pass in opposite directions.
+    /// Repetition mode, fewer than 3 degrees of freedom (two runs a side):
+    /// a test passed, but not every test that can be made (at least two).
+    CenterTestUnconfirmed,
+    /// Repetition mode: tests on the run centers pass in opposite
+    /// directions, or one passes and another points the other way.
     CenterTestsDisagree,
     CentersNotClose,
     ClearGapConfirmedByBulkCycles,
@@ -102,6 +106,7 @@ impl ReasonCode {
             CenterTestCycles => ("center_test_cycles", "t-cycles"),
             CenterTestNotSignificant => ("center_test_not_significant", "t-insig"),
             CenterTestTime => ("center_test_time", "t-time"),
+            CenterTestUnconfirmed => ("center_test_unconfirmed", "t-unconf"),
             CenterTestsDisagree => ("center_tests_disagree", "t-conflict"),
             CentersNotClose => ("centers_not_close", "centers-far"),
             ClearGapConfirmedByBulkCycles => ("clear_gap_confirmed_by_bulk_cycles", "bc-gap"),

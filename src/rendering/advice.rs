@@ -43,6 +43,9 @@ pub fn next_step(code: ReasonCode) -> &'static str {
         CenterTestNotSignificant => {
             "repetition mode: the change is within the scatter of the run centers between processes; add runs a side (the threshold on |t| falls with more runs: docs/repetitions.md), alternate the builds' processes, and keep the machine state steady (locked clocks, no other tenants)"
         }
+        CenterTestUnconfirmed => {
+            "repetition mode with two runs a side: a test on the run centers passes, but with so few degrees of freedom a call needs the time and cycles tests both to pass; add a third run a side (docs/repetitions.md)"
+        }
         CenterTestsDisagree => {
             "repetition mode: times and SM-clock-adjusted cycles point in opposite directions, so the clocks differed between the processes of the two sides: re-run both under the same clock conditions (e.g. locked clocks), alternating the builds"
         }

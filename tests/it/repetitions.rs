@@ -125,9 +125,9 @@ fn a_change_beyond_the_drift_is_detected_with_its_size() {
         "{text}"
     );
     // Δ from the mean log centers, σ its standard error (the runs' scatter
-    // pooled over both sides), |t| = 16.8 beyond the t-test's 4.1 (df 4).
+    // pooled over both sides), |t| = 16.8 beyond the t-test's 4.3 (df 4).
     assert!(
-        text.contains("| +10.5 ± 0.6 |     16.8 | time ≥ 4.1 |          3 |          3 |"),
+        text.contains("| +10.5 ± 0.6 |     16.8 | time ≥ 4.3 |          3 |          3 |"),
         "{text}"
     );
     assert_eq!(text.matches("SLOW").count(), 3, "{text}");
@@ -154,7 +154,7 @@ fn unequal_run_counts_and_a_single_run_side() {
     let text = stdout(&out);
     assert!(text.contains("|          3 |          2 |"), "{text}");
     // A side with one run marks the significance: its scatter between
-    // processes is taken from the other side (df 1: |t| must reach 42.4).
+    // processes is taken from the other side (df 1: |t| must reach 50.9).
     let single = run(
         &dir,
         &["--no-color", "r1.json", "r2.json", "--vs", "c1.json"],
@@ -162,7 +162,7 @@ fn unequal_run_counts_and_a_single_run_side() {
     let text = stdout(&single);
     let row = text.lines().find(|l| l.starts_with("|  1  |")).unwrap();
     assert!(
-        row.contains("* | time ≥ 42.4 |          2 |          1 |"),
+        row.contains("* | time ≥ 50.9 |          2 |          1 |"),
         "{row}"
     );
 }
@@ -535,13 +535,13 @@ fn separated_processes_are_called_by_the_test_on_run_centers() {
             .collect()
     };
     // The hulls miss a clear gap (0.49 % < 0.5 %), but the run centers
-    // differ by 1.3 % with |t| = 8.1 beyond the threshold of 4.1 (df 4).
+    // differ by 1.3 % with |t| = 8.1 beyond the threshold of 4.3 (df 4).
     let three = [
         "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
     ];
     let called = ("SLOW".to_string(), "center_test_time".to_string());
     assert_eq!(reasons(&three), vec![called.clone(), called]);
-    // Two runs a side: |t| = 6.4 is short of the threshold at df 2 (8.1).
+    // Two runs a side: |t| = 6.4 is short of the threshold at df 2 (8.9).
     let two = ["r1.json", "r2.json", "--vs", "c1.json", "c2.json"];
     assert!(reasons(&two).iter().all(|(status, _)| status == "AMBG"));
     let out = run(

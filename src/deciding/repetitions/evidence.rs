@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use super::center_test::{RunPoint, TestKind, Verdict, center_tests, verdict};
+use super::center_test::{CONFIRMED_DF, RunPoint, TestKind, Verdict, center_tests, verdict};
 use super::merge::{PooledBulk, cycle_hull, hull, median, merged_noise};
 use super::student_t::two_sided_critical;
 use super::{RepetitionStats, RunCenter, SideStats};
@@ -187,13 +187,6 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
 /// The warning of `--vs` with one run a side.
 pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is decided by the single-run rule, as a pair of files is, which cannot see the scatter between processes; give two or more runs a side (three are better) for the repetition rule";
 
-/// The tests need fewer than this many degrees of freedom to be flagged:
-/// with 2 (two runs a side) the threshold on |t| is 8.1, and where a change
-/// is about the size of the drift, t's heavy tails still let about 0.1 %
-/// of such states be called in the wrong direction (docs/repetitions.md, "Decision
-/// quality under drift").
-const FLAGGED_BELOW_DF: usize = 3;
-
 /// Warned once per run (warnings are deduplicated): one run a side is the
 /// single-run rule; fewer than five runs in all give the tests few degrees
 /// of freedom.
@@ -202,10 +195,12 @@ fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String
         return Some(SINGLE_RUN_WARNING.to_string());
     }
     let df = (reference_runs + compare_runs).saturating_sub(2);
-    (df < FLAGGED_BELOW_DF).then(|| {
-        let threshold = two_sided_critical(TestKind::Time.share(), df as f64);
+    (df < CONFIRMED_DF).then(|| {
+        let threshold = |kind: TestKind| two_sided_critical(kind.share(), df as f64);
         format!(
-            "--vs with {reference_runs} reference and {compare_runs} compare run(s): the tests on the run centers have {df} degree(s) of freedom, so FAST or SLOW needs |t| >= {threshold:.1} and most changes near the drift between processes stay AMBG, while a change about the size of the drift can still be called in the wrong direction now and then; three runs a side are better"
+            "--vs with {reference_runs} reference and {compare_runs} compare run(s): the tests on the run centers have {df} degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= {:.1} and >= {:.1}; never without SM clocks), and most changes near the drift between processes stay AMBG; three runs a side are better",
+            threshold(TestKind::Time),
+            threshold(TestKind::Cycles),
         )
     })
 }
@@ -247,6 +242,29 @@ fn apply_verdict(comparison: &mut Comparison, verdict: &Verdict) {
             comparison.reason = reason(
                 ReasonCode::CenterTestsDisagree,
                 "tests on the run centers pass in opposite directions: the SM clocks of the processes differed",
+            );
+        }
+        Verdict::Opposed(passing, opposing) => {
+            comparison.status = Status::Undecided;
+            comparison.reason = reason(
+                ReasonCode::CenterTestsDisagree,
+                &format!(
+                    "the {} test on the run centers passes, but the {} test points the other way ({:.1} standard errors): the measures of the runs disagree on the direction",
+                    passing.kind.label(),
+                    opposing.kind.label(),
+                    opposing.significance(),
+                ),
+            );
+        }
+        Verdict::Unconfirmed(test) => {
+            comparison.status = Status::Undecided;
+            comparison.reason = reason(
+                ReasonCode::CenterTestUnconfirmed,
+                &format!(
+                    "the {} test on the run centers passes, but with {} degree(s) of freedom FAST or SLOW needs the time and cycles tests both to pass",
+                    test.kind.label(),
+                    test.df,
+                ),
             );
         }
         Verdict::NotCalled(_) => {
@@ -354,9 +372,13 @@ mod tests {
     #[test]
     fn fewer_than_three_degrees_of_freedom_are_flagged() {
         let two = few_runs_warning(2, 2).unwrap();
-        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs |t| >= 8.1 "), "{two}");
+        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= 8.9 and >= 28.3; never without SM clocks)"), "{two}");
         assert!(few_runs_warning(1, 3).unwrap().contains("2 degree(s)"));
-        assert!(few_runs_warning(2, 1).unwrap().contains("|t| >= 42.4"));
+        assert!(
+            few_runs_warning(2, 1)
+                .unwrap()
+                .contains("(|t| >= 50.9 and >= 509.3;")
+        );
         assert_eq!(few_runs_warning(2, 3), None);
         assert_eq!(few_runs_warning(3, 3), None);
         assert_eq!(few_runs_warning(1, 4), None);
