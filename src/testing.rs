@@ -76,3 +76,23 @@ impl Drop for Scratch {
         }
     }
 }
+
+/// Every `.json` file under `testdata/`, sorted: what the readers' tests
+/// compare each other on.
+#[allow(dead_code)] // the integration tests include this file without using it
+pub fn shipped_json_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}

@@ -788,29 +788,9 @@ mod tests {
         fast_root.is_ok()
     }
 
-    fn json_files() -> Vec<std::path::PathBuf> {
-        let mut files = Vec::new();
-        let mut dirs = vec![std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/testdata"
-        ))];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "json") {
-                    files.push(path);
-                }
-            }
-        }
-        files.sort();
-        files
-    }
-
     #[test]
     fn agrees_with_serde_json_on_every_shipped_file() {
-        let files = json_files();
+        let files = crate::testing::shipped_json_files();
         assert!(files.len() > 300);
         let mut accepted = 0;
         for path in &files {
@@ -971,7 +951,7 @@ mod tests {
             state
         };
         const INTERESTING: &[u8] = b"\"{}[],:\\ \n0123456789eE.+-tfnu\x00\x1f\x7f\x80\xc3\xff";
-        let bases: Vec<Vec<u8>> = json_files()
+        let bases: Vec<Vec<u8>> = crate::testing::shipped_json_files()
             .into_iter()
             .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() < 20_000))
             .step_by(8)

@@ -32,29 +32,9 @@ fn agree(input: &[u8]) -> bool {
     true
 }
 
-fn json_files() -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/testdata"
-    ))];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "json") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn agrees_with_the_full_reader_on_every_shipped_file() {
-    let files = json_files();
+    let files = crate::testing::shipped_json_files();
     assert!(files.len() > 300);
     let mut accepted = 0;
     for path in &files {
@@ -265,7 +245,7 @@ fn mutated_files_never_disagree() {
         b"\"summaries\": [], ",
         b"\xc3\xa9",
     ];
-    let mut bases: Vec<Vec<u8>> = json_files()
+    let mut bases: Vec<Vec<u8>> = crate::testing::shipped_json_files()
         .into_iter()
         .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() < 20_000))
         .step_by(8)
