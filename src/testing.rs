@@ -96,3 +96,18 @@ pub fn shipped_json_files() -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// How many of the shipped JSON files (more than 300 of them) `agree`
+/// accepts, and how many there are; the shipped example must be accepted.
+#[allow(dead_code)] // the integration tests include this file without using it
+pub fn accepted_shipped_files(agree: impl Fn(&[u8]) -> bool) -> (usize, usize) {
+    let files = shipped_json_files();
+    assert!(files.len() > 300);
+    let accepted = files
+        .iter()
+        .filter(|path| agree(&std::fs::read(path).unwrap()))
+        .count();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples/reference.json");
+    assert!(agree(&std::fs::read(example).unwrap()));
+    (accepted, files.len())
+}
