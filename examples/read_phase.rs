@@ -12,7 +12,7 @@ use nvbench_compare::loading::{inputs, schema};
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mode = match args.first().map(String::as_str) {
-        Some("schema" | "full" | "portable") => args.remove(0),
+        Some("schema" | "full" | "portable" | "tokens" | "touch") => args.remove(0),
         _ => "schema".to_string(),
     };
     for path in &args {
@@ -20,6 +20,19 @@ fn main() {
         let start = Instant::now();
         let (ok, bailed) = match mode.as_str() {
             "full" => (inputs::read_full(&bytes).is_ok(), false),
+            "touch" => {
+                // The floor: every byte read once, in 8-byte words.
+                let sum = bytes.chunks_exact(8).fold(0u64, |s, w| {
+                    s ^ u64::from_le_bytes(w.try_into().unwrap_or_default())
+                });
+                eprintln!("{sum:x}");
+                (true, false)
+            }
+            "tokens" => {
+                let count = schema::count_tokens(&bytes).unwrap_or(0);
+                eprintln!("{count} tokens");
+                (true, false)
+            }
             other => match schema::read_with(&bytes, other == "schema") {
                 Ok(_) => (true, false),
                 Err(_) => (inputs::read_full(&bytes).is_ok(), true),

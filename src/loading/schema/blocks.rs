@@ -135,29 +135,36 @@ mod avx2 {
                 half(_mm256_loadu_si256(block.as_ptr().add(32).cast())),
             )
         };
-        // Opaque to the optimizer: LLVM otherwise turns the movemask results
-        // into vectors of booleans and takes them apart bit by bit
-        // (measured: ten times the instructions per block).
-        let hi = std::hint::black_box(hi);
+        // Each half is made opaque to the optimizer in its register: LLVM
+        // otherwise turns the movemask results into vectors of booleans and
+        // takes them apart bit by bit (ten times the instructions a block),
+        // and `black_box` goes through memory, where the four stores and
+        // one wide load it was vectorized into stall store forwarding (a
+        // fifth of the stage's time).
+        let join = |lo: u64, mut hi: u64| {
+            // SAFETY: an empty assembly block that only claims to change `hi`.
+            unsafe { std::arch::asm!("/* {0} */", inout(reg) hi, options(pure, nomem, nostack)) };
+            lo | hi << 32
+        };
         Masks {
-            quote: lo.quote | hi.quote << 32,
-            backslash: lo.backslash | hi.backslash << 32,
-            ops: lo.ops | hi.ops << 32,
-            ws: lo.ws | hi.ws << 32,
-            control: lo.control | hi.control << 32,
-            high: lo.high | hi.high << 32,
+            quote: join(lo.quote, hi.quote),
+            backslash: join(lo.backslash, hi.backslash),
+            ops: join(lo.ops, hi.ops),
+            ws: join(lo.ws, hi.ws),
+            control: join(lo.control, hi.control),
+            high: join(lo.high, hi.high),
         }
     }
 
     #[inline(always)]
     pub(super) fn classify_block(block: &[u8; 64]) -> Masks {
-        // SAFETY: called only from `advance_avx2`, which runs on AVX2 CPUs.
+        // SAFETY: called only from `fill_avx2`, which runs on AVX2 CPUs.
         unsafe { classify(block) }
     }
 
     #[inline(always)]
     pub(super) fn prefix_xor_64(x: u64) -> u64 {
-        // SAFETY: called only from `advance_avx2`, which runs on CPUs with PCLMULQDQ.
+        // SAFETY: called only from `fill_avx2`, which runs on CPUs with PCLMULQDQ.
         unsafe { prefix_xor(x) }
     }
 
@@ -213,14 +220,28 @@ pub(super) fn escaped_bytes(backslash: u64, carry: &mut u64) -> u64 {
     (EVEN_BITS ^ invert) & follows_escape
 }
 
+/// Bytes that may follow a number or a literal: structure, whitespace, quotes.
+pub(super) fn is_delimiter(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'[' | b']' | b'{' | b'}' | b'"'
+    )
+}
+
+/// Blocks classified per refill: their tokens are taken from a buffer, so
+/// the classification runs in a tight loop instead of once per call.
+const CHUNK_BLOCKS: usize = 32;
+
 /// The tokens of the input, in order, as positions.
 pub(super) struct Tokens<'a> {
     input: &'a [u8],
-    /// Start of the block the bits are from, and of the next one.
+    /// Start of the current block, and of the next one to classify.
     base: usize,
     next_block: usize,
-    /// Tokens of the current block not taken yet.
-    bits: u64,
+    /// Positions of the tokens classified and not taken yet: `found[head..len]`.
+    found: Box<[usize]>,
+    head: usize,
+    len: usize,
     /// All ones when the last block ended inside a string.
     in_string: u64,
     /// Bit 0: the next block's first byte is escaped.
@@ -231,6 +252,8 @@ pub(super) struct Tokens<'a> {
     utf8_pending: Option<usize>,
     /// The last escaping backslash found so far (`None`: none yet).
     last_escape: Option<usize>,
+    /// A block was refused (see [`Tokens::fill`]).
+    refused: bool,
     avx2: bool,
 }
 
@@ -240,26 +263,46 @@ impl<'a> Tokens<'a> {
             input,
             base: 0,
             next_block: 0,
-            bits: 0,
+            found: vec![0; CHUNK_BLOCKS * 64].into_boxed_slice(),
+            head: 0,
+            len: 0,
             in_string: 0,
             escaped: 0,
             scalar: 0,
             utf8_pending: None,
             last_escape: None,
+            refused: false,
             avx2,
         }
     }
 
-    /// Starts again at `pos`, a position outside any string that follows
-    /// a complete value (another reader has read what is before it).
-    pub fn reset(&mut self, pos: usize) {
+    /// Goes on at `pos`, a position outside any string that follows a
+    /// complete value (another reader has read what is before it). When
+    /// the blocks were classified that far, the tokens before `pos` are
+    /// dropped: the classification of a valid value from the document's
+    /// start is the one a fresh start at `pos` would give, except for a
+    /// scalar byte right after the value (`12x`), which continues the
+    /// value's run of scalar bytes instead of starting a token there; no
+    /// valid document has one.
+    pub fn reset(&mut self, pos: usize) -> Result<(), Bail> {
+        if pos <= self.next_block {
+            if self.input.get(pos).is_some_and(|&byte| !is_delimiter(byte)) {
+                return Err(Bail);
+            }
+            while self.head < self.len && self.found[self.head] < pos {
+                self.head += 1;
+            }
+            return Ok(());
+        }
         self.next_block = pos;
         self.base = pos;
-        self.bits = 0;
+        self.head = 0;
+        self.len = 0;
         self.in_string = 0;
         self.escaped = 0;
         self.scalar = 0;
         self.utf8_pending = None;
+        Ok(())
     }
 
     /// Whether a backslash escape may lie in `start..end` (a string's body
@@ -275,19 +318,19 @@ impl<'a> Tokens<'a> {
     /// invalid string contents.
     #[inline(always)]
     pub fn next(&mut self) -> Result<usize, Bail> {
-        if self.bits == 0 {
+        if self.head >= self.len {
             self.refill()?;
         }
-        let i = self.bits.trailing_zeros() as usize;
-        self.bits &= self.bits - 1;
-        Ok(self.base + i)
+        let pos = self.found[self.head];
+        self.head += 1;
+        Ok(pos)
     }
 
-    /// Classifies blocks until one has tokens.
+    /// Classifies blocks until some have tokens.
     #[inline(never)]
     fn refill(&mut self) -> Result<(), Bail> {
-        while self.bits == 0 {
-            if !self.advance()? {
+        while self.head >= self.len {
+            if !self.fill()? {
                 return Err(Bail);
             }
         }
@@ -297,11 +340,11 @@ impl<'a> Tokens<'a> {
     /// After the document: nothing but whitespace may follow, and the
     /// input may not end inside a string or a character.
     pub fn finish(&mut self) -> Result<(), Bail> {
-        if self.bits != 0 {
+        if self.head < self.len {
             return Err(Bail);
         }
-        while self.advance()? {
-            if self.bits != 0 {
+        while self.fill()? {
+            if self.len != 0 {
                 return Err(Bail);
             }
         }
@@ -311,41 +354,93 @@ impl<'a> Tokens<'a> {
         Ok(())
     }
 
-    /// Classifies the next block; `false` at the end of the input.
+    /// Classifies up to [`CHUNK_BLOCKS`] blocks into `found`; `false` at
+    /// the end of the input.
+    /// A block refused once stays refused: the blocks are classified ahead
+    /// of the walker, so the value it is in may be one the walker hands to
+    /// the full reader before reaching it, and going on after it would
+    /// leave its bytes unchecked.
     #[inline]
-    fn advance(&mut self) -> Result<bool, Bail> {
+    fn fill(&mut self) -> Result<bool, Bail> {
+        if self.refused {
+            return Err(Bail);
+        }
+        let filled = self.fill_any();
+        self.refused = filled.is_err();
+        filled
+    }
+
+    #[inline]
+    fn fill_any(&mut self) -> Result<bool, Bail> {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only when the CPU has AVX2 and PCLMULQDQ.
-            return unsafe { self.advance_avx2() };
+            return unsafe { self.fill_avx2() };
         }
-        self.advance_portable()
+        self.fill_portable()
     }
 
     #[inline(never)]
-    fn advance_portable(&mut self) -> Result<bool, Bail> {
-        self.advance_with(classify_portable, prefix_xor)
+    fn fill_portable(&mut self) -> Result<bool, Bail> {
+        self.fill_with(classify_portable, prefix_xor)
     }
 
     /// # Safety
     /// The CPU must have AVX2 and PCLMULQDQ.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,pclmulqdq")]
-    unsafe fn advance_avx2(&mut self) -> Result<bool, Bail> {
+    unsafe fn fill_avx2(&mut self) -> Result<bool, Bail> {
         // Closures here are compiled with the function's features.
-        self.advance_with(avx2::classify_block, avx2::prefix_xor_64)
+        self.fill_with(avx2::classify_block, avx2::prefix_xor_64)
     }
 
+    #[inline(always)]
+    fn fill_with(
+        &mut self,
+        classify: impl Fn(&[u8; 64]) -> Masks + Copy,
+        prefix_xor: impl Fn(u64) -> u64 + Copy,
+    ) -> Result<bool, Bail> {
+        self.head = 0;
+        self.len = 0;
+        let mut len = 0;
+        let mut classified = false;
+        for _ in 0..CHUNK_BLOCKS {
+            let Some(mut bits) = self.advance_with(classify, prefix_xor)? else {
+                break;
+            };
+            classified = true;
+            let base = self.base;
+            let count = bits.count_ones() as usize;
+            let found: &mut [usize; 64] = (&mut self.found[len..len + 64])
+                .try_into()
+                .map_err(|_| Bail)?;
+            // Four at a time, unconditionally (simdjson's flattening): the
+            // slots past `count` are overwritten or never read.
+            let mut i = 0;
+            while i < count {
+                for slot in &mut found[i..i + 4] {
+                    *slot = base + bits.trailing_zeros() as usize;
+                    bits &= bits.wrapping_sub(1);
+                }
+                i += 4;
+            }
+            len += count;
+        }
+        self.len = len;
+        Ok(classified)
+    }
+
+    /// Classifies the next block: its tokens as bits, `None` at the end of the input.
     #[inline(always)]
     fn advance_with(
         &mut self,
         classify: impl Fn(&[u8; 64]) -> Masks,
         prefix_xor: impl Fn(u64) -> u64,
-    ) -> Result<bool, Bail> {
+    ) -> Result<Option<u64>, Bail> {
         let input = self.input;
         let pos = self.next_block;
         if pos >= input.len() {
-            return Ok(false);
+            return Ok(None);
         }
         let m = match input.get(pos..pos + 64) {
             Some(bytes) => classify(bytes.try_into().map_err(|_| Bail)?),
@@ -376,8 +471,7 @@ impl<'a> Tokens<'a> {
         let scalar = outside & !(m.ops | m.ws);
         let starts = scalar & !((scalar << 1) | self.scalar);
         self.scalar = scalar >> 63;
-        self.bits = (m.ops & outside) | (quote & in_string) | starts;
-        Ok(true)
+        Ok(Some((m.ops & outside) | (quote & in_string) | starts))
     }
 
     #[cold]

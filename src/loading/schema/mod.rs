@@ -43,3 +43,15 @@ pub fn read_with(input: &[u8], allow_avx2: bool) -> Result<Root, Bail> {
 
 #[cfg(test)]
 mod tests;
+
+/// Stage 1 alone, for measurements (`examples/read_phase.rs tokens`):
+/// the number of tokens of the input.
+#[doc(hidden)]
+pub fn count_tokens(input: &[u8]) -> Result<usize, Bail> {
+    let mut tokens = blocks::Tokens::new(input, blocks::has_avx2());
+    let mut count = 0;
+    while tokens.next().is_ok() {
+        count += 1;
+    }
+    Ok(count)
+}

@@ -168,6 +168,14 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
         ),
         (r#""min_samples": 10"#, r#""min_samples": 1e400"#, true),
         (r#""min_samples": 10"#, r#""min_samples": -0"#, true),
+        // A value the full reader reads, then a scalar byte right after it
+        // (the blocks, classified ahead, saw one run of scalar bytes).
+        (r#""device": 0"#, r#""device": 0x"#, false),
+        (r#""is_skipped": false"#, r#""is_skipped": false1"#, false),
+        // A byte the blocks refuse after a value the full reader reads
+        // (the refusal came before the walker reached it).
+        (r#""is_skipped": false"#, r#""is_skipped": false é "#, false),
+        (r#""device": 0"#, r#""device": 0 \ "#, false),
         (r#""name": "Samples""#, r#""name": "Sam"ples""#, false),
         (r#""name": "Samples""#, r#""name" "Samples""#, false),
         (r#""name": "Samples""#, r#""name": "Samples" "x": 1"#, false),
@@ -191,6 +199,29 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
     for tail in [" x", "}", " 1", "\u{0}", " \"", "  ", "\n\t\r"] {
         let input = format!("{}{tail}", document(STATE));
         assert_eq!(agree(input.as_bytes()), tail.trim().is_empty(), "{tail:?}");
+    }
+}
+
+/// The blocks are classified ahead of the walker: a byte they refuse may
+/// be in a block classified while the walker is in an earlier value it then
+/// hands to the full reader. Padding moves the edit across the classified
+/// chunks, so that some refusal happens at each point of the walk.
+#[test]
+fn refusals_ahead_of_the_walker_are_kept() {
+    let edited = STATE.replacen(
+        r#""is_skipped": false"#,
+        r#""is_skipped": false \u00e9 "#,
+        1,
+    );
+    let plain = STATE.replacen(r#""device": 0"#, r#""device": 0.0"#, 1);
+    for pad in (0..4200).step_by(11) {
+        let first = plain.replacen(
+            r#""min_samples": 10"#,
+            &format!(r#""min_samples": 10, "pad": "{}""#, "x".repeat(pad)),
+            1,
+        );
+        let input = document(&format!("{first}, {edited}"));
+        assert!(!agree(input.as_bytes()), "pad {pad}");
     }
 }
 

@@ -7,7 +7,7 @@
 use serde::Deserialize;
 use serde::de::value::BorrowedStrDeserializer;
 
-use super::blocks::Tokens;
+use super::blocks::{Tokens, is_delimiter};
 use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{self, Axis, Benchmark, Meta, Root, State, StateDevice};
 use crate::loading::scalar::Scalar;
@@ -39,13 +39,6 @@ impl Seen {
 enum Next {
     Member(usize),
     End,
-}
-
-fn is_delimiter(byte: u8) -> bool {
-    matches!(
-        byte,
-        b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'[' | b']' | b'{' | b'}' | b'"'
-    )
 }
 
 /// The position of the first `"` or `\\` in `bytes`, eight bytes at a time.
@@ -150,7 +143,7 @@ impl<'a> Walker<'a> {
         read: impl FnOnce(&mut Parser<'a>) -> Result<T, Bail>,
     ) -> Result<T, Bail> {
         let (value, end) = fastjson::parse_at(self.input, pos, depth, read)?;
-        self.tokens.reset(end);
+        self.tokens.reset(end)?;
         Ok(value)
     }
 
