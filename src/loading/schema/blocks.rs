@@ -185,6 +185,8 @@ pub(super) fn has_avx2() -> bool {
     {
         std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("pclmulqdq")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -374,7 +376,7 @@ impl<'a> Tokens<'a> {
     fn fill_any(&mut self) -> Result<bool, Bail> {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
-            // SAFETY: `avx2` is set only when the CPU has AVX2 and PCLMULQDQ.
+            // SAFETY: `avx2` is set only when the CPU has the features (`has_avx2`).
             return unsafe { self.fill_avx2() };
         }
         self.fill_portable()
@@ -386,9 +388,9 @@ impl<'a> Tokens<'a> {
     }
 
     /// # Safety
-    /// The CPU must have AVX2 and PCLMULQDQ.
+    /// The CPU must have AVX2, PCLMULQDQ, POPCNT and BMI1 ([`has_avx2`]).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,pclmulqdq")]
+    #[target_feature(enable = "avx2,pclmulqdq,popcnt,bmi1")]
     unsafe fn fill_avx2(&mut self) -> Result<bool, Bail> {
         // Closures here are compiled with the function's features.
         self.fill_with(avx2::classify_block, avx2::prefix_xor_64)
