@@ -31,7 +31,7 @@ pub fn extract_summary(tag: Tag, data: &SummaryData) -> Extracted {
             str_repr(tag.name())
         ))),
     };
-    if matches!(tag, Tag::SampleTimes | Tag::SampleFrequencies) {
+    if !tag.is_float() {
         Extracted::Sidecar(entries.and_then(|e| sidecar_meta(e, tag)))
     } else {
         Extracted::Float(entries.and_then(|e| float_value(e, tag)))
@@ -133,6 +133,11 @@ pub enum Tag {
 }
 
 impl Tag {
+    /// A summary whose value is a number (the others name sidecar files).
+    pub(crate) fn is_float(self) -> bool {
+        !matches!(self, Tag::SampleTimes | Tag::SampleFrequencies)
+    }
+
     pub const COUNT: usize = 15;
 
     pub fn name(self) -> &'static str {
@@ -427,6 +432,15 @@ impl Summaries {
 
     pub(crate) fn push_read(&mut self, tag: RawTag, data: SummaryData) {
         self.record(self.count, RawSummary { tag, data });
+        self.count += 1;
+    }
+
+    /// A summary of a known tag whose value the schema reader extracted
+    /// itself (see `schema::walk`): as [`Summaries::push_read`] with its data.
+    pub(crate) fn push_extracted(&mut self, tag: Tag, value: Extracted) {
+        if !self.first.iter().any(|(t, _, _)| *t == tag) {
+            self.first.push((tag, self.count, value));
+        }
         self.count += 1;
     }
 

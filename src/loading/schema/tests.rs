@@ -168,6 +168,43 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
         ),
         (r#""min_samples": 10"#, r#""min_samples": 1e400"#, true),
         (r#""min_samples": 10"#, r#""min_samples": -0"#, true),
+        // Float data the reader does not extract itself: read again whole.
+        (r#""value": "1.5e-3""#, r#""value": "abc""#, true),
+        (r#""value": "1.5e-3""#, r#""value": " 1.5e-3 ""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1_5""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "nan""#, true),
+        (
+            r#""value": "1.5e-3""#,
+            r#""value": "1.5e-3", "extra": 1"#,
+            true,
+        ),
+        (r#""type": "float64""#, r#""type": "int64""#, true),
+        (r#""type": "float64", "#, "", true),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""data": [{"name": "other", "type": "float64", "value": "2"}, {"name": "value", "type": "float64", "value": "1.5e-3"}, {"name": "value", "type": "float64", "value": "7"}]"#,
+            true,
+        ),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""data": [{"name": "other"}, {"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            true,
+        ),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}, 3]"#,
+            false,
+        ),
+        (
+            r#""data": [{"name": "value", "type": "float64", "value": "1.5e-3"}]"#,
+            r#""data": []"#,
+            true,
+        ),
+        (
+            r#""value": "1.5e-3""#,
+            r#""value": "1.5e-3", "value": "2""#,
+            false,
+        ),
         // A value the full reader reads, then a scalar byte right after it
         // (the blocks, classified ahead, saw one run of scalar bytes).
         (r#""device": 0"#, r#""device": 0x"#, false),

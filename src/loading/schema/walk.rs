@@ -11,7 +11,10 @@ use super::blocks::{Tokens, is_delimiter};
 use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{self, Axis, Benchmark, Meta, Root, State, StateDevice};
 use crate::loading::scalar::Scalar;
-use crate::loading::summaries::{DataEntry, RawTag, Summaries, SummaryData, Tag, Word};
+use crate::loading::summaries::{
+    DataEntry, Extracted, RawTag, Summaries, SummaryData, Tag, Word, extract_summary,
+};
+use crate::pycompat::{pyfmt, pyjson};
 
 /// The full reader's nesting limit.
 const MAX_DEPTH: usize = 100;
@@ -454,6 +457,7 @@ impl<'a> Walker<'a> {
                 None => return Err(Bail),
             };
             let mut data = SummaryData::Entries(Vec::new());
+            let mut extracted = None;
             let mut has_data = false;
             while let Next::Member(pos) = self.after_member()? {
                 let colon = self.key(pos)?;
@@ -465,7 +469,20 @@ impl<'a> Walker<'a> {
                             return Err(Bail);
                         }
                         has_data = true;
-                        data = SummaryData::Entries(self.data(value, member_depth)?);
+                        match tag {
+                            RawTag::Known(known) if known.is_float() => {
+                                extracted = Some(match self.float_data(value) {
+                                    Ok(number) => Extracted::Float(Ok(Some(number))),
+                                    Err(Bail) => {
+                                        let entries = self.delegate(value, member_depth, |p| {
+                                            Vec::<DataEntry>::deserialize(p)
+                                        })?;
+                                        extract_summary(known, &SummaryData::Entries(entries))
+                                    }
+                                });
+                            }
+                            _ => data = SummaryData::Entries(self.data(value, member_depth)?),
+                        }
                     }
                     _ => {
                         self.other_key(pos, colon)?;
@@ -473,11 +490,57 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            summaries.push_read(tag, data);
+            match (tag, extracted) {
+                (RawTag::Known(known), Some(value)) => summaries.push_extracted(known, value),
+                (tag, _) => summaries.push_read(tag, data),
+            }
             element = self.after_element()?;
         }
         summaries.finish_reading();
         Ok(summaries)
+    }
+
+    /// The usual `data` of a float summary, read without building its
+    /// entries: objects of plain string `name`, `type` and `value` members
+    /// only, whose first `value` entry is a `float64` a number string; the
+    /// number. Anything else gives up (the caller reads the data again).
+    fn float_data(&mut self, start: usize) -> Result<f64, Bail> {
+        let mut found = None;
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            let (mut name, mut value_type, mut value) = (None, None, None);
+            let mut member = self.first_member(pos)?;
+            while let Some(pos) = member {
+                self.key(pos)?;
+                let text_at = self.next()?;
+                let slot = match () {
+                    _ if self.is(pos, b"name\"") => &mut name,
+                    _ if self.is(pos, b"type\"") => &mut value_type,
+                    _ if self.is(pos, b"value\"") => &mut value,
+                    _ => return Err(Bail),
+                };
+                if self.byte(text_at) != b'"' || slot.is_some() {
+                    return Err(Bail);
+                }
+                *slot = Some(self.plain_string(text_at).ok_or(Bail)?);
+                member = match self.after_member()? {
+                    Next::Member(pos) => Some(pos),
+                    Next::End => None,
+                };
+            }
+            if found.is_none() && name == Some("value") {
+                found = Some((value_type, value));
+            }
+            element = self.after_element()?;
+        }
+        let Some((Some("float64"), Some(text))) = found else {
+            return Err(Bail);
+        };
+        // As the full reader's scalar would read it: a plain string.
+        if pyjson::special_float(text).is_some() || pyjson::big_integer(text).is_some() {
+            return Err(Bail);
+        }
+        pyfmt::parse_py_float(text).ok_or(Bail)
     }
 
     /// A `data` list of entry objects (any other value is left to the full reader).
