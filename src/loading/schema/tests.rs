@@ -129,7 +129,11 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
         (r#""is_skipped": false"#, r#""is_skipped": true"#, true),
         (r#""is_skipped": false"#, r#""is_skipped": 0"#, true),
         (r#""is_skipped": false"#, r#""is_skipped": fals"#, false),
-        (r#""name": "Device=0 N=1""#, r#""name": "Device=0 \"N\"=1""#, true),
+        (
+            r#""name": "Device=0 N=1""#,
+            r#""name": "Device=0 \"N\"=1""#,
+            true,
+        ),
         (r#""name": "Device=0 N=1""#, r#""name": 7"#, false),
         (r#""device": 0"#, r#""device": "0""#, true),
         (
@@ -220,6 +224,27 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
             r#""value": "1.5e-3", "value": "2""#,
             false,
         ),
+        // The data of a summary not read: skipped, with its syntax checked.
+        (r#""value": "5"}]"#, r#""value": 5}]"#, true),
+        (
+            r#""value": "5"}]"#,
+            r#""value": "5"}, {}, 3, [], {"a": [1, {"b": null}]}]"#,
+            true,
+        ),
+        (
+            r#""value": "5"}]"#,
+            r#""value": "5", "x": {"y": "z"}}]"#,
+            true,
+        ),
+        (r#""value": "5"}]"#, r#""value": "5"}, ]"#, false),
+        (r#""value": "5"}]"#, r#""value": "5",}]"#, false),
+        (r#""value": "5"}]"#, r#""value" "5"}]"#, false),
+        (r#""value": "5"}]"#, r#""value": "5"} {}]"#, false),
+        (r#""value": "5"}]"#, r#""value": "5" "x"}]"#, false),
+        (r#""value": "5"}]"#, r#""value": "5", 1: 2}]"#, false),
+        (r#""value": "5"}]"#, r#""value": 05}]"#, false),
+        (r#""value": "5"}]"#, r#""value": "5"}, [}]"#, false),
+        (r#""value": "5"}]"#, r#""value": "5"}]]"#, false),
         // A value the full reader reads, then a scalar byte right after it
         // (the blocks, classified ahead, saw one run of scalar bytes).
         (r#""device": 0"#, r#""device": 0x"#, false),

@@ -636,10 +636,55 @@ impl<'a> Walker<'a> {
 
     #[inline(never)]
     fn skip_other(&mut self, pos: usize, depth: usize) -> Result<(), Bail> {
-        // One bit per open container: set for objects.
-        let mut objects: u128 = 0;
-        let mut open = 0usize;
-        let mut pos = pos;
+        if self.byte(pos) == b'[' && depth + 2 < MAX_DEPTH {
+            return self.skip_entries(pos, depth);
+        }
+        self.skip_nested(pos, depth, 0, 0)
+    }
+
+    /// Skips an array of flat objects of string members (the `data` of
+    /// the summaries not read), the common case of [`Self::skip_nested`]
+    /// without its container stack; at any other value it goes on there.
+    fn skip_entries(&mut self, start: usize, depth: usize) -> Result<(), Bail> {
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            if self.byte(pos) != b'{' {
+                return self.skip_nested(pos, depth, 0, 1);
+            }
+            let mut member = self.next()?;
+            if self.byte(member) != b'}' {
+                loop {
+                    if self.byte(member) != b'"' {
+                        return Err(Bail);
+                    }
+                    self.expect(b':')?;
+                    let value = self.next()?;
+                    if self.byte(value) != b'"' {
+                        return self.skip_nested(value, depth, 0b10, 2);
+                    }
+                    let after = self.next()?;
+                    match self.byte(after) {
+                        b',' => member = self.next()?,
+                        b'}' => break,
+                        _ => return Err(Bail),
+                    }
+                }
+            }
+            element = self.after_element()?;
+        }
+        Ok(())
+    }
+
+    /// Moves past the rest of a value whose containers `open` (their kinds
+    /// in `objects`, one bit each, set for objects) were opened already,
+    /// starting at the value token `pos` (the whole value when `open` is 0).
+    fn skip_nested(
+        &mut self,
+        mut pos: usize,
+        depth: usize,
+        mut objects: u128,
+        mut open: usize,
+    ) -> Result<(), Bail> {
         'value: loop {
             match self.byte(pos) {
                 b'"' => {}
