@@ -1,9 +1,11 @@
 //! The read phase alone, for measurements (benches/README.md): reads each
 //! file into memory, then parses it with the schema reader (`schema`, the
 //! default), the full reader (`full`) or the schema reader with the
-//! portable classifier (`portable`), and prints the time per parse.
+//! portable classifier (`portable`), and prints the time per parse. Two
+//! floors: `tokens` runs the schema reader's stage 1 alone (its token
+//! positions, counted), `touch` reads every byte once.
 //!
-//! `cargo run --release --example read_phase -- [schema|full|portable] FILE...`
+//! `cargo run --release --example read_phase -- [schema|full|portable|tokens|touch] FILE...`
 
 use std::time::Instant;
 
