@@ -1,6 +1,7 @@
 //! The `summaries` list of a state, reduced while the file is read to the
 //! values of the tags the comparison reads (the rest is skipped unparsed).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Deserialize;
@@ -354,7 +355,7 @@ pub enum SummaryData {
 pub struct Summaries {
     pub count: usize,
     /// `(tag, position in the list, value)` of the first summary of each tag.
-    first: Vec<(Tag, usize, Extracted)>,
+    first: Vec<(Tag, usize, Slot)>,
     /// Position of the first summary without a `tag` key: a linear search
     /// reaching it fails.
     first_untagged: Option<usize>,
@@ -366,11 +367,36 @@ pub struct Summaries {
     repetitions: Option<usize>,
 }
 
+/// An extracted value as kept: a number in place (what nearly every
+/// summary holds), anything else boxed. 16 bytes instead of the 56 of
+/// [`Extracted`], on each summary the comparison reads, of every state.
+#[derive(Debug, Clone)]
+enum Slot {
+    Number(f64),
+    Other(Box<Extracted>),
+}
+
+impl Slot {
+    fn of(value: Extracted) -> Slot {
+        match value {
+            Extracted::Float(Ok(Some(number))) => Slot::Number(number),
+            other => Slot::Other(Box::new(other)),
+        }
+    }
+
+    fn get(&self) -> Cow<'_, Extracted> {
+        match self {
+            Slot::Number(number) => Cow::Owned(Extracted::Float(Ok(Some(*number)))),
+            Slot::Other(value) => Cow::Borrowed(value),
+        }
+    }
+}
+
 /// What a tag lookup finds.
 pub enum Lookup<'a> {
     /// `summaries` is not a list.
     NotAList,
-    Found(&'a Extracted),
+    Found(Cow<'a, Extracted>),
     Missing,
     /// A summary without a `tag` key precedes any match.
     Untagged,
@@ -385,9 +411,7 @@ impl Summaries {
             first: values
                 .iter()
                 .enumerate()
-                .map(|(position, (tag, value))| {
-                    (*tag, position, Extracted::Float(Ok(Some(*value))))
-                })
+                .map(|(position, (tag, value))| (*tag, position, Slot::Number(*value)))
                 .collect(),
             first_untagged: None,
             not_a_list: false,
@@ -418,7 +442,7 @@ impl Summaries {
         match (found, self.first_untagged) {
             (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
             (None, Some(_)) => Lookup::Untagged,
-            (Some((_, _, value)), _) => Lookup::Found(value),
+            (Some((_, _, value)), _) => Lookup::Found(value.get()),
             (None, None) => Lookup::Missing,
         }
     }
@@ -439,7 +463,7 @@ impl Summaries {
     /// itself (see `schema::walk`): as [`Summaries::push_read`] with its data.
     pub(crate) fn push_extracted(&mut self, tag: Tag, value: Extracted) {
         if !self.first.iter().any(|(t, _, _)| *t == tag) {
-            self.first.push((tag, self.count, value));
+            self.first.push((tag, self.count, Slot::of(value)));
         }
         self.count += 1;
     }
@@ -451,7 +475,7 @@ impl Summaries {
             }
             RawTag::Known(tag) if !self.first.iter().any(|(t, _, _)| *t == tag) => {
                 let value = extract_summary(tag, &summary.data);
-                self.first.push((tag, position, value));
+                self.first.push((tag, position, Slot::of(value)));
             }
             RawTag::Known(_) | RawTag::Other => {}
         }
@@ -625,7 +649,10 @@ mod key_tests {
     fn median(json: &str) -> Option<f64> {
         let summaries: Summaries = serde_json::from_str(json).expect(json);
         match summaries.lookup(Tag::Median) {
-            Lookup::Found(Extracted::Float(Ok(value))) => *value,
+            Lookup::Found(found) => match &*found {
+                Extracted::Float(Ok(value)) => *value,
+                _ => None,
+            },
             _ => None,
         }
     }

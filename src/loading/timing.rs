@@ -2,6 +2,8 @@
 //! tree reads, extracted in the reference's order so that the first schema
 //! error it would raise is the one reported.
 
+use std::borrow::Cow;
+
 use crate::failure::Failure;
 use crate::loading::summaries::{Extracted, Lookup, Summaries, Tag};
 
@@ -94,7 +96,7 @@ pub fn extract_timing(
     })
 }
 
-fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<&Extracted>, Failure> {
+fn find_summary(summaries: &Summaries, tag: Tag) -> Result<Option<Cow<'_, Extracted>>, Failure> {
     match summaries.lookup(tag) {
         Lookup::Missing => Ok(None),
         Lookup::NotAList => Err(Failure::Fatal(
@@ -110,7 +112,7 @@ fn extract_float(
     tag: Tag,
     null_value: Option<f64>,
 ) -> Result<Option<f64>, Failure> {
-    match find_summary(summaries, tag)? {
+    match find_summary(summaries, tag)?.as_deref() {
         None => Ok(None),
         Some(Extracted::Float(value)) => value.clone().map(|v| v.or(null_value)),
         Some(Extracted::Sidecar(_)) => Ok(None),
@@ -123,7 +125,7 @@ fn extract_sidecar(
     description: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Option<SidecarRef>, Failure> {
-    let (count, filename) = match find_summary(summaries, tag)? {
+    let (count, filename) = match find_summary(summaries, tag)?.as_deref() {
         Some(Extracted::Sidecar(meta)) => meta.clone()?,
         _ => return Ok(None),
     };

@@ -214,7 +214,10 @@ pub fn sidecar_paths(json_path: &str, root: &Root) -> Vec<String> {
         .filter_map(|s| s.summaries.as_ref());
     for summaries in summaries {
         for tag in [Tag::SampleTimes, Tag::SampleFrequencies] {
-            if let Lookup::Found(Extracted::Sidecar(Ok((_, name)))) = summaries.lookup(tag) {
+            let Lookup::Found(found) = summaries.lookup(tag) else {
+                continue;
+            };
+            if let Extracted::Sidecar(Ok((_, name))) = &*found {
                 let path = resolve_sidecar_path(&json_dir, name);
                 if !paths.contains(&path) {
                     paths.push(path);
