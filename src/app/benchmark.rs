@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::repetitions::RepetitionStats;
 use crate::deciding::repetitions::evidence::{RunFiles, SideRuns, decide_repeated};
-use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
+use crate::deciding::report::{AxisEntry, SidecarFile, Sidecars, StateRecord};
 use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
@@ -364,7 +364,7 @@ impl Decider<'_> {
             axis_values: axis_entries(values, cells),
             displayed: is_displayed(self.settings, &decided.comparison),
             comparison: decided.comparison,
-            sidecars: decided.sidecars,
+            sidecars: Sidecars::new(decided.sidecars),
             repetitions: decided.stats.map(Box::new),
         })
     }

@@ -3,7 +3,7 @@
 //! is emitted through `repr`, so the output is always valid Python.
 
 use crate::deciding::repetitions::evidence::RunFiles;
-use crate::deciding::report::{AxisEntry, SidecarFile, StateRecord};
+use crate::deciding::report::{AxisEntry, SidecarFile, Sidecars, StateRecord};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pprint::{PyValue, pformat};
 
@@ -85,7 +85,7 @@ pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRe
         "compare_sample",
         "compare_frequency",
     ];
-    for (prefix, file) in prefixes.iter().zip(&record.sidecars) {
+    for (prefix, file) in prefixes.iter().zip(record.sidecars.files()) {
         entries.extend(sidecar_entries(prefix, file));
     }
     PyValue::Dict(entries)
@@ -177,7 +177,7 @@ pub fn run_rows(
             entry.compare_json = json(compare, &record.compare_json);
             let [rs, rf] = reference.map(|r| r.sidecars.clone()).unwrap_or_default();
             let [cs, cf] = compare.map(|r| r.sidecars.clone()).unwrap_or_default();
-            entry.sidecars = [rs, rf, cs, cf];
+            entry.sidecars = Sidecars::new([rs, rf, cs, cf]);
             let mut value = bulk_debug_row(row_index, table_row_index, &entry);
             if let PyValue::Dict(fields) = &mut value {
                 fields.push(("reference_run".into(), optional_index(reference)));

@@ -224,13 +224,13 @@ fn state(record: &StateRecord) -> StateJson<'_> {
             c.ref_time,
             &c.ref_interval,
             c.ref_noise,
-            [&record.sidecars[0], &record.sidecars[1]],
+            [&record.sidecars.files()[0], &record.sidecars.files()[1]],
         ),
         compare: side(
             c.cmp_time,
             &c.cmp_interval,
             c.cmp_noise,
-            [&record.sidecars[2], &record.sidecars[3]],
+            [&record.sidecars.files()[2], &record.sidecars.files()[3]],
         ),
         diff_fraction: finite(c.frac_diff),
         diff_fraction_interval: c
