@@ -117,18 +117,18 @@ impl<'a> Walker<'a> {
         Ok(root)
     }
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Result<usize, Bail> {
         self.tokens.next()
     }
 
-    #[inline]
+    #[inline(always)]
     fn byte(&self, pos: usize) -> u8 {
         self.input[pos]
     }
 
     /// A token that must be `byte`.
-    #[inline]
+    #[inline(always)]
     fn expect(&mut self, byte: u8) -> Result<usize, Bail> {
         let pos = self.next()?;
         if self.byte(pos) == byte {
@@ -166,7 +166,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The key token at `pos` and its colon: the colon's position.
-    #[inline]
+    #[inline(always)]
     fn key(&mut self, pos: usize) -> Result<usize, Bail> {
         if self.byte(pos) != b'"' {
             return Err(Bail);
@@ -213,7 +213,7 @@ impl<'a> Walker<'a> {
     }
 
     /// After a member's value: `,` and the next key, or the object's end.
-    #[inline]
+    #[inline(always)]
     fn after_member(&mut self) -> Result<Next, Bail> {
         let pos = self.next()?;
         match self.byte(pos) {
@@ -224,7 +224,7 @@ impl<'a> Walker<'a> {
     }
 
     /// After an element: `,` and the next element, or the array's end.
-    #[inline]
+    #[inline(always)]
     fn after_element(&mut self) -> Result<Option<usize>, Bail> {
         let pos = self.next()?;
         match self.byte(pos) {
@@ -235,6 +235,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The first member of the object opened at `pos`, if any.
+    #[inline(always)]
     fn first_member(&mut self, pos: usize) -> Result<Option<usize>, Bail> {
         if self.byte(pos) != b'{' {
             return Err(Bail);
@@ -244,6 +245,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The first element of the array opened at `pos`, if any.
+    #[inline(always)]
     fn first_element(&mut self, pos: usize) -> Result<Option<usize>, Bail> {
         if self.byte(pos) != b'[' {
             return Err(Bail);
