@@ -38,12 +38,6 @@ impl Seen {
     }
 }
 
-/// Where a member of an object stands after its value.
-enum Next {
-    Member(usize),
-    End,
-}
-
 /// The position of the first `"` or `\\` in `bytes`, eight bytes at a time.
 fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -214,11 +208,11 @@ impl<'a> Walker<'a> {
 
     /// After a member's value: `,` and the next key, or the object's end.
     #[inline(always)]
-    fn after_member(&mut self) -> Result<Next, Bail> {
+    fn after_member(&mut self) -> Result<Option<usize>, Bail> {
         let pos = self.next()?;
         match self.byte(pos) {
-            b',' => Ok(Next::Member(self.next()?)),
-            b'}' => Ok(Next::End),
+            b',' => Ok(Some(self.next()?)),
+            b'}' => Ok(None),
             _ => Err(Bail),
         }
     }
@@ -287,10 +281,7 @@ impl<'a> Walker<'a> {
                     self.skip(value, 1)?
                 }
             }
-            member = match self.after_member()? {
-                Next::Member(pos) => Some(pos),
-                Next::End => None,
-            };
+            member = self.after_member()?;
         }
         Ok(root)
     }
@@ -341,10 +332,7 @@ impl<'a> Walker<'a> {
                     self.skip(value, inner)?
                 }
             }
-            member = match self.after_member()? {
-                Next::Member(pos) => Some(pos),
-                Next::End => None,
-            };
+            member = self.after_member()?;
         }
         Ok(Benchmark {
             name: name.ok_or(Bail)?,
@@ -424,10 +412,7 @@ impl<'a> Walker<'a> {
                     self.skip(value, inner)?
                 }
             }
-            member = match self.after_member()? {
-                Next::Member(pos) => Some(pos),
-                Next::End => None,
-            };
+            member = self.after_member()?;
         }
         // `name` has no default.
         if seen.0 & 1 == 0 {
@@ -458,33 +443,18 @@ impl<'a> Walker<'a> {
                 Some(None) => RawTag::Other,
                 None => return Err(Bail),
             };
-            let mut data = SummaryData::Entries(Vec::new());
+            // The value of a known tag's `data`, once it is read.
             let mut extracted = None;
-            let mut has_data = false;
-            while let Next::Member(pos) = self.after_member()? {
+            while let Some(pos) = self.after_member()? {
                 let colon = self.key(pos)?;
                 let value = self.next()?;
-                match () {
+                match &tag {
                     _ if self.is(pos, b"tag\"") => return Err(Bail),
-                    _ if self.is(pos, b"data\"") && matches!(tag, RawTag::Known(_)) => {
-                        if has_data {
+                    RawTag::Known(known) if self.is(pos, b"data\"") => {
+                        if extracted.is_some() {
                             return Err(Bail);
                         }
-                        has_data = true;
-                        match tag {
-                            RawTag::Known(known) if known.is_float() => {
-                                extracted = Some(match self.float_data(value) {
-                                    Ok(number) => Extracted::Float(Ok(Some(number))),
-                                    Err(Bail) => {
-                                        let entries = self.delegate(value, member_depth, |p| {
-                                            Vec::<DataEntry>::deserialize(p)
-                                        })?;
-                                        extract_summary(known, &SummaryData::Entries(entries))
-                                    }
-                                });
-                            }
-                            _ => data = SummaryData::Entries(self.data(value, member_depth)?),
-                        }
+                        extracted = Some(self.known_data(*known, value, member_depth)?);
                     }
                     _ => {
                         self.other_key(pos, colon)?;
@@ -494,12 +464,27 @@ impl<'a> Walker<'a> {
             }
             match (tag, extracted) {
                 (RawTag::Known(known), Some(value)) => summaries.push_extracted(known, value),
-                (tag, _) => summaries.push_read(tag, data),
+                (tag, _) => summaries.push_read(tag, SummaryData::Entries(Vec::new())),
             }
             element = self.after_element()?;
         }
         summaries.finish_reading();
         Ok(summaries)
+    }
+
+    /// The value of the `data` of a summary the comparison reads.
+    fn known_data(&mut self, tag: Tag, value: usize, depth: usize) -> Result<Extracted, Bail> {
+        if !tag.is_float() {
+            let entries = self.data(value, depth)?;
+            return Ok(extract_summary(tag, &SummaryData::Entries(entries)));
+        }
+        match self.float_data(value) {
+            Ok(number) => Ok(Extracted::Float(Ok(Some(number)))),
+            Err(Bail) => {
+                let entries = self.delegate(value, depth, |p| Vec::<DataEntry>::deserialize(p))?;
+                Ok(extract_summary(tag, &SummaryData::Entries(entries)))
+            }
+        }
     }
 
     /// The usual `data` of a float summary, read without building its
@@ -525,10 +510,7 @@ impl<'a> Walker<'a> {
                     return Err(Bail);
                 }
                 *slot = Some(self.plain_string(text_at).ok_or(Bail)?);
-                member = match self.after_member()? {
-                    Next::Member(pos) => Some(pos),
-                    Next::End => None,
-                };
+                member = self.after_member()?;
             }
             if found.is_none() && name == Some("value") {
                 found = Some((value_type, value));
@@ -579,10 +561,7 @@ impl<'a> Walker<'a> {
                         self.skip(value, member_depth)?
                     }
                 }
-                member = match self.after_member()? {
-                    Next::Member(pos) => Some(pos),
-                    Next::End => None,
-                };
+                member = self.after_member()?;
             }
             entries.push(entry);
             element = self.after_element()?;
