@@ -248,6 +248,45 @@ impl<'a> Walker<'a> {
         Ok((self.byte(first) != b']').then_some(first))
     }
 
+    /// Walks the members of the object opened at `start`: `read` takes a
+    /// member's key and value tokens and says whether it read the value;
+    /// any other member must have a plain key, and its value is skipped at
+    /// `depth`.
+    #[inline(always)]
+    fn members(
+        &mut self,
+        start: usize,
+        depth: usize,
+        mut read: impl FnMut(&mut Self, usize, usize) -> Result<bool, Bail>,
+    ) -> Result<(), Bail> {
+        let mut member = self.first_member(start)?;
+        while let Some(pos) = member {
+            let colon = self.key(pos)?;
+            let value = self.next()?;
+            if !read(self, pos, value)? {
+                self.other_key(pos, colon)?;
+                self.skip(value, depth)?;
+            }
+            member = self.after_member()?;
+        }
+        Ok(())
+    }
+
+    /// Walks the elements of the array opened at `start`, each by `read`.
+    #[inline(always)]
+    fn elements(
+        &mut self,
+        start: usize,
+        mut read: impl FnMut(&mut Self, usize) -> Result<(), Bail>,
+    ) -> Result<(), Bail> {
+        let mut element = self.first_element(start)?;
+        while let Some(pos) = element {
+            read(self, pos)?;
+            element = self.after_element()?;
+        }
+        Ok(())
+    }
+
     fn root(&mut self, start: usize) -> Result<Root, Bail> {
         let mut root = Root {
             meta: None,
@@ -255,46 +294,39 @@ impl<'a> Walker<'a> {
             benchmarks: None,
         };
         let mut seen = Seen::default();
-        let mut member = self.first_member(start)?;
-        while let Some(pos) = member {
-            let colon = self.key(pos)?;
-            let value = self.next()?;
+        self.members(start, 1, |this, key, value| {
             match () {
-                _ if self.is(pos, b"meta\"") => {
+                _ if this.is(key, b"meta\"") => {
                     seen.first(0)?;
-                    root.meta = self.delegate(value, 1, |p| Option::<Meta>::deserialize(p))?;
+                    root.meta = this.delegate(value, 1, |p| Option::<Meta>::deserialize(p))?;
                 }
-                _ if self.is(pos, b"devices\"") => {
+                _ if this.is(key, b"devices\"") => {
                     seen.first(1)?;
-                    root.devices = self.delegate(value, 1, |p| Option::<Vec<_>>::deserialize(p))?;
+                    root.devices = this.delegate(value, 1, |p| Option::<Vec<_>>::deserialize(p))?;
                 }
-                _ if self.is(pos, b"benchmarks\"") => {
+                _ if this.is(key, b"benchmarks\"") => {
                     seen.first(2)?;
-                    root.benchmarks = if self.byte(value) == b'[' {
-                        Some(self.benchmarks(value, 1)?)
+                    root.benchmarks = if this.byte(value) == b'[' {
+                        Some(this.benchmarks(value, 1)?)
                     } else {
-                        self.delegate(value, 1, |p| Option::<Vec<Benchmark>>::deserialize(p))?
+                        this.delegate(value, 1, |p| Option::<Vec<Benchmark>>::deserialize(p))?
                     };
                 }
-                _ => {
-                    self.other_key(pos, colon)?;
-                    self.skip(value, 1)?
-                }
+                _ => return Ok(false),
             }
-            member = self.after_member()?;
-        }
+            Ok(true)
+        })?;
         Ok(root)
     }
 
     fn benchmarks(&mut self, start: usize, depth: usize) -> Result<Vec<Benchmark>, Bail> {
         let mut benchmarks = Vec::new();
-        let mut element = self.first_element(start)?;
-        while let Some(pos) = element {
-            benchmarks.push(self.walk_or_delegate(pos, depth + 1, Self::benchmark, |p| {
+        self.elements(start, |this, pos| {
+            benchmarks.push(this.walk_or_delegate(pos, depth + 1, Self::benchmark, |p| {
                 Benchmark::deserialize(p)
             })?);
-            element = self.after_element()?;
-        }
+            Ok(())
+        })?;
         Ok(benchmarks)
     }
 
@@ -302,38 +334,32 @@ impl<'a> Walker<'a> {
         let (mut name, mut devices, mut axes, mut states) = (None, None, None, None);
         let mut seen = Seen::default();
         let inner = depth + 1;
-        let mut member = self.first_member(start)?;
-        while let Some(pos) = member {
-            let colon = self.key(pos)?;
-            let value = self.next()?;
+        self.members(start, inner, |this, key, value| {
             match () {
-                _ if self.is(pos, b"name\"") => {
+                _ if this.is(key, b"name\"") => {
                     seen.first(0)?;
-                    name = Some(self.delegate(value, inner, |p| model::loose_name(p))?);
+                    name = Some(this.delegate(value, inner, |p| model::loose_name(p))?);
                 }
-                _ if self.is(pos, b"devices\"") => {
+                _ if this.is(key, b"devices\"") => {
                     seen.first(1)?;
-                    devices = Some(self.delegate(value, inner, |p| model::loose_ints(p))?);
+                    devices = Some(this.delegate(value, inner, |p| model::loose_ints(p))?);
                 }
-                _ if self.is(pos, b"axes\"") => {
+                _ if this.is(key, b"axes\"") => {
                     seen.first(2)?;
-                    axes = self.delegate(value, inner, |p| Option::<Vec<Axis>>::deserialize(p))?;
+                    axes = this.delegate(value, inner, |p| Option::<Vec<Axis>>::deserialize(p))?;
                 }
-                _ if self.is(pos, b"states\"") => {
+                _ if this.is(key, b"states\"") => {
                     seen.first(3)?;
-                    states = if self.byte(value) == b'[' {
-                        Some(self.states(value, inner)?)
+                    states = if this.byte(value) == b'[' {
+                        Some(this.states(value, inner)?)
                     } else {
-                        self.delegate(value, inner, |p| Option::<Vec<State>>::deserialize(p))?
+                        this.delegate(value, inner, |p| Option::<Vec<State>>::deserialize(p))?
                     };
                 }
-                _ => {
-                    self.other_key(pos, colon)?;
-                    self.skip(value, inner)?
-                }
+                _ => return Ok(false),
             }
-            member = self.after_member()?;
-        }
+            Ok(true)
+        })?;
         Ok(Benchmark {
             name: name.ok_or(Bail)?,
             devices: devices.ok_or(Bail)?,
@@ -344,13 +370,12 @@ impl<'a> Walker<'a> {
 
     fn states(&mut self, start: usize, depth: usize) -> Result<Vec<State>, Bail> {
         let mut states = Vec::new();
-        let mut element = self.first_element(start)?;
-        while let Some(pos) = element {
+        self.elements(start, |this, pos| {
             states.push(
-                self.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?,
+                this.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?,
             );
-            element = self.after_element()?;
-        }
+            Ok(())
+        })?;
         // As the full reader does (`loading::exact`): no slack on huge inputs.
         states.shrink_to_fit();
         Ok(states)
@@ -369,51 +394,45 @@ impl<'a> Walker<'a> {
         };
         let mut seen = Seen::default();
         let inner = depth + 1;
-        let mut member = self.first_member(start)?;
-        while let Some(pos) = member {
-            let colon = self.key(pos)?;
-            let value = self.next()?;
+        self.members(start, inner, |this, key, value| {
             match () {
-                _ if self.is(pos, b"name\"") => {
+                _ if this.is(key, b"name\"") => {
                     seen.first(0)?;
-                    state.name = self.delegate(value, inner, |p| model::state_name(p))?;
+                    state.name = this.delegate(value, inner, |p| model::state_name(p))?;
                 }
-                _ if self.is(pos, b"device\"") => {
+                _ if this.is(key, b"device\"") => {
                     seen.first(1)?;
-                    state.device = self.delegate(value, inner, |p| model::state_device(p))?;
+                    state.device = this.delegate(value, inner, |p| model::state_device(p))?;
                 }
-                _ if self.is(pos, b"axis_values\"") => {
+                _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
                     state.axis_values =
-                        self.delegate(value, inner, |p| model::present_axis_values(p))?;
+                        this.delegate(value, inner, |p| model::present_axis_values(p))?;
                 }
-                _ if self.is(pos, b"summaries\"") => {
+                _ if this.is(key, b"summaries\"") => {
                     seen.first(3)?;
-                    state.summaries = if self.byte(value) == b'[' {
-                        Some(self.walk_or_delegate(value, inner, Self::summaries, |p| {
+                    state.summaries = if this.byte(value) == b'[' {
+                        Some(this.walk_or_delegate(value, inner, Self::summaries, |p| {
                             Summaries::deserialize(p)
                         })?)
                     } else {
-                        self.delegate(value, inner, |p| Option::<Summaries>::deserialize(p))?
+                        this.delegate(value, inner, |p| Option::<Summaries>::deserialize(p))?
                     };
                 }
-                _ if self.is(pos, b"is_skipped\"") => {
+                _ if this.is(key, b"is_skipped\"") => {
                     seen.first(4)?;
                     state.is_skipped =
-                        self.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
                 }
-                _ if self.is(pos, b"skip_reason\"") => {
+                _ if this.is(key, b"skip_reason\"") => {
                     seen.first(5)?;
                     state.skip_reason =
-                        self.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
                 }
-                _ => {
-                    self.other_key(pos, colon)?;
-                    self.skip(value, inner)?
-                }
+                _ => return Ok(false),
             }
-            member = self.after_member()?;
-        }
+            Ok(true)
+        })?;
         // `name` has no default.
         if seen.0 & 1 == 0 {
             return Err(Bail);
@@ -425,40 +444,39 @@ impl<'a> Walker<'a> {
     fn summaries(&mut self, start: usize, depth: usize) -> Result<Summaries, Bail> {
         let mut summaries = Summaries::default();
         let member_depth = depth + 2;
-        let mut element = self.first_element(start)?;
-        while let Some(pos) = element {
-            let Some(first) = self.first_member(pos)? else {
+        self.elements(start, |this, pos| {
+            let Some(first) = this.first_member(pos)? else {
                 return Err(Bail);
             };
-            self.key(first)?;
-            if !self.is(first, b"tag\"") {
+            this.key(first)?;
+            if !this.is(first, b"tag\"") {
                 return Err(Bail);
             }
-            let value = self.next()?;
-            if self.byte(value) != b'"' {
+            let value = this.next()?;
+            if this.byte(value) != b'"' {
                 return Err(Bail);
             }
-            let tag = match self.plain_string(value).map(Tag::from_name) {
+            let tag = match this.plain_string(value).map(Tag::from_name) {
                 Some(Some(tag)) => RawTag::Known(tag),
                 Some(None) => RawTag::Other,
                 None => return Err(Bail),
             };
             // The value of a known tag's `data`, once it is read.
             let mut extracted = None;
-            while let Some(pos) = self.after_member()? {
-                let colon = self.key(pos)?;
-                let value = self.next()?;
+            while let Some(pos) = this.after_member()? {
+                let colon = this.key(pos)?;
+                let value = this.next()?;
                 match &tag {
-                    _ if self.is(pos, b"tag\"") => return Err(Bail),
-                    RawTag::Known(known) if self.is(pos, b"data\"") => {
+                    _ if this.is(pos, b"tag\"") => return Err(Bail),
+                    RawTag::Known(known) if this.is(pos, b"data\"") => {
                         if extracted.is_some() {
                             return Err(Bail);
                         }
-                        extracted = Some(self.known_data(*known, value, member_depth)?);
+                        extracted = Some(this.known_data(*known, value, member_depth)?);
                     }
                     _ => {
-                        self.other_key(pos, colon)?;
-                        self.skip(value, member_depth)?
+                        this.other_key(pos, colon)?;
+                        this.skip(value, member_depth)?
                     }
                 }
             }
@@ -466,8 +484,8 @@ impl<'a> Walker<'a> {
                 (RawTag::Known(known), Some(value)) => summaries.push_extracted(known, value),
                 (tag, _) => summaries.push_read(tag, SummaryData::Entries(Vec::new())),
             }
-            element = self.after_element()?;
-        }
+            Ok(())
+        })?;
         summaries.finish_reading();
         Ok(summaries)
     }
@@ -493,30 +511,27 @@ impl<'a> Walker<'a> {
     /// number. Anything else gives up (the caller reads the data again).
     fn float_data(&mut self, start: usize) -> Result<f64, Bail> {
         let mut found = None;
-        let mut element = self.first_element(start)?;
-        while let Some(pos) = element {
+        self.elements(start, |this, pos| {
             let (mut name, mut value_type, mut value) = (None, None, None);
-            let mut member = self.first_member(pos)?;
-            while let Some(pos) = member {
-                self.key(pos)?;
-                let text_at = self.next()?;
+            // Depth is not needed: every other member gives up.
+            this.members(pos, 0, |this, key, text_at| {
                 let slot = match () {
-                    _ if self.is(pos, b"name\"") => &mut name,
-                    _ if self.is(pos, b"type\"") => &mut value_type,
-                    _ if self.is(pos, b"value\"") => &mut value,
+                    _ if this.is(key, b"name\"") => &mut name,
+                    _ if this.is(key, b"type\"") => &mut value_type,
+                    _ if this.is(key, b"value\"") => &mut value,
                     _ => return Err(Bail),
                 };
-                if self.byte(text_at) != b'"' || slot.is_some() {
+                if this.byte(text_at) != b'"' || slot.is_some() {
                     return Err(Bail);
                 }
-                *slot = Some(self.plain_string(text_at).ok_or(Bail)?);
-                member = self.after_member()?;
-            }
+                *slot = Some(this.plain_string(text_at).ok_or(Bail)?);
+                Ok(true)
+            })?;
             if found.is_none() && name == Some("value") {
                 found = Some((value_type, value));
             }
-            element = self.after_element()?;
-        }
+            Ok(())
+        })?;
         let Some((Some("float64"), Some(text))) = found else {
             return Err(Bail);
         };
@@ -531,41 +546,34 @@ impl<'a> Walker<'a> {
     fn data(&mut self, start: usize, depth: usize) -> Result<Vec<DataEntry>, Bail> {
         let mut entries = Vec::new();
         let member_depth = depth + 2;
-        let mut element = self.first_element(start)?;
-        while let Some(pos) = element {
+        self.elements(start, |this, pos| {
             let mut entry = DataEntry {
                 name: None,
                 value_type: None,
                 value: None,
             };
             let mut seen = Seen::default();
-            let mut member = self.first_member(pos)?;
-            while let Some(pos) = member {
-                let colon = self.key(pos)?;
-                let value = self.next()?;
+            this.members(pos, member_depth, |this, key, value| {
                 match () {
-                    _ if self.is(pos, b"name\"") => {
+                    _ if this.is(key, b"name\"") => {
                         seen.first(0)?;
-                        entry.name = Some(self.word(value, member_depth)?);
+                        entry.name = Some(this.word(value, member_depth)?);
                     }
-                    _ if self.is(pos, b"type\"") => {
+                    _ if this.is(key, b"type\"") => {
                         seen.first(1)?;
-                        entry.value_type = Some(self.word(value, member_depth)?);
+                        entry.value_type = Some(this.word(value, member_depth)?);
                     }
-                    _ if self.is(pos, b"value\"") => {
+                    _ if this.is(key, b"value\"") => {
                         seen.first(2)?;
-                        entry.value = Some(self.scalar(value, member_depth)?);
+                        entry.value = Some(this.scalar(value, member_depth)?);
                     }
-                    _ => {
-                        self.other_key(pos, colon)?;
-                        self.skip(value, member_depth)?
-                    }
+                    _ => return Ok(false),
                 }
-                member = self.after_member()?;
-            }
+                Ok(true)
+            })?;
             entries.push(entry);
-            element = self.after_element()?;
-        }
+            Ok(())
+        })?;
         Ok(entries)
     }
 
