@@ -209,21 +209,23 @@ impl<'a> Walker<'a> {
     /// After a member's value: `,` and the next key, or the object's end.
     #[inline(always)]
     fn after_member(&mut self) -> Result<Option<usize>, Bail> {
-        let pos = self.next()?;
-        match self.byte(pos) {
-            b',' => Ok(Some(self.next()?)),
-            b'}' => Ok(None),
-            _ => Err(Bail),
-        }
+        self.after_item(b'}')
     }
 
     /// After an element: `,` and the next element, or the array's end.
     #[inline(always)]
     fn after_element(&mut self) -> Result<Option<usize>, Bail> {
+        self.after_item(b']')
+    }
+
+    /// After an item of a container closed by `close`: `,` and the next
+    /// item, or the end.
+    #[inline(always)]
+    fn after_item(&mut self, close: u8) -> Result<Option<usize>, Bail> {
         let pos = self.next()?;
         match self.byte(pos) {
             b',' => Ok(Some(self.next()?)),
-            b']' => Ok(None),
+            byte if byte == close => Ok(None),
             _ => Err(Bail),
         }
     }
@@ -231,21 +233,23 @@ impl<'a> Walker<'a> {
     /// The first member of the object opened at `pos`, if any.
     #[inline(always)]
     fn first_member(&mut self, pos: usize) -> Result<Option<usize>, Bail> {
-        if self.byte(pos) != b'{' {
-            return Err(Bail);
-        }
-        let first = self.next()?;
-        Ok((self.byte(first) != b'}').then_some(first))
+        self.first_item(pos, b'{', b'}')
     }
 
     /// The first element of the array opened at `pos`, if any.
     #[inline(always)]
     fn first_element(&mut self, pos: usize) -> Result<Option<usize>, Bail> {
-        if self.byte(pos) != b'[' {
+        self.first_item(pos, b'[', b']')
+    }
+
+    /// The first item of the container `open` at `pos`, if any.
+    #[inline(always)]
+    fn first_item(&mut self, pos: usize, open: u8, close: u8) -> Result<Option<usize>, Bail> {
+        if self.byte(pos) != open {
             return Err(Bail);
         }
         let first = self.next()?;
-        Ok((self.byte(first) != b']').then_some(first))
+        Ok((self.byte(first) != close).then_some(first))
     }
 
     /// Walks the members of the object opened at `start`: `read` takes a
