@@ -371,6 +371,23 @@ pub struct State {
     pub gbench: Option<Box<crate::loading::gbench::mapping::GbenchState>>,
 }
 
+impl State {
+    /// A state with no name and nothing else yet (`positional`: written as
+    /// an array).
+    pub(crate) fn unnamed(positional: bool) -> State {
+        State {
+            positional,
+            name: String::new(),
+            device: StateDevice::Missing,
+            axis_values: None,
+            summaries: None,
+            is_skipped: None,
+            skip_reason: None,
+            gbench: None,
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for State {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct StateVisitor;
@@ -384,16 +401,7 @@ impl<'de> Deserialize<'de> for State {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<State, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(State {
-                    positional: true,
-                    name: String::new(),
-                    device: StateDevice::Missing,
-                    axis_values: None,
-                    summaries: None,
-                    is_skipped: None,
-                    skip_reason: None,
-                    gbench: None,
-                })
+                Ok(State::unnamed(true))
             }
         }
         deserializer.deserialize_any(StateVisitor)

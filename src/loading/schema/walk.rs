@@ -9,7 +9,7 @@ use serde::de::value::BorrowedStrDeserializer;
 
 use super::blocks::{Tokens, is_delimiter};
 use crate::loading::fastjson::{self, Bail, Parser};
-use crate::loading::model::{self, Axis, Benchmark, Meta, Root, State, StateDevice};
+use crate::loading::model::{self, Axis, Benchmark, Meta, Root, State};
 use crate::loading::scalar::Scalar;
 use crate::loading::summaries::{
     DataEntry, Extracted, RawTag, Summaries, SummaryData, Tag, Word, extract_summary,
@@ -386,16 +386,7 @@ impl<'a> Walker<'a> {
     }
 
     fn state(&mut self, start: usize, depth: usize) -> Result<State, Bail> {
-        let mut state = State {
-            positional: false,
-            name: String::new(),
-            device: StateDevice::Missing,
-            axis_values: None,
-            summaries: None,
-            is_skipped: None,
-            skip_reason: None,
-            gbench: None,
-        };
+        let mut state = State::unnamed(false);
         let mut seen = Seen::default();
         let inner = depth + 1;
         self.members(start, inner, |this, key, value| {
@@ -647,10 +638,7 @@ impl<'a> Walker<'a> {
             let mut member = self.next()?;
             if self.byte(member) != b'}' {
                 loop {
-                    if self.byte(member) != b'"' {
-                        return Err(Bail);
-                    }
-                    self.expect(b':')?;
+                    self.key(member)?;
                     let value = self.next()?;
                     if self.byte(value) != b'"' {
                         return self.skip_nested(value, depth, 0b10, 2);
@@ -693,10 +681,7 @@ impl<'a> Walker<'a> {
                         open += 1;
                         pos = first;
                         if object {
-                            if self.byte(first) != b'"' {
-                                return Err(Bail);
-                            }
-                            self.expect(b':')?;
+                            self.key(first)?;
                             pos = self.next()?;
                         }
                         continue 'value;
@@ -715,10 +700,7 @@ impl<'a> Walker<'a> {
                     b',' => {
                         pos = self.next()?;
                         if in_object {
-                            if self.byte(pos) != b'"' {
-                                return Err(Bail);
-                            }
-                            self.expect(b':')?;
+                            self.key(pos)?;
                             pos = self.next()?;
                         }
                         continue 'value;
