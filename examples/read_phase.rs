@@ -31,7 +31,7 @@ fn main() {
                 (true, false)
             }
             "tokens" => {
-                let count = schema::count_tokens(&bytes).unwrap_or(0);
+                let count = schema::count_tokens(&bytes);
                 eprintln!("{count} tokens");
                 (true, false)
             }

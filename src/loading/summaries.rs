@@ -462,9 +462,7 @@ impl Summaries {
     /// A summary of a known tag whose value the schema reader extracted
     /// itself (see `schema::walk`): as [`Summaries::push_read`] with its data.
     pub(crate) fn push_extracted(&mut self, tag: Tag, value: Extracted) {
-        if !self.first.iter().any(|(t, _, _)| *t == tag) {
-            self.first.push((tag, self.count, Slot::of(value)));
-        }
+        self.keep_first(tag, self.count, || value);
         self.count += 1;
     }
 
@@ -473,11 +471,18 @@ impl Summaries {
             RawTag::Missing => {
                 self.first_untagged.get_or_insert(position);
             }
-            RawTag::Known(tag) if !self.first.iter().any(|(t, _, _)| *t == tag) => {
-                let value = extract_summary(tag, &summary.data);
-                self.first.push((tag, position, Slot::of(value)));
+            RawTag::Known(tag) => {
+                self.keep_first(tag, position, || extract_summary(tag, &summary.data));
             }
-            RawTag::Known(_) | RawTag::Other => {}
+            RawTag::Other => {}
+        }
+    }
+
+    /// Keeps the value of the first summary of `tag` (a linear search finds
+    /// that one); the value of a later one is not even extracted.
+    fn keep_first(&mut self, tag: Tag, position: usize, value: impl FnOnce() -> Extracted) {
+        if !self.first.iter().any(|(t, _, _)| *t == tag) {
+            self.first.push((tag, position, Slot::of(value())));
         }
     }
 }
