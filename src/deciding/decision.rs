@@ -12,12 +12,16 @@ pub struct Decision {
     pub reason: Reason,
 }
 
-fn decision(status: Status, code: ReasonCode, message: &str) -> Decision {
+fn decision(
+    status: Status,
+    code: ReasonCode,
+    message: impl Into<std::borrow::Cow<'static, str>>,
+) -> Decision {
     Decision {
         status,
         reason: Reason {
             code,
-            message: message.to_string(),
+            message: message.into(),
             severity: 0.0,
         },
     }
@@ -627,14 +631,14 @@ fn bulk_values_same(
         return decision(
             Status::Undecided,
             unusable,
-            &format!("bulk {label} data is empty or unusable"),
+            format!("bulk {label} data is empty or unusable"),
         );
     };
     if coverage::coverages_support_same(&coverages, &thresholds) {
         return decision(
             Status::Same,
             same,
-            &format!("bulk {label} nearest-neighbor coverage supports same"),
+            format!("bulk {label} nearest-neighbor coverage supports same"),
         );
     }
     let (message, severity) = coverage::mismatch_message(&coverages, &thresholds);
@@ -642,7 +646,7 @@ fn bulk_values_same(
         status: Status::Undecided,
         reason: Reason {
             code: mismatch,
-            message,
+            message: message.into(),
             severity,
         },
     }
@@ -784,7 +788,7 @@ pub fn too_few_repetitions(comparison: &mut Comparison, repetitions: [Option<usi
             code: ReasonCode::TooFewRepetitions,
             message:
                 "a side has a single repetition: no run-to-run variation to judge the change by"
-                    .to_string(),
+                    .into(),
             severity: 0.0,
         };
     }
@@ -812,7 +816,7 @@ pub fn missing_summaries_decision(reference: Presence, compare: Presence) -> Opt
         return Some(decision(
             Status::Unknown,
             ReasonCode::StateSkipped,
-            &skipped.join("; "),
+            skipped.join("; "),
         ));
     }
     let message = match (reference.has_summaries, compare.has_summaries) {

@@ -196,7 +196,7 @@ mod tests {
         for status in statuses {
             let reason = Reason {
                 code: ReasonCode::NoiseTooHigh,
-                message: String::new(),
+                message: "".into(),
                 severity: 0.0,
             };
             report.tally.record(*status, &reason);

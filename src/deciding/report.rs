@@ -15,7 +15,7 @@ struct ReasonTally {
     key: &'static str,
     canonical: ReasonCode,
     count: usize,
-    message: String,
+    message: std::borrow::Cow<'static, str>,
     severity: f64,
 }
 
@@ -43,7 +43,7 @@ impl ReasonTallies {
                     key,
                     canonical: reason.code,
                     count: 0,
-                    message: String::new(),
+                    message: std::borrow::Cow::Borrowed(""),
                     severity: 0.0,
                 });
                 self.0.len() - 1
@@ -89,7 +89,7 @@ impl Tally {
             .undecided_reasons
             .0
             .iter()
-            .map(|t| (t.canonical, t.count, t.message.as_str()))
+            .map(|t| (t.canonical, t.count, t.message.as_ref()))
             .collect();
         reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
         reasons

@@ -137,7 +137,8 @@ impl ReasonCode {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reason {
     pub code: ReasonCode,
-    pub message: String,
+    /// Nearly always a fixed text: borrowed, not copied into every record.
+    pub message: std::borrow::Cow<'static, str>,
     /// Orders reasons of the same code: the summary shows the most severe message.
     pub severity: f64,
 }

@@ -85,7 +85,7 @@ mod tests {
         let mut tally = Tally::default();
         let reason = |code| Reason {
             code,
-            message: String::new(),
+            message: "".into(),
             severity: 0.0,
         };
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));

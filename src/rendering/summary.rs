@@ -80,7 +80,7 @@ mod tests {
     fn reason(code: ReasonCode, message: &str, severity: f64) -> Reason {
         Reason {
             code,
-            message: message.to_string(),
+            message: message.to_string().into(),
             severity,
         }
     }

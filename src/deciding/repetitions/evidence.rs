@@ -205,10 +205,10 @@ fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String
     })
 }
 
-fn reason(code: ReasonCode, message: &str) -> Reason {
+fn reason(code: ReasonCode, message: impl Into<std::borrow::Cow<'static, str>>) -> Reason {
     Reason {
         code,
-        message: message.to_string(),
+        message: message.into(),
         severity: 0.0,
     }
 }
@@ -248,7 +248,7 @@ fn apply_verdict(comparison: &mut Comparison, verdict: &Verdict) {
             comparison.status = Status::Undecided;
             comparison.reason = reason(
                 ReasonCode::CenterTestsDisagree,
-                &format!(
+                format!(
                     "the {} test on the run centers passes, but the {} test points the other way ({:.1} standard errors): the measures of the runs disagree on the direction",
                     passing.kind.label(),
                     opposing.kind.label(),
@@ -260,7 +260,7 @@ fn apply_verdict(comparison: &mut Comparison, verdict: &Verdict) {
             comparison.status = Status::Undecided;
             comparison.reason = reason(
                 ReasonCode::CenterTestUnconfirmed,
-                &format!(
+                format!(
                     "the {} test on the run centers passes, but with {} degree(s) of freedom FAST or SLOW needs the time and cycles tests both to pass",
                     test.kind.label(),
                     test.df,
