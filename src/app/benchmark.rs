@@ -264,7 +264,12 @@ pub(super) fn table_text<'r>(
     records: impl IntoIterator<Item = &'r StateRecord>,
 ) -> String {
     let shown = records.into_iter().filter(|r| r.displayed);
-    let cells = |r: &StateRecord| r.axis_values.iter().map(|a| a.display.clone()).collect();
+    let cells = |r: &StateRecord| {
+        r.axis_values
+            .iter()
+            .map(|a| a.display.to_string())
+            .collect()
+    };
     match s.inputs.layout {
         Layout::Pair => {
             let rows: Vec<Row> = shown
@@ -358,7 +363,7 @@ impl Decider<'_> {
             compare_json: self.files.shared(state.compare[0].path),
             devices: self.devices,
             device_names: self.device_names.clone(),
-            state_key: state.key.to_string(),
+            state_key: state.key.into(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
             axis_values: axis_entries(values, cells),
@@ -526,6 +531,7 @@ fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
 
 /// A state's axis values with their table cells, as records keep them.
 fn axis_entries(values: &[AxisValue], cells: Vec<String>) -> Vec<AxisEntry> {
+    // The cells are short: kept inline, their buffers freed here.
     values
         .iter()
         .zip(cells)
@@ -533,7 +539,7 @@ fn axis_entries(values: &[AxisValue], cells: Vec<String>) -> Vec<AxisEntry> {
             name: value.name.clone(),
             value_type: value.value_type.clone(),
             value: value.value.clone(),
-            display,
+            display: display.into(),
         })
         .collect()
 }

@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use compact_str::CompactString;
+
 use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::scalar::Scalar;
@@ -111,10 +113,10 @@ impl Tally {
 /// JSON, and its displayed form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AxisEntry {
-    pub name: String,
+    pub name: CompactString,
     pub value_type: Option<Scalar>,
     pub value: Option<Scalar>,
-    pub display: String,
+    pub display: CompactString,
 }
 
 /// A resolved sidecar path and its advertised value count.
@@ -150,7 +152,7 @@ pub struct StateRecord {
     pub devices: (i64, i64),
     /// Names of the reference and compare devices, when their sections name them.
     pub device_names: (Option<Arc<str>>, Option<Arc<str>>),
-    pub state_key: String,
+    pub state_key: CompactString,
     pub occurrence: usize,
     pub occurrence_count: usize,
     pub axis_values: Vec<AxisEntry>,

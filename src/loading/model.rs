@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use compact_str::CompactString;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
@@ -95,19 +96,21 @@ fn exact_states<'de, D: Deserializer<'de>>(
 
 /// A state's name; its position in the input tells the reader how far
 /// parsing has come (see `mapped::reached`).
-pub(crate) fn state_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+pub(crate) fn state_name<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<CompactString, D::Error> {
     struct NameVisitor;
     impl<'de> Visitor<'de> for NameVisitor {
-        type Value = String;
+        type Value = CompactString;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("a state name")
         }
-        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<String, E> {
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<CompactString, E> {
             crate::loading::mapped::reached(v.as_ptr());
-            Ok(v.to_string())
+            Ok(v.into())
         }
-        fn visit_str<E>(self, v: &str) -> Result<String, E> {
-            Ok(v.to_string())
+        fn visit_str<E>(self, v: &str) -> Result<CompactString, E> {
+            Ok(v.into())
         }
     }
     deserializer.deserialize_str(NameVisitor)
@@ -261,7 +264,7 @@ impl Device {
                 .get("id")
                 .and_then(serde_json::Value::as_i64)
                 .map(Scalar::Int),
-            name: name.map(Scalar::Str),
+            name: name.map(|name| Scalar::Str(name.into())),
         }
     }
 
@@ -300,7 +303,7 @@ pub(crate) fn loose_ints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<V
 /// A name the reference prints with `str()`: a number is a name too.
 pub(crate) fn loose_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     match Scalar::deserialize(deserializer)? {
-        Scalar::Str(text) => Ok(text),
+        Scalar::Str(text) => Ok(text.into()),
         other @ (Scalar::Int(_) | Scalar::BigInt(_) | Scalar::Float(_) | Scalar::Bool(_)) => {
             Ok(other.py_str())
         }
@@ -350,8 +353,9 @@ pub struct State {
     /// Written as an array instead of an object.
     #[serde(skip)]
     pub positional: bool,
+    /// Inline up to 24 bytes, as most state names are.
     #[serde(deserialize_with = "state_name")]
-    pub name: String,
+    pub name: CompactString,
     /// [`StateDevice::Missing`] when the key is missing: the reference
     /// fails only when it filters the benchmark's states by device.
     #[serde(default = "missing_device", deserialize_with = "state_device")]
@@ -377,7 +381,7 @@ impl State {
     pub(crate) fn unnamed(positional: bool) -> State {
         State {
             positional,
-            name: String::new(),
+            name: CompactString::default(),
             device: StateDevice::Missing,
             axis_values: None,
             summaries: None,
@@ -428,7 +432,7 @@ impl State {
 
 #[derive(Debug, Deserialize)]
 pub struct AxisValue {
-    pub name: String,
+    pub name: CompactString,
     #[serde(rename = "type", default)]
     pub value_type: Option<Scalar>,
     #[serde(default, deserialize_with = "present")]

@@ -7,6 +7,8 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use compact_str::CompactString;
+
 use crate::pycompat::pyfmt;
 
 /// Any JSON value as far as the comparison cares: scalars are kept, arrays
@@ -19,7 +21,9 @@ pub enum Scalar {
     /// Integers beyond `i64` (Python ints are unbounded).
     BigInt(String),
     Float(f64),
-    Str(String),
+    /// Inline up to 24 bytes: the short names, types and values of axes
+    /// take no allocation of their own.
+    Str(CompactString),
     /// Arrays and objects: only whether they are empty (Python truthiness).
     Array {
         empty: bool,
@@ -39,7 +43,7 @@ impl Scalar {
             Scalar::Int(value) => value.to_string(),
             Scalar::BigInt(text) => text.clone(),
             Scalar::Float(value) => pyfmt::float_repr(*value),
-            Scalar::Str(text) => text.clone(),
+            Scalar::Str(text) => text.to_string(),
             Scalar::Array { empty: true } => "[]".to_string(),
             Scalar::Object { empty: true } => "{}".to_string(),
             Scalar::Array { .. } => "[...]".to_string(),
@@ -157,13 +161,13 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         if let Some(digits) = crate::pycompat::pyjson::big_integer(v) {
             return Ok(Scalar::BigInt(digits.to_string()));
         }
-        Ok(Scalar::Str(v.to_string()))
+        Ok(Scalar::Str(v.into()))
     }
     fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
         if let Some(special) = crate::pycompat::pyjson::special_float(&v) {
             return Ok(Scalar::Float(special));
         }
-        Ok(Scalar::Str(v))
+        Ok(Scalar::Str(v.into()))
     }
     fn visit_unit<E>(self) -> Result<Scalar, E> {
         Ok(Scalar::Null)

@@ -264,7 +264,7 @@ impl<'de> Deserialize<'de> for Word {
             }
             fn visit_str<E>(self, v: &str) -> Result<Word, E> {
                 Ok(KNOWN_WORDS.iter().find(|word| **word == v).map_or_else(
-                    || Word::Other(Scalar::Str(v.to_string())),
+                    || Word::Other(Scalar::Str(v.into())),
                     |word| Word::Known(word),
                 ))
             }

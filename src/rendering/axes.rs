@@ -120,9 +120,9 @@ mod tests {
 
     fn value(name: &str, value: &str) -> AxisValue {
         AxisValue {
-            name: name.to_string(),
+            name: name.into(),
             value_type: None,
-            value: Some(Scalar::Str(value.to_string())),
+            value: Some(Scalar::Str(value.into())),
         }
     }
 

@@ -13,7 +13,7 @@ fn scalar_value(value: Option<&Scalar>) -> PyValue {
         Some(Scalar::Bool(b)) => PyValue::Bool(*b),
         Some(Scalar::Int(i)) => PyValue::Int(*i),
         Some(Scalar::Float(f)) => PyValue::Float(*f),
-        Some(Scalar::Str(s)) => PyValue::Str(s.clone()),
+        Some(Scalar::Str(s)) => PyValue::Str(s.to_string()),
         // Values no NVBench file holds; keep them visible as text.
         Some(other @ (Scalar::BigInt(_) | Scalar::Array { .. } | Scalar::Object { .. })) => {
             PyValue::Str(other.py_str())
@@ -31,10 +31,10 @@ fn count_value(count: usize) -> PyValue {
 
 fn axis_entry(entry: &AxisEntry) -> PyValue {
     PyValue::Dict(vec![
-        ("name".into(), PyValue::Str(entry.name.clone())),
+        ("name".into(), PyValue::Str(entry.name.to_string())),
         ("type".into(), scalar_value(entry.value_type.as_ref())),
         ("value".into(), scalar_value(entry.value.as_ref())),
-        ("display".into(), PyValue::Str(entry.display.clone())),
+        ("display".into(), PyValue::Str(entry.display.to_string())),
     ])
 }
 

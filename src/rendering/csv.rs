@@ -94,7 +94,7 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
             .as_deref()
             .unwrap_or_default()
             .to_string(),
-        record.state_key.clone(),
+        record.state_key.to_string(),
         record.occurrence.to_string(),
     ];
     fields.extend(axes.iter().map(|name| {

@@ -199,7 +199,7 @@ fn axis_cells(record: &StateRecord) -> Vec<String> {
     record
         .axis_values
         .iter()
-        .map(|a| a.display.clone())
+        .map(|a| a.display.to_string())
         .collect()
 }
 

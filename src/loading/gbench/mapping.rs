@@ -169,12 +169,12 @@ fn instance_state(
     };
     let mut state = State {
         positional: false,
-        name,
+        name: name.into(),
         device: StateDevice::Id(0),
         axis_values: Some(Some(
             axes.iter()
                 .map(|(n, v)| AxisValue {
-                    name: n.clone(),
+                    name: n.as_str().into(),
                     value_type: Some(Scalar::Str("int64".into())),
                     value: Some(Scalar::Int(*v)),
                 })
@@ -234,7 +234,7 @@ fn instance_state(
             .find_map(|e| e.failure_message())
             .unwrap_or("every repetition failed");
         state.is_skipped = Some(Scalar::Bool(true));
-        state.skip_reason = Some(Scalar::Str(message.to_string()));
+        state.skip_reason = Some(Scalar::Str(message.into()));
     } else {
         let mut sorted = samples.clone();
         sorted.sort_by(f64::total_cmp);

@@ -453,7 +453,7 @@ fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<Axis
         .filter(|v| v.name != axis)
         .map(|v| {
             let value = v.value.as_ref().map(|s| s.py_str()).unwrap_or_default();
-            (v.name.clone(), value)
+            (v.name.to_string(), value)
         })
         .collect();
     Ok(Some((x, key)))
