@@ -18,8 +18,9 @@ pub enum Scalar {
     Null,
     Bool(bool),
     Int(i64),
-    /// Integers beyond `i64` (Python ints are unbounded).
-    BigInt(String),
+    /// Integers beyond `i64` (Python ints are unbounded). Boxed, so that
+    /// the enum fits in the niche of [`Scalar::Str`]'s 24 bytes.
+    BigInt(Box<str>),
     Float(f64),
     /// Inline up to 24 bytes: the short names, types and values of axes
     /// take no allocation of their own.
@@ -41,7 +42,7 @@ impl Scalar {
             Scalar::Bool(true) => "True".to_string(),
             Scalar::Bool(false) => "False".to_string(),
             Scalar::Int(value) => value.to_string(),
-            Scalar::BigInt(text) => text.clone(),
+            Scalar::BigInt(text) => text.to_string(),
             Scalar::Float(value) => pyfmt::float_repr(*value),
             Scalar::Str(text) => text.to_string(),
             Scalar::Array { empty: true } => "[]".to_string(),
@@ -149,7 +150,7 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Int(v))
     }
     fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
-        Ok(i64::try_from(v).map_or_else(|_| Scalar::BigInt(v.to_string()), Scalar::Int))
+        Ok(i64::try_from(v).map_or_else(|_| Scalar::BigInt(v.to_string().into()), Scalar::Int))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
         Ok(Scalar::Float(v))
@@ -159,7 +160,7 @@ impl<'de> Visitor<'de> for ScalarVisitor {
             return Ok(Scalar::Float(special));
         }
         if let Some(digits) = crate::pycompat::pyjson::big_integer(v) {
-            return Ok(Scalar::BigInt(digits.to_string()));
+            return Ok(Scalar::BigInt(digits.into()));
         }
         Ok(Scalar::Str(v.into()))
     }
@@ -202,4 +203,17 @@ pub(crate) fn present<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Scalar>, D::Error> {
     Scalar::deserialize(deserializer).map(Some)
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::Scalar;
+
+    /// Every axis value and state holds several: the enum lives in the
+    /// niche of its inline string (`Option` too), 24 bytes, not 32.
+    #[test]
+    fn a_scalar_takes_24_bytes() {
+        assert_eq!(std::mem::size_of::<Scalar>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Scalar>>(), 24);
+    }
 }
