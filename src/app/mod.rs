@@ -36,8 +36,8 @@ use crate::settings::{Layout, Settings};
 use crate::text::printable::{not_a_marker, printable};
 
 use benchmark::{
-    BENCHMARKS_PER_THREAD, BenchPair, DecidedState, PairWork, axis_names, benchmark_device_pairs,
-    check_states, prepare_benchmark, prepare_pair, table_text,
+    BENCHMARKS_PER_THREAD, BenchPair, PairWork, axis_names, benchmark_device_pairs, check_states,
+    prepare_benchmark, prepare_pair, table_text,
 };
 use group::{FirstByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
 use sections::{FileContext, device_heading, device_name, find_device};
@@ -424,12 +424,10 @@ impl<'s> Run<'s> {
         let mut decided = decided;
         let mut table_rows = 0;
         for (index, state) in matched.iter().enumerate() {
-            for warning in std::mem::take(&mut decided[index].warnings) {
+            for warning in decided[index].take_warnings() {
                 self.warnings.warn(warning);
             }
-            let DecidedState {
-                record, run_files, ..
-            } = &decided[index];
+            let (record, run_files) = (&decided[index].record, decided[index].run_files());
             let Ok(record) = record else {
                 return decided.swap_remove(index).record.map(drop);
             };
