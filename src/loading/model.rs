@@ -22,8 +22,16 @@ pub enum StateDevice {
     Missing,
     /// A JSON integer.
     Id(i64),
-    /// Any other value: the id it equals, if any, and its `str()`.
-    Other { id: Option<i64>, text: Box<str> },
+    /// Any other value: the id it equals, if any, and its `str()`. Boxed:
+    /// rare, and the enum is 16 bytes instead of 32 in every state.
+    Other(Box<OtherDevice>),
+}
+
+/// A `device` that is not a JSON integer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherDevice {
+    pub id: Option<i64>,
+    pub text: Box<str>,
 }
 
 impl StateDevice {
@@ -37,10 +45,10 @@ impl StateDevice {
             }
             _ => None,
         };
-        StateDevice::Other {
+        StateDevice::Other(Box::new(OtherDevice {
             id,
             text: value.py_str().into_boxed_str(),
-        }
+        }))
     }
 
     /// The device id the value equals, as `state["device"] == id` tells.
@@ -48,7 +56,7 @@ impl StateDevice {
         match self {
             StateDevice::Missing => None,
             StateDevice::Id(id) => Some(*id),
-            StateDevice::Other { id, .. } => *id,
+            StateDevice::Other(other) => other.id,
         }
     }
 
@@ -64,7 +72,7 @@ impl fmt::Display for StateDevice {
         match self {
             StateDevice::Missing => Ok(()),
             StateDevice::Id(id) => write!(f, "{id}"),
-            StateDevice::Other { text, .. } => f.write_str(text),
+            StateDevice::Other(other) => f.write_str(&other.text),
         }
     }
 }
@@ -83,8 +91,9 @@ pub(crate) fn state_device<'de, D: Deserializer<'de>>(
 #[allow(clippy::type_complexity)]
 pub(crate) fn present_axis_values<'de, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<Option<Vec<AxisValue>>>, D::Error> {
-    Option::<ExactVec<AxisValue>>::deserialize(deserializer).map(|values| Some(values.map(|v| v.0)))
+) -> Result<Option<Option<Box<[AxisValue]>>>, D::Error> {
+    Option::<ExactVec<AxisValue>>::deserialize(deserializer)
+        .map(|values| Some(values.map(|v| v.0.into_boxed_slice())))
 }
 
 /// A benchmark's states, without the slack of a grown vector.
@@ -363,13 +372,14 @@ pub struct State {
     /// `None` when the key is missing (the reference's KeyError where it
     /// reads the row), `Some(None)` for a JSON `null` (no axis values).
     #[serde(default, deserialize_with = "present_axis_values")]
-    pub axis_values: Option<Option<Vec<AxisValue>>>,
+    pub axis_values: Option<Option<Box<[AxisValue]>>>,
     #[serde(default)]
     pub summaries: Option<Summaries>,
     #[serde(default)]
     pub is_skipped: Option<Scalar>,
+    /// Boxed: nearly every state has none (8 bytes instead of 24).
     #[serde(default)]
-    pub skip_reason: Option<Scalar>,
+    pub skip_reason: Option<Box<Scalar>>,
     /// A Google Benchmark instance: its repetitions (never in NVBench files).
     #[serde(skip)]
     pub gbench: Option<Box<crate::loading::gbench::mapping::GbenchState>>,
@@ -437,4 +447,19 @@ pub struct AxisValue {
     pub value_type: Option<Scalar>,
     #[serde(default, deserialize_with = "present")]
     pub value: Option<Scalar>,
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// Every state of every run is held until its group is compared: a
+    /// byte here is a megabyte on a million states (issue 26, item 11).
+    #[test]
+    fn parsed_states_stay_small() {
+        assert_eq!(std::mem::size_of::<StateDevice>(), 16);
+        assert_eq!(std::mem::size_of::<AxisValue>(), 72);
+        assert_eq!(std::mem::size_of::<Summaries>(), 56);
+        assert_eq!(std::mem::size_of::<State>(), 168);
+    }
 }

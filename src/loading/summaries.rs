@@ -355,16 +355,25 @@ pub enum SummaryData {
 pub struct Summaries {
     pub count: usize,
     /// `(tag, position in the list, value)` of the first summary of each tag.
-    first: Vec<(Tag, usize, Slot)>,
+    first: Vec<(Tag, Position, Slot)>,
     /// Position of the first summary without a `tag` key: a linear search
     /// reaching it fails.
-    first_untagged: Option<usize>,
+    first_untagged: Option<Position>,
     /// `summaries` is a truthy value that is not a list (a number, a
     /// string, an object): the reference fails only where it looks inside.
     not_a_list: bool,
     /// Summaries computed from this many repetitions of an input without a
     /// clock domain (Google Benchmark), not read from an NVBench file.
-    repetitions: Option<usize>,
+    repetitions: Option<u32>,
+}
+
+/// A summary's position in its list, in 4 bytes: 24-byte entries instead
+/// of 32. A list of 2^32 summaries and more (over 8 GB of JSON in one
+/// state) would compare its later positions as equal.
+type Position = u32;
+
+fn position(index: usize) -> Position {
+    Position::try_from(index).unwrap_or(Position::MAX)
 }
 
 /// An extracted value as kept: a number in place (what nearly every
@@ -411,17 +420,17 @@ impl Summaries {
             first: values
                 .iter()
                 .enumerate()
-                .map(|(position, (tag, value))| (*tag, position, Slot::Number(*value)))
+                .map(|(index, (tag, value))| (*tag, position(index), Slot::Number(*value)))
                 .collect(),
             first_untagged: None,
             not_a_list: false,
-            repetitions: Some(repetitions),
+            repetitions: Some(u32::try_from(repetitions).unwrap_or(u32::MAX)),
         }
     }
 
     /// The repetitions computed summaries come from (`None`: read from a file).
     pub fn repetitions(&self) -> Option<usize> {
-        self.repetitions
+        self.repetitions.map(|count| count as usize)
     }
 
     /// A `summaries` value that is not a list; a falsy one is no summaries
@@ -469,7 +478,7 @@ impl Summaries {
     fn record(&mut self, position: usize, summary: RawSummary) {
         match summary.tag {
             RawTag::Missing => {
-                self.first_untagged.get_or_insert(position);
+                self.first_untagged.get_or_insert(self::position(position));
             }
             RawTag::Known(tag) => {
                 self.keep_first(tag, position, || extract_summary(tag, &summary.data));
@@ -482,7 +491,8 @@ impl Summaries {
     /// that one); the value of a later one is not even extracted.
     fn keep_first(&mut self, tag: Tag, position: usize, value: impl FnOnce() -> Extracted) {
         if !self.first.iter().any(|(t, _, _)| *t == tag) {
-            self.first.push((tag, position, Slot::of(value())));
+            self.first
+                .push((tag, self::position(position), Slot::of(value())));
         }
     }
 }

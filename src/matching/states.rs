@@ -18,7 +18,7 @@ pub fn state_match_key(state: &State) -> &str {
         .and_then(|rest| match &state.device {
             StateDevice::Missing => Some(rest),
             StateDevice::Id(id) => strip_decimal(rest, *id),
-            StateDevice::Other { text, .. } => rest.strip_prefix(&**text),
+            StateDevice::Other(other) => rest.strip_prefix(&*other.text),
         });
     match after_device {
         Some("") => "",

@@ -234,7 +234,7 @@ fn instance_state(
             .find_map(|e| e.failure_message())
             .unwrap_or("every repetition failed");
         state.is_skipped = Some(Scalar::Bool(true));
-        state.skip_reason = Some(Scalar::Str(message.into()));
+        state.skip_reason = Some(Box::new(Scalar::Str(message.into())));
     } else {
         let mut sorted = samples.clone();
         sorted.sort_by(f64::total_cmp);

@@ -422,7 +422,7 @@ impl<'a> Walker<'a> {
                 _ if this.is(key, b"skip_reason\"") => {
                     seen.first(5)?;
                     state.skip_reason =
-                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                        this.delegate(value, inner, |p| Option::<Box<Scalar>>::deserialize(p))?;
                 }
                 _ => return Ok(false),
             }
