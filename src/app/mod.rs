@@ -351,11 +351,11 @@ impl<'s> Run<'s> {
     /// One benchmark: its heading, then each device pair's prepared work
     /// (or, when preparing ahead failed, the same work done here, so that
     /// its error is reported in order) applied in turn.
-    fn compare_benchmark(
+    fn compare_benchmark<'a>(
         &mut self,
-        pair: &BenchPair,
+        pair: &BenchPair<'a>,
         context: &FileContext,
-        prepared: Option<Vec<PairWork>>,
+        prepared: Option<Vec<PairWork<'a>>>,
         console: &mut Console,
     ) -> Result<(), Failure> {
         let s = self.settings;
