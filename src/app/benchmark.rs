@@ -499,7 +499,11 @@ impl Decider<'_> {
         };
         let [rs, rf] = first_files(&decided.run_files[0]);
         let [cs, cf] = first_files(&decided.run_files[1]);
-        *run_files = decided.run_files;
+        // Only the bulk-debug entries name every run's files: 1 KB a state
+        // with three runs a side, not kept for nothing.
+        if self.settings.outputs.bulk_debug.is_some() {
+            *run_files = decided.run_files;
+        }
         Ok(Decided {
             comparison: decided.comparison,
             sidecars: [rs, rf, cs, cf],
