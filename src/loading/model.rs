@@ -96,6 +96,14 @@ pub(crate) fn present_axis_values<'de, D: Deserializer<'de>>(
         .map(|values| Some(values.map(|v| v.0.into_boxed_slice())))
 }
 
+/// A present, non-null `axis_values` list (the schema reader's fallback
+/// for a list it did not walk).
+pub(crate) fn axis_value_list<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Box<[AxisValue]>, D::Error> {
+    ExactVec::<AxisValue>::deserialize(deserializer).map(|values| values.0.into_boxed_slice())
+}
+
 /// A benchmark's states, without the slack of a grown vector.
 fn exact_states<'de, D: Deserializer<'de>>(
     deserializer: D,

@@ -115,6 +115,92 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
         ),
         (r#""summaries": ["#, r#""summaries": [[], "#, false),
         (r#""summaries": ["#, r#""summaries": [{}, "#, true),
+        // Axis values: walked, or read again by the full reader.
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "\u004e", "type": "int64", "value": "1"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": null, "value": "1"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": 5, "value": "1"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": "int64", "value": null}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": "int64", "value": 1}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": "int64", "value": [1, 2]}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": "int64", "value": "12345678901234567890123"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": "int64"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "flags": "x", "type": "int64", "value": "1"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"value": "1", "type": "int64", "name": "N"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "type": "int64", "value": "1"}, {"name": "M", "type": "string", "value": "x"}"#,
+            true,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"type": "int64", "value": "1"}"#,
+            false,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": 5, "type": "int64", "value": "1"}"#,
+            false,
+        ),
+        (
+            r#""axis_values": [{"name": "N", "type": "int64", "value": "1"}]"#,
+            r#""axis_values": []"#,
+            true,
+        ),
+        (
+            r#""axis_values": [{"name": "N", "type": "int64", "value": "1"}]"#,
+            r#""axis_values": null"#,
+            true,
+        ),
+        (
+            r#""axis_values": [{"name": "N", "type": "int64", "value": "1"}]"#,
+            r#""axis_values": [7]"#,
+            false,
+        ),
+        (
+            r#"{"name": "N", "type": "int64", "value": "1"}"#,
+            r#"{"name": "N", "name": "M", "type": "int64", "value": "1"}"#,
+            false,
+        ),
         (r#""device": 0"#, r#""device": 0.0"#, true),
         (r#""device": 0"#, r#""device": 7"#, true),
         (r#""device": 0"#, r#""device": 123456789012345678"#, true),

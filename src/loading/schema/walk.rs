@@ -9,7 +9,7 @@ use serde::de::value::BorrowedStrDeserializer;
 
 use super::blocks::{Tokens, is_delimiter};
 use crate::loading::fastjson::{self, Bail, Parser};
-use crate::loading::model::{self, Axis, Benchmark, Meta, Root, State};
+use crate::loading::model::{self, Axis, AxisValue, Benchmark, Meta, Root, State};
 use crate::loading::scalar::Scalar;
 use crate::loading::summaries::{
     DataEntry, Extracted, RawTag, Summaries, SummaryData, Tag, Word, extract_summary,
@@ -401,8 +401,16 @@ impl<'a> Walker<'a> {
                 }
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
-                    state.axis_values =
-                        this.delegate(value, inner, |p| model::present_axis_values(p))?;
+                    state.axis_values = if this.byte(value) == b'[' {
+                        Some(Some(this.walk_or_delegate(
+                            value,
+                            inner,
+                            Self::axis_values,
+                            |p| model::axis_value_list(p),
+                        )?))
+                    } else {
+                        this.delegate(value, inner, |p| model::present_axis_values(p))?
+                    };
                 }
                 _ if this.is(key, b"summaries\"") => {
                     seen.first(3)?;
@@ -433,6 +441,47 @@ impl<'a> Walker<'a> {
             return Err(Bail);
         }
         Ok(state)
+    }
+
+    /// An `axis_values` list of objects with a plain string `name` (the
+    /// derived reader's errors, duplicate keys included, are left to it).
+    fn axis_values(&mut self, start: usize, depth: usize) -> Result<Box<[AxisValue]>, Bail> {
+        let mut values = Vec::new();
+        let member_depth = depth + 2;
+        self.elements(start, |this, pos| {
+            let (mut name, mut value_type, mut value) = (None, None, None);
+            let mut seen = Seen::default();
+            this.members(pos, member_depth, |this, key, at| {
+                match () {
+                    _ if this.is(key, b"name\"") => {
+                        seen.first(0)?;
+                        let text = (this.byte(at) == b'"').then(|| this.plain_string(at));
+                        name = Some(text.flatten().ok_or(Bail)?);
+                    }
+                    _ if this.is(key, b"type\"") => {
+                        seen.first(1)?;
+                        value_type = if this.byte(at) == b'"' {
+                            Some(this.scalar(at, member_depth)?)
+                        } else {
+                            this.delegate(at, member_depth, |p| Option::<Scalar>::deserialize(p))?
+                        };
+                    }
+                    _ if this.is(key, b"value\"") => {
+                        seen.first(2)?;
+                        value = Some(this.scalar(at, member_depth)?);
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            })?;
+            values.push(AxisValue {
+                name: name.ok_or(Bail)?.into(),
+                value_type,
+                value,
+            });
+            Ok(())
+        })?;
+        Ok(values.into_boxed_slice())
     }
 
     /// A `summaries` list whose summaries all start with a string `tag`.
