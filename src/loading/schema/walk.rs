@@ -22,6 +22,9 @@ const MAX_DEPTH: usize = 100;
 pub(super) struct Walker<'a> {
     input: &'a [u8],
     tokens: Tokens<'a>,
+    /// A state's axis values as they are read; each list is then moved
+    /// into an allocation of its exact length (no growth, no slack).
+    axis_scratch: Vec<AxisValue>,
 }
 
 /// Keys seen in an object, one bit each: a second one is left to the full reader.
@@ -101,6 +104,7 @@ impl<'a> Walker<'a> {
         Walker {
             input,
             tokens: Tokens::new(input, avx2),
+            axis_scratch: Vec::new(),
         }
     }
 
@@ -446,9 +450,10 @@ impl<'a> Walker<'a> {
     /// An `axis_values` list of objects with a plain string `name` (the
     /// derived reader's errors, duplicate keys included, are left to it).
     fn axis_values(&mut self, start: usize, depth: usize) -> Result<Box<[AxisValue]>, Bail> {
-        let mut values = Vec::new();
+        let mut values = std::mem::take(&mut self.axis_scratch);
+        values.clear();
         let member_depth = depth + 2;
-        self.elements(start, |this, pos| {
+        let read = self.elements(start, |this, pos| {
             let (mut name, mut value_type, mut value) = (None, None, None);
             let mut seen = Seen::default();
             this.members(pos, member_depth, |this, key, at| {
@@ -480,8 +485,10 @@ impl<'a> Walker<'a> {
                 value,
             });
             Ok(())
-        })?;
-        Ok(values.into_boxed_slice())
+        });
+        let list = read.map(|()| values.drain(..).collect());
+        self.axis_scratch = values;
+        list
     }
 
     /// A `summaries` list whose summaries all start with a string `tag`.
