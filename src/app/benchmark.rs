@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::repetitions::RepetitionStats;
 use crate::deciding::repetitions::evidence::{RunFiles, SideRuns, decide_repeated};
-use crate::deciding::report::{AxisEntry, SidecarFile, Sidecars, StateRecord};
+use crate::deciding::report::{AxisEntry, PairNames, SidecarFile, Sidecars, StateRecord};
 use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
@@ -228,10 +228,13 @@ pub(super) fn prepare_pair<'a>(
         settings: s,
         context,
         bench: pair.bench(),
-        bench_name: pair.bench().name.as_str().into(),
-        device_names: (ref_name.map(Arc::from), cmp_name.map(Arc::from)),
-        files: Default::default(),
-        devices,
+        names: SharedNames::new(PairNames {
+            benchmark: pair.bench().name.clone(),
+            reference_json: String::new(),
+            compare_json: String::new(),
+            devices,
+            device_names: (ref_name, cmp_name),
+        }),
         resolve_sidecars,
     };
     // Decisions are independent: they run in parallel, and their results
@@ -352,11 +355,7 @@ struct Decider<'a> {
     context: &'a FileContext<'a>,
     bench: &'a Benchmark,
     /// Shared by the records of the pair.
-    bench_name: Arc<str>,
-    device_names: (Option<Arc<str>>, Option<Arc<str>>),
-    /// The files the records name: nearly always one a side.
-    files: SharedFiles,
-    devices: (i64, i64),
+    names: SharedNames,
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
 }
@@ -396,11 +395,9 @@ impl Decider<'_> {
         let mut decided = decided;
         decided.comparison.utest_p = utest_p(state);
         Ok(StateRecord {
-            benchmark: Arc::clone(&self.bench_name),
-            reference_json: self.files.shared(state.reference[0].path),
-            compare_json: self.files.shared(state.compare[0].path),
-            devices: self.devices,
-            device_names: self.device_names.clone(),
+            pair: self
+                .names
+                .shared(state.reference[0].path, state.compare[0].path),
             state_key: state.key.into(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -512,22 +509,43 @@ impl Decider<'_> {
     }
 }
 
-/// File names as records share them: one `Arc` per file, made on first use.
-#[derive(Default)]
-struct SharedFiles(Mutex<Vec<Arc<str>>>);
+/// The names records share: one `Arc` per pair of files (nearly always
+/// one per device pair), made on first use.
+struct SharedNames {
+    /// Benchmark and devices, with empty file names.
+    template: PairNames,
+    made: Mutex<Vec<Arc<PairNames>>>,
+}
 
-impl SharedFiles {
-    fn shared(&self, path: &str) -> Arc<str> {
-        let mut files = self
-            .0
+impl SharedNames {
+    fn new(template: PairNames) -> SharedNames {
+        SharedNames {
+            template,
+            made: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn shared(&self, reference_json: &str, compare_json: &str) -> Arc<PairNames> {
+        let mut made = self
+            .made
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(file) = files.iter().find(|file| ***file == *path) {
-            return Arc::clone(file);
+        let same = |names: &&Arc<PairNames>| {
+            names.reference_json == reference_json && names.compare_json == compare_json
+        };
+        if let Some(names) = made.iter().find(same) {
+            return Arc::clone(names);
         }
-        let file: Arc<str> = path.into();
-        files.push(Arc::clone(&file));
-        file
+        let t = &self.template;
+        let names = Arc::new(PairNames {
+            benchmark: t.benchmark.clone(),
+            reference_json: reference_json.to_string(),
+            compare_json: compare_json.to_string(),
+            devices: t.devices,
+            device_names: t.device_names.clone(),
+        });
+        made.push(Arc::clone(&names));
+        names
     }
 }
 

@@ -105,13 +105,13 @@ fn chart_rows(
     else {
         return Ok(Vec::new());
     };
-    let groups = s.filters.axis_filter_groups(&first.benchmark);
+    let groups = s.filters.axis_filter_groups(&first.pair.benchmark);
     let filters = groups.first().map_or(&[][..], Vec::as_slice);
     for state in states {
         for (candidate, record) in state.records.iter().enumerate() {
             if let Some(record) = record.filter(|_| state.shown[candidate]) {
                 let label = printable(&labels[candidate + 1]).into_owned();
-                let device = record.device_names.1.as_deref().map(str::to_string);
+                let device = record.pair.device_names.1.as_deref().map(str::to_string);
                 charts.add_labelled_row(record, filters, device, Some(&label));
             }
         }
@@ -122,18 +122,19 @@ fn chart_rows(
         .map(|st| st.records.clone())
         .collect();
     let name = first
+        .pair
         .device_names
         .0
         .as_deref()
         .unwrap_or_default()
         .to_string();
-    charts.finish_nway_device_pair(&shown, labels, (first.devices.0, pair), &name)
+    charts.finish_nway_device_pair(&shown, labels, (first.pair.devices.0, pair), &name)
 }
 
 /// `## [id] name` of the baseline device.
 fn baseline_heading(record: &StateRecord) -> String {
-    let name = record.device_names.0.as_deref().unwrap_or("None");
-    format!("## [{}] {}", record.devices.0, printable(name))
+    let name = record.pair.device_names.0.as_deref().unwrap_or("None");
+    format!("## [{}] {}", record.pair.devices.0, printable(name))
 }
 
 /// The states of one device pair over the candidates, by key and

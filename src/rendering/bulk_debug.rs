@@ -3,7 +3,7 @@
 //! is emitted through `repr`, so the output is always valid Python.
 
 use crate::deciding::repetitions::evidence::RunFiles;
-use crate::deciding::report::{AxisEntry, SidecarFile, Sidecars, StateRecord};
+use crate::deciding::report::{AxisEntry, PairNames, SidecarFile, Sidecars, StateRecord};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pprint::{PyValue, pformat};
 
@@ -57,11 +57,17 @@ pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRe
     let mut entries = vec![
         ("row_index".to_string(), count_value(row_index)),
         ("table_row_index".into(), count_value(table_row_index)),
-        ("benchmark".into(), text(&record.benchmark)),
-        ("reference_json".into(), text(&record.reference_json)),
-        ("compare_json".into(), text(&record.compare_json)),
-        ("reference_device_id".into(), PyValue::Int(record.devices.0)),
-        ("compare_device_id".into(), PyValue::Int(record.devices.1)),
+        ("benchmark".into(), text(&record.pair.benchmark)),
+        ("reference_json".into(), text(&record.pair.reference_json)),
+        ("compare_json".into(), text(&record.pair.compare_json)),
+        (
+            "reference_device_id".into(),
+            PyValue::Int(record.pair.devices.0),
+        ),
+        (
+            "compare_device_id".into(),
+            PyValue::Int(record.pair.devices.1),
+        ),
         ("state_key".into(), text(&record.state_key)),
         ("occurrence".into(), count_value(record.occurrence)),
         (
@@ -171,10 +177,16 @@ pub fn run_rows(
             let (reference, compare) = (runs[0].get(k), runs[1].get(k));
             let mut entry = record.clone();
             let json = |run: Option<&RunFiles>, fallback: &str| {
-                run.map_or_else(|| fallback.into(), |r| r.json.as_str().into())
+                run.map_or_else(|| fallback.to_string(), |r| r.json.clone())
             };
-            entry.reference_json = json(reference, &record.reference_json);
-            entry.compare_json = json(compare, &record.compare_json);
+            let names = &record.pair;
+            entry.pair = std::sync::Arc::new(PairNames {
+                benchmark: names.benchmark.clone(),
+                reference_json: json(reference, &names.reference_json),
+                compare_json: json(compare, &names.compare_json),
+                devices: names.devices,
+                device_names: names.device_names.clone(),
+            });
             let [rs, rf] = reference.map(|r| r.sidecars.clone()).unwrap_or_default();
             let [cs, cf] = compare.map(|r| r.sidecars.clone()).unwrap_or_default();
             entry.sidecars = Sidecars::new([rs, rf, cs, cf]);

@@ -86,9 +86,10 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
         _ => None,
     };
     let mut fields = vec![
-        record.benchmark.to_string(),
-        record.devices.0.to_string(),
+        record.pair.benchmark.to_string(),
+        record.pair.devices.0.to_string(),
         record
+            .pair
             .device_names
             .0
             .as_deref()

@@ -195,13 +195,13 @@ fn axis_value_text(value: &Option<Scalar>) -> Option<String> {
 fn state(record: &StateRecord) -> StateJson<'_> {
     let c: &Comparison = &record.comparison;
     StateJson {
-        benchmark: &record.benchmark,
-        reference_json: &record.reference_json,
-        compare_json: &record.compare_json,
-        reference_device: record.devices.0,
-        compare_device: record.devices.1,
-        reference_device_name: record.device_names.0.as_deref(),
-        compare_device_name: record.device_names.1.as_deref(),
+        benchmark: &record.pair.benchmark,
+        reference_json: &record.pair.reference_json,
+        compare_json: &record.pair.compare_json,
+        reference_device: record.pair.devices.0,
+        compare_device: record.pair.devices.1,
+        reference_device_name: record.pair.device_names.0.as_deref(),
+        compare_device_name: record.pair.device_names.1.as_deref(),
         state_key: &record.state_key,
         axis_values: record
             .axis_values

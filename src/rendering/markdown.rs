@@ -238,9 +238,9 @@ fn row(record: &StateRecord) -> String {
     };
     format!(
         "| {} | {} vs {} | {} | {} | {} | {} | {} |\n",
-        name_cell(&record.benchmark),
-        record.devices.0,
-        record.devices.1,
+        name_cell(&record.pair.benchmark),
+        record.pair.devices.0,
+        record.pair.devices.1,
         name_cell(&axes.join(" ")),
         positive_duration(c.ref_time),
         positive_duration(c.cmp_time),

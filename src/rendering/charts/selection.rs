@@ -140,7 +140,7 @@ impl<'s> Charts<'s> {
         let Some(fraction) = record.comparison.frac_diff.filter(|f| f.is_finite()) else {
             return;
         };
-        let benchmark = printable(&record.benchmark).into_owned();
+        let benchmark = printable(&record.pair.benchmark).into_owned();
         let mut name = vec![NamePart::new("benchmark", benchmark, section::BENCHMARK)];
         name.extend(axis_parts(&record.axis_values, filters));
         if let Some(candidate) = candidate {
@@ -154,13 +154,13 @@ impl<'s> Charts<'s> {
             }
         }
         self.entry_devices
-            .push((record.devices.1, device_name.unwrap_or_default()));
+            .push((record.pair.devices.1, device_name.unwrap_or_default()));
         self.entries.push(SummaryEntry {
             name,
             fraction,
             range: hull_change(record),
             status: record.comparison.status.label(),
-            benchmark: record.benchmark.to_string(),
+            benchmark: record.pair.benchmark.to_string(),
         });
     }
 
@@ -384,7 +384,7 @@ impl<'s> Charts<'s> {
         if series.iter().all(|s| s.points.is_empty()) {
             return Ok(events);
         }
-        let benchmark = records.clone().next().map_or("", |r| &*r.benchmark);
+        let benchmark = records.clone().next().map_or("", |r| &*r.pair.benchmark);
         let template = self
             .settings
             .along_template
@@ -441,7 +441,7 @@ fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<Axis
             let names = record.axis_values.iter().map(|v| v.name.as_str());
             Failure::fatal(format!(
                 "{}{}",
-                missing_along_axis(axis, &record.benchmark, &record.state_key),
+                missing_along_axis(axis, &record.pair.benchmark, &record.state_key),
                 axis_hint(axis, names)
             ))
         })?;
