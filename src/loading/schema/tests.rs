@@ -421,6 +421,9 @@ fn mutated_files_never_disagree() {
         b"\"name\": \"y\", ",
         b"\"device\": 1, ",
         b"\"summaries\": [], ",
+        b"\"axis_values\": [{\"name\": \"A\"}], ",
+        b"\"type\": null, ",
+        b"\"value\": 7, ",
         b"\xc3\xa9",
     ];
     let mut bases: Vec<Vec<u8>> = crate::testing::shipped_json_files()
@@ -460,5 +463,7 @@ fn mutated_files_never_disagree() {
             }
         }
     }
-    assert!(accepted * 5 > total, "{accepted}/{total}");
+    // The schema reader must not refuse everything (a sixth of the
+    // mutated inputs stay valid documents it reads).
+    assert!(accepted * 6 > total, "{accepted}/{total}");
 }
