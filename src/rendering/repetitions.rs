@@ -8,11 +8,13 @@ use crate::deciding::decision::Comparison;
 use crate::deciding::repetitions::center_test::CenterTest;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::pycompat::pyfmt::{format_f, format_f_signed};
-use crate::pycompat::tabulate::{Align, github_table};
-use crate::rendering::axes::{axis_headers, printable_axis_cells};
-use crate::rendering::status_cell;
-use crate::rendering::table::DisplayMode;
-use crate::rendering::units::{IntervalWidths, TimingText, change, duration_units, percentage};
+use crate::pycompat::tabulate::{Align, CellPart, github_table_of};
+use crate::rendering::axes::axis_headers;
+use crate::rendering::push_status_cell;
+use crate::rendering::table::{DisplayMode, push_axis_cells, table_cells};
+use crate::rendering::units::{
+    IntervalWidths, TimingText, duration_units, push_change, push_percentage,
+};
 
 /// The `repetitions` object of a state in the JSON report.
 #[derive(serde::Serialize)]
@@ -200,34 +202,30 @@ pub fn run_centers_cell(side: &SideStats) -> String {
 }
 
 fn row_cells(
+    part: &mut CellPart,
     row: &RepetitionRow,
     texts: &[TimingText; 2],
     widths: [IntervalWidths; 2],
     mode: DisplayMode,
     no_color: bool,
-) -> Vec<String> {
+) {
     let (c, stats) = (row.comparison, row.stats);
-    let mut cells = vec![
-        texts[0].cell(widths[0]),
-        texts[1].cell(widths[1]),
-        change(c.status, c.frac_diff_interval),
-        percentage(stats.reference.noise),
-        percentage(stats.compare.noise),
-        delta_cell(stats),
-        significance_cell(stats),
-        test_cell(stats),
-        reps_cell(&stats.reference),
-        reps_cell(&stats.compare),
-        status_cell(c.status, no_color),
-    ];
+    part.write_cell(|text| texts[0].push_cell(text, widths[0]));
+    part.write_cell(|text| texts[1].push_cell(text, widths[1]));
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+    part.write_cell(|text| push_percentage(text, stats.reference.noise));
+    part.write_cell(|text| push_percentage(text, stats.compare.noise));
+    part.push_cell(&delta_cell(stats));
+    part.push_cell(&significance_cell(stats));
+    part.push_cell(&test_cell(stats));
+    part.push_cell(&reps_cell(&stats.reference));
+    part.push_cell(&reps_cell(&stats.compare));
+    part.write_cell(|text| push_status_cell(text, c.status, no_color));
     if mode == DisplayMode::Explain {
-        cells.extend([
-            c.reason.code.display().to_string(),
-            run_centers_cell(&stats.reference),
-            run_centers_cell(&stats.compare),
-        ]);
+        part.push_cell(c.reason.code.display());
+        part.push_cell(&run_centers_cell(&stats.reference));
+        part.push_cell(&run_centers_cell(&stats.compare));
     }
-    cells
 }
 
 /// The table text (without a trailing newline). The legacy display has no
@@ -257,17 +255,12 @@ pub fn render_repetition_table(
         IntervalWidths::of(texts.iter().map(|[r, _]| r)),
         IntervalWidths::of(texts.iter().map(|[_, c]| c)),
     ];
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .zip(&texts)
-        .map(|(row, texts)| {
-            let values = row_cells(row, texts, widths, mode, no_color);
-            printable_axis_cells(&row.axis_cells)
-                .chain(values)
-                .collect()
-        })
-        .collect();
-    github_table(&headers, &aligns, &cells)
+    let rows_with_texts: Vec<_> = rows.iter().zip(&texts).collect();
+    let cells = table_cells(&rows_with_texts, headers.len(), |part, (row, texts)| {
+        push_axis_cells(part, &row.axis_cells);
+        row_cells(part, row, texts, widths, mode, no_color);
+    });
+    github_table_of(&headers, &aligns, &cells)
 }
 
 #[cfg(test)]

@@ -26,11 +26,23 @@ pub fn duration_units(values: &[Option<f64>]) -> (f64, &'static str) {
 /// `format_duration`: "n/a" for missing, non-finite, and (unless allowed)
 /// negative or zero values.
 pub fn duration(seconds: Option<f64>, allow_negative: bool, allow_zero: bool) -> String {
+    let mut text = String::with_capacity(16);
+    push_duration(&mut text, seconds, allow_negative, allow_zero);
+    text
+}
+
+/// [`duration`] written at the end of `text` (table cells are written in place).
+pub fn push_duration(
+    text: &mut String,
+    seconds: Option<f64>,
+    allow_negative: bool,
+    allow_zero: bool,
+) {
     let Some(s) = seconds.filter(|s| s.is_finite()) else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
     if (s < 0.0 && !allow_negative) || (s == 0.0 && !allow_zero) {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     }
     let (multiplier, units) = if s >= 1.0 {
         (1.0, "s")
@@ -39,77 +51,95 @@ pub fn duration(seconds: Option<f64>, allow_negative: bool, allow_zero: bool) ->
     } else {
         (1e6, "us")
     };
-    let mut text = String::with_capacity(16);
-    push_f(&mut text, s * multiplier, 3);
+    push_f(text, s * multiplier, 3);
     text.push(' ');
     text.push_str(units);
-    text
 }
 
 pub fn positive_duration(seconds: Option<f64>) -> String {
     duration(seconds, false, false)
 }
 
+pub fn push_positive_duration(text: &mut String, seconds: Option<f64>) {
+    push_duration(text, seconds, false, false);
+}
+
 pub fn percentage(fraction: Option<f64>) -> String {
+    let mut text = String::with_capacity(12);
+    push_percentage(&mut text, fraction);
+    text
+}
+
+pub fn push_percentage(text: &mut String, fraction: Option<f64>) {
     match fraction {
-        None => "n/a".to_string(),
-        Some(f) if f.is_nan() => "n/a".to_string(),
-        Some(f) if f.is_infinite() => "inf".to_string(),
+        None => text.push_str("n/a"),
+        Some(f) if f.is_nan() => text.push_str("n/a"),
+        Some(f) if f.is_infinite() => text.push_str("inf"),
         Some(f) => {
-            let mut text = String::with_capacity(12);
-            push_f(&mut text, f * 100.0, 2);
+            push_f(text, f * 100.0, 2);
             text.push('%');
-            text
         }
     }
 }
 
 /// The Change column: a bound on the relative change, only for FAST/SLOW.
 pub fn change(status: Status, bounds: Option<(f64, f64)>) -> String {
+    let mut text = String::new();
+    push_change(&mut text, status, bounds);
+    text
+}
+
+pub fn push_change(text: &mut String, status: Status, bounds: Option<(f64, f64)>) {
     if !matches!(status, Status::Fast | Status::Slow) {
-        return String::new();
+        return;
     }
     let Some((lower, upper)) = bounds else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
     let (relation, bound) = match status {
         Status::Fast => ("<= ", upper),
         _ => (">= ", lower),
     };
-    let mut text = String::with_capacity(16);
     text.push_str(relation);
-    push_f_signed(&mut text, bound * 100.0, 1);
+    push_f_signed(text, bound * 100.0, 1);
     text.push('%');
-    text
 }
 
 /// `--display simple`'s span column: the interval's width relative to its
 /// center, as upstream's `format_interval_span`.
 pub fn interval_span(interval: Option<&Interval>) -> String {
+    let mut text = String::with_capacity(12);
+    push_interval_span(&mut text, interval);
+    text
+}
+
+pub fn push_interval_span(text: &mut String, interval: Option<&Interval>) {
     let Some(interval) = interval.filter(|i| is_positive_finite(Some(i.center))) else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
     let (lower, upper) = (interval.lower, interval.upper);
     if !lower.is_finite() || !upper.is_finite() || upper < lower {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     }
-    format!(
-        "{}%",
-        format_f((upper - lower) / interval.center * 100.0, 1)
-    )
+    push_f(text, (upper - lower) / interval.center * 100.0, 1);
+    text.push('%');
 }
 
 /// `--display simple`'s `%C Diff`: the change of the centers relative to
 /// the smaller one, as upstream's `symmetric_frac_diff`.
 pub fn center_diff(ref_time: Option<f64>, cmp_time: Option<f64>) -> String {
+    let mut text = String::with_capacity(12);
+    push_center_diff(&mut text, ref_time, cmp_time);
+    text
+}
+
+pub fn push_center_diff(text: &mut String, ref_time: Option<f64>, cmp_time: Option<f64>) {
     match (ref_time, cmp_time) {
         (Some(r), Some(c)) if is_positive_finite(Some(r)) && is_positive_finite(Some(c)) => {
-            let mut text = String::with_capacity(12);
-            push_f_signed(&mut text, (c - r) / r.min(c) * 100.0, 1);
+            push_f_signed(text, (c - r) / r.min(c) * 100.0, 1);
             text.push('%');
-            text
         }
-        _ => "n/a".to_string(),
+        _ => text.push_str("n/a"),
     }
 }
 
@@ -240,40 +270,42 @@ impl TimingText {
 
     /// The cell: `center [-lo, +hi] unit`, aligned with `widths`.
     pub fn cell(&self, widths: IntervalWidths) -> String {
+        let mut text = String::with_capacity(widths.center + widths.deltas + 8);
+        self.push_cell(&mut text, widths);
+        text
+    }
+
+    /// [`cell`](Self::cell) written at the end of `text`.
+    pub fn push_cell(&self, text: &mut String, widths: IntervalWidths) {
         // The texts are ASCII: their lengths are their widths.
         let right_aligned = |text: &mut String, piece: &str, width: usize| {
             push_spaces(text, width.saturating_sub(piece.len()));
             text.push_str(piece);
         };
         match self {
-            TimingText::Unusable => "n/a".to_string(),
+            TimingText::Unusable => text.push_str("n/a"),
             TimingText::CenterOnly { digits, units } => {
-                let mut text = String::with_capacity(widths.center + widths.deltas + 8);
-                right_aligned(&mut text, digits, widths.center);
+                right_aligned(text, digits, widths.center);
                 text.push(' ');
                 if widths.deltas != 0 {
-                    push_spaces(&mut text, widths.deltas);
+                    push_spaces(text, widths.deltas);
                     text.push(' ');
                 }
                 text.push_str(units);
-                text
             }
             TimingText::WithDeltas { parts, .. } if parts.same_units() => {
-                let mut text = String::with_capacity(widths.center + widths.deltas + 8);
-                right_aligned(&mut text, parts.center_text(), widths.center);
+                right_aligned(text, parts.center_text(), widths.center);
                 text.push(' ');
-                right_aligned(&mut text, parts.deltas_text(), widths.deltas);
+                right_aligned(text, parts.deltas_text(), widths.deltas);
                 text.push(' ');
                 text.push_str(parts.center_units);
-                text
             }
             TimingText::WithDeltas { center, parts } => {
-                let mut text = positive_duration(Some(*center));
+                push_positive_duration(text, Some(*center));
                 text.push(' ');
                 text.push_str(parts.deltas_text());
                 text.push(' ');
                 text.push_str(parts.delta_units);
-                text
             }
         }
     }
