@@ -127,6 +127,7 @@ pub(super) struct RowCells<'a> {
 }
 
 impl<'a> RowCells<'a> {
+    #[inline]
     pub(super) fn cell(self, column: usize) -> &'a str {
         let start = match column {
             0 => self.start,

@@ -411,7 +411,8 @@ impl Measure {
     /// From every header and cell in tabulate's order (headers, then the
     /// rows' cells row by row), as often as needed.
     fn of_texts<'t, I: Iterator<Item = &'t str>>(texts: impl Fn() -> I) -> Measure {
-        let multiline = texts().any(|text| text.contains(['\r', '\n']));
+        // Bytes, not chars: no other character's UTF-8 holds these bytes.
+        let multiline = texts().any(|text| text.bytes().any(|b| b == b'\r' || b == b'\n'));
         // A CSI code cannot reach past a cell (a tab is none of its bytes), so
         // one inside a cell decides; without any ESC there is no code at all.
         let mut any_escape = false;

@@ -70,6 +70,9 @@ struct ColumnLayout {
     /// Bytes the column's cells take beyond their visible width (ANSI
     /// codes, multi-byte characters), to size the output once.
     extra_bytes: usize,
+    /// Every cell is printable ASCII that formatting and stripping leave as
+    /// it is: the second pass writes it without formatting or measuring it.
+    plain: bool,
 }
 
 impl ColumnLayout {
@@ -89,6 +92,7 @@ impl ColumnLayout {
             width: 0,
             most_places: -1,
             extra_bytes: 0,
+            plain: true,
         };
         // The widest cell before its decimal spaces, less its places: the
         // widest padded cell is this plus the most places.
@@ -96,7 +100,13 @@ impl ColumnLayout {
         for cell in table.column(column) {
             let formatted = layout.format(cell, measure);
             let text = layout.shaped(&formatted);
-            let visible = measure.width(text);
+            let plain = is_plain(cell, text);
+            layout.plain &= plain;
+            let visible = if plain {
+                text.len()
+            } else {
+                measure.width(text)
+            };
             layout.extra_bytes += text.len() - visible;
             if layout.align == ColumnAlign::Decimal {
                 let places = places(text, measure);
@@ -137,15 +147,31 @@ impl ColumnLayout {
 
     /// Writes the padded cell.
     fn write_cell(&self, line: &mut String, cell: &str, measure: Measure) {
+        if self.plain {
+            return self.write_padded(line, cell, cell.len(), measure);
+        }
         let formatted = self.format(cell, measure);
         let text = self.shaped(&formatted);
+        self.write_padded(line, text, measure.width(text), measure);
+    }
+
+    /// Writes a shaped cell of the given visible width with its padding.
+    fn write_padded(&self, line: &mut String, text: &str, visible: usize, measure: Measure) {
         let trailing = self.decimal_spaces(text, measure);
-        let visible = measure.width(text) + trailing;
-        let (left, right) = split_fill(self.align, self.width.saturating_sub(visible));
+        let fill = self.width.saturating_sub(visible + trailing);
+        let (left, right) = split_fill(self.align, fill);
         push_spaces(line, left);
         line.push_str(text);
         push_spaces(line, trailing + right);
     }
+}
+
+/// A cell that formatting and stripping leave as it is (`shaped` is the
+/// very text of the cell, not a copy or a part) and whose every character
+/// is printable ASCII, so as wide as it is long.
+fn is_plain(cell: &str, shaped: &str) -> bool {
+    let unchanged = std::ptr::eq(cell, shaped) || (cell.is_empty() && shaped.is_empty());
+    unchanged && cell.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
 /// `_afterpoint` as "decimal" alignment applies it (on the text without ANSI codes).
