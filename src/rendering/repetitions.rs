@@ -11,10 +11,10 @@ use crate::pycompat::pyfmt::{format_f, format_f_signed};
 use crate::pycompat::tabulate::{Align, CellPart, github_table_of};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
-use crate::rendering::table::{DisplayMode, push_axis_cells, table_cells};
-use crate::rendering::units::{
-    IntervalWidths, TimingText, duration_units, push_change, push_percentage,
+use crate::rendering::table::{
+    DisplayMode, push_axis_cells, push_timing_cells, table_cells, timing_widths,
 };
+use crate::rendering::units::{IntervalWidths, duration_units, push_change, push_percentage};
 
 /// The `repetitions` object of a state in the JSON report.
 #[derive(serde::Serialize)]
@@ -204,14 +204,12 @@ pub fn run_centers_cell(side: &SideStats) -> String {
 fn row_cells(
     part: &mut CellPart,
     row: &RepetitionRow,
-    texts: &[TimingText; 2],
     widths: [IntervalWidths; 2],
     mode: DisplayMode,
     no_color: bool,
 ) {
     let (c, stats) = (row.comparison, row.stats);
-    part.write_cell(|text| texts[0].push_cell(text, widths[0]));
-    part.write_cell(|text| texts[1].push_cell(text, widths[1]));
+    push_timing_cells(part, c, widths);
     part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
     part.write_cell(|text| push_percentage(text, stats.reference.noise));
     part.write_cell(|text| push_percentage(text, stats.compare.noise));
@@ -241,24 +239,10 @@ pub fn render_repetition_table(
     let mut aligns = vec![Align::Center; axis_names.len()];
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
-    let texts: Vec<[TimingText; 2]> = rows
-        .iter()
-        .map(|row| {
-            let c = row.comparison;
-            [
-                TimingText::new(c.ref_time, c.ref_interval.as_ref()),
-                TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
-            ]
-        })
-        .collect();
-    let widths = [
-        IntervalWidths::of(texts.iter().map(|[r, _]| r)),
-        IntervalWidths::of(texts.iter().map(|[_, c]| c)),
-    ];
-    let rows_with_texts: Vec<_> = rows.iter().zip(&texts).collect();
-    let cells = table_cells(&rows_with_texts, headers.len(), |part, (row, texts)| {
+    let widths = timing_widths(rows, |row| row.comparison);
+    let cells = table_cells(rows, headers.len(), |part, row| {
         push_axis_cells(part, &row.axis_cells);
-        row_cells(part, row, texts, widths, mode, no_color);
+        row_cells(part, row, widths, mode, no_color);
     });
     github_table_of(&headers, &aligns, &cells)
 }

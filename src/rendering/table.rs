@@ -7,8 +7,9 @@ use crate::pycompat::tabulate::{Align, CellPart, CellTable, github_table_of};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::units::{
-    IntervalWidths, TimingText, explicit_widths, push_center_diff, push_change, push_duration,
-    push_interval_span, push_percentage, push_positive_duration, timing_with_explicit_interval,
+    IntervalWidths, explicit_widths, push_center_diff, push_change, push_duration,
+    push_interval_span, push_percentage, push_positive_duration, push_timing_cell,
+    timing_with_explicit_interval,
 };
 use crate::text::printable::printable;
 
@@ -89,26 +90,45 @@ fn simple_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
 }
 
 /// Cells of the intervals mode; timing columns are aligned over the whole
-/// table, so their texts are made first.
+/// table, so they are measured first.
 fn interval_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
-    let texts = map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
-        let c = row.comparison;
-        [
-            TimingText::new(c.ref_time, c.ref_interval.as_ref()),
-            TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
-        ]
-    });
-    let ref_widths = IntervalWidths::of(texts.iter().map(|[r, _]| r));
-    let cmp_widths = IntervalWidths::of(texts.iter().map(|[_, c]| c));
-    let rows_with_texts: Vec<_> = rows.iter().zip(&texts).collect();
-    table_cells(&rows_with_texts, columns, |part, (row, [r, c])| {
+    let widths = timing_widths(rows, |row| row.comparison);
+    table_cells(rows, columns, |part, row| {
         push_axis_cells(part, &row.axis_cells);
-        let comparison = row.comparison;
-        part.write_cell(|text| r.push_cell(text, ref_widths));
-        part.write_cell(|text| c.push_cell(text, cmp_widths));
-        part.write_cell(|text| push_change(text, comparison.status, comparison.frac_diff_interval));
-        part.write_cell(|text| push_status_cell(text, comparison.status, no_color));
+        let c = row.comparison;
+        push_timing_cells(part, c, widths);
+        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+        part.write_cell(|text| push_status_cell(text, c.status, no_color));
     })
+}
+
+/// The widths of the Ref and Cmp timing columns, measured on all cores
+/// without keeping a cell (each is formatted again when written).
+pub(crate) fn timing_widths<T: Sync>(
+    rows: &[T],
+    comparison: impl Fn(&T) -> &Comparison + Sync,
+) -> [IntervalWidths; 2] {
+    let chunks: Vec<&[T]> = rows.chunks(ROWS_PER_PART).collect();
+    let widths = map_in_parallel(&chunks, 1, |chunk| {
+        let mut scratch = String::new();
+        let mut widths = [IntervalWidths::default(); 2];
+        for c in chunk.iter().map(&comparison) {
+            widths[0].fit_timing(&mut scratch, c.ref_time, c.ref_interval.as_ref());
+            widths[1].fit_timing(&mut scratch, c.cmp_time, c.cmp_interval.as_ref());
+        }
+        widths
+    });
+    let none = [IntervalWidths::default(); 2];
+    widths.into_iter().fold(none, |[r, c], [chunk_r, chunk_c]| {
+        [r.max(chunk_r), c.max(chunk_c)]
+    })
+}
+
+/// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`].
+pub(crate) fn push_timing_cells(part: &mut CellPart, c: &Comparison, widths: [IntervalWidths; 2]) {
+    let [ref_widths, cmp_widths] = widths;
+    part.write_cell(|text| push_timing_cell(text, c.ref_time, c.ref_interval.as_ref(), ref_widths));
+    part.write_cell(|text| push_timing_cell(text, c.cmp_time, c.cmp_interval.as_ref(), cmp_widths));
 }
 
 /// Rows of Google Benchmark repetitions carry a U test p-value: the
@@ -155,11 +175,9 @@ fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
     })
 }
 
-/// Formatting a row costs a few microseconds: below this many rows per
-/// thread, starting threads costs more than it saves.
-const MIN_ROWS_PER_THREAD: usize = 64;
-
 /// Rows whose cells are written by one thread into one part of the table.
+/// Formatting a row costs a few microseconds: a table of one part is
+/// written without starting threads, which would cost more than they save.
 const ROWS_PER_PART: usize = 256;
 
 /// The table's cells, written row by row by `write_row` into parts of
