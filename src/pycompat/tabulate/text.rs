@@ -186,7 +186,8 @@ pub(super) fn is_py_space(c: char) -> bool {
 pub(super) fn py_strip(text: &str) -> &str {
     // Printable ASCII at both ends (most cells) is no space: nothing to strip.
     let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
-    if printable(text.as_bytes().first()) && printable(text.as_bytes().last()) {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || (printable(bytes.first()) && printable(bytes.last())) {
         return text;
     }
     text.trim_matches(is_py_space)

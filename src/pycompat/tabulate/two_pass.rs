@@ -70,8 +70,8 @@ struct ColumnLayout {
     /// Bytes the column's cells take beyond their visible width (ANSI
     /// codes, multi-byte characters), to size the output once.
     extra_bytes: usize,
-    /// Every cell is printable ASCII that formatting and stripping leave as
-    /// it is: the second pass writes it without formatting or measuring it.
+    /// Every cell is printable ASCII that formatting leaves as it is: the
+    /// second pass only strips it, and its width is its length.
     plain: bool,
 }
 
@@ -100,7 +100,7 @@ impl ColumnLayout {
         for cell in table.column(column) {
             let formatted = layout.format(cell, measure);
             let text = layout.shaped(&formatted);
-            let plain = is_plain(cell, text);
+            let plain = is_plain(cell, &formatted, text);
             layout.plain &= plain;
             let visible = if plain {
                 text.len()
@@ -148,7 +148,8 @@ impl ColumnLayout {
     /// Writes the padded cell.
     fn write_cell(&self, line: &mut String, cell: &str, measure: Measure) {
         if self.plain {
-            return self.write_padded(line, cell, cell.len(), measure);
+            let text = self.shaped(cell);
+            return self.write_padded(line, text, text.len(), measure);
         }
         let formatted = self.format(cell, measure);
         let text = self.shaped(&formatted);
@@ -166,12 +167,12 @@ impl ColumnLayout {
     }
 }
 
-/// A cell that formatting and stripping leave as it is (`shaped` is the
-/// very text of the cell, not a copy or a part) and whose every character
-/// is printable ASCII, so as wide as it is long.
-fn is_plain(cell: &str, shaped: &str) -> bool {
-    let unchanged = std::ptr::eq(cell, shaped) || (cell.is_empty() && shaped.is_empty());
-    unchanged && cell.bytes().all(|b| (0x20..0x7f).contains(&b))
+/// A cell that formatting leaves as it is (`formatted` is the very text of
+/// the cell, not a copy), so that the second pass can shape the cell itself,
+/// and whose shaped text is printable ASCII, as wide as it is long.
+fn is_plain(cell: &str, formatted: &str, shaped: &str) -> bool {
+    let unchanged = std::ptr::eq(cell, formatted) || cell.is_empty();
+    unchanged && shaped.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
 /// `_afterpoint` as "decimal" alignment applies it (on the text without ANSI codes).
