@@ -7,7 +7,9 @@
 use crate::deciding::decision::Comparison;
 use crate::deciding::repetitions::center_test::CenterTest;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
-use crate::pycompat::pyfmt::{format_f, format_f_signed};
+use std::fmt::Write;
+
+use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
 use crate::pycompat::tabulate::{Align, CellPart, github_table_of};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
@@ -147,43 +149,74 @@ fn columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
 
 /// `+1.2 ± 0.8` in percent: the change of the merged centers and its scatter.
 pub fn delta_cell(stats: &RepetitionStats) -> String {
-    match (stats.delta.filter(|d| d.is_finite()), stats.sigma) {
-        (Some(delta), Some(sigma)) => format!(
-            "{} ± {}",
-            format_f_signed(delta * 100.0, 1),
-            format_f(sigma * 100.0, 1)
-        ),
-        (Some(delta), None) => format!("{} ± n/a", format_f_signed(delta * 100.0, 1)),
-        _ => "n/a".to_string(),
+    let mut text = String::with_capacity(16);
+    push_delta_cell(&mut text, stats);
+    text
+}
+
+/// [`delta_cell`] written at the end of `text` (table cells are written in place).
+pub fn push_delta_cell(text: &mut String, stats: &RepetitionStats) {
+    let Some(delta) = stats.delta.filter(|d| d.is_finite()) else {
+        return text.push_str("n/a");
+    };
+    push_f_signed(text, delta * 100.0, 1);
+    text.push_str(" ± ");
+    match stats.sigma {
+        Some(sigma) => push_f(text, sigma * 100.0, 1),
+        None => text.push_str("n/a"),
     }
 }
 
 /// `|Δ|/σ` with one decimal; `*` when a side has a single run, whose σ
 /// holds only the scatter within one process.
 pub fn significance_cell(stats: &RepetitionStats) -> String {
+    let mut text = String::with_capacity(8);
+    push_significance_cell(&mut text, stats);
+    text
+}
+
+pub fn push_significance_cell(text: &mut String, stats: &RepetitionStats) {
     let Some(significance) = stats.significance else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
-    let marker = if stats.single_run() { "*" } else { "" };
-    format!("{}{marker}", format_f(significance, 1))
+    push_f(text, significance, 1);
+    if stats.single_run() {
+        text.push('*');
+    }
 }
 
 /// The test shown and the significance it needs: `time ≥ 4.0`; without a
 /// test (one run a side), the single-run rule decided.
 pub fn test_cell(stats: &RepetitionStats) -> String {
+    let mut text = String::with_capacity(16);
+    push_test_cell(&mut text, stats);
+    text
+}
+
+pub fn push_test_cell(text: &mut String, stats: &RepetitionStats) {
     match &stats.test {
-        Some(test) => format!("{} ≥ {}", test.kind.label(), format_f(test.threshold, 1)),
-        None if stats.single_run() => "single-run".to_string(),
-        None => "n/a".to_string(),
+        Some(test) => {
+            text.push_str(test.kind.label());
+            text.push_str(" ≥ ");
+            push_f(text, test.threshold, 1);
+        }
+        None if stats.single_run() => text.push_str("single-run"),
+        None => text.push_str("n/a"),
     }
 }
 
 /// `3`, or `2 of 3` when some runs lack the state.
 pub fn reps_cell(side: &SideStats) -> String {
+    let mut text = String::with_capacity(8);
+    push_reps_cell(&mut text, side);
+    text
+}
+
+pub fn push_reps_cell(text: &mut String, side: &SideStats) {
+    // Writing into a String cannot fail.
+    let _ = write!(text, "{}", side.reps());
     if side.incomplete() {
-        format!("{} of {}", side.reps(), side.total_runs)
-    } else {
-        side.reps().to_string()
+        let _ = write!(text, " of {}", side.total_runs);
     }
 }
 
@@ -213,11 +246,11 @@ fn row_cells(
     part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
     part.write_cell(|text| push_percentage(text, stats.reference.noise));
     part.write_cell(|text| push_percentage(text, stats.compare.noise));
-    part.push_cell(&delta_cell(stats));
-    part.push_cell(&significance_cell(stats));
-    part.push_cell(&test_cell(stats));
-    part.push_cell(&reps_cell(&stats.reference));
-    part.push_cell(&reps_cell(&stats.compare));
+    part.write_cell(|text| push_delta_cell(text, stats));
+    part.write_cell(|text| push_significance_cell(text, stats));
+    part.write_cell(|text| push_test_cell(text, stats));
+    part.write_cell(|text| push_reps_cell(text, &stats.reference));
+    part.write_cell(|text| push_reps_cell(text, &stats.compare));
     part.write_cell(|text| push_status_cell(text, c.status, no_color));
     if mode == DisplayMode::Explain {
         part.push_cell(c.reason.code.display());
