@@ -38,6 +38,19 @@ pub enum Color {
 }
 
 impl Color {
+    /// The codes owo-colors writes before and after the text (checked
+    /// against [`Color::paint`] by the tests).
+    fn codes(self) -> (&'static str, &'static str) {
+        let open = match self {
+            Color::Red => "\x1b[31m",
+            Color::Green => "\x1b[32m",
+            Color::Yellow => "\x1b[33m",
+            Color::Blue => "\x1b[34m",
+            Color::Gray => "\x1b[90m",
+        };
+        (open, "\x1b[39m")
+    }
+
     fn paint(self, text: &str) -> String {
         match self {
             Color::Red => text.red().to_string(),
@@ -61,14 +74,36 @@ pub fn colorize(text: &str, color: Color, emoji: Option<&str>, no_color: bool) -
 }
 
 pub fn status_cell(status: Status, no_color: bool) -> String {
-    let (color, emoji) = match status {
+    let mut text = String::with_capacity(16);
+    push_status_cell(&mut text, status, no_color);
+    text
+}
+
+/// [`status_cell`] written at the end of `text` (table cells are written
+/// in place): the colour's codes around the label, as [`colorize`] paints
+/// them, or the emoji marker.
+pub fn push_status_cell(text: &mut String, status: Status, no_color: bool) {
+    let (color, emoji) = status_marks(status);
+    if no_color {
+        text.push_str(emoji);
+        text.push(' ');
+        text.push_str(status.label());
+    } else {
+        let (open, close) = color.codes();
+        text.push_str(open);
+        text.push_str(status.label());
+        text.push_str(close);
+    }
+}
+
+fn status_marks(status: Status) -> (Color, &'static str) {
+    match status {
         Status::Unknown => (Color::Yellow, "\u{1f7e1}"),
         Status::Undecided => (Color::Gray, "\u{1f937}"),
         Status::Same => (Color::Blue, "\u{1f535}"),
         Status::Fast => (Color::Green, "\u{1f7e2}"),
         Status::Slow => (Color::Red, "\u{1f534}"),
-    };
-    colorize(status.label(), color, Some(emoji), no_color)
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +132,18 @@ mod tests {
                 "\x1b[90mx\x1b[39m"
             ]
         );
+    }
+
+    #[test]
+    fn status_cells_are_the_painted_or_marked_labels() {
+        use Status::{Fast, Same, Slow, Undecided, Unknown};
+        for status in [Unknown, Undecided, Same, Fast, Slow] {
+            let (color, emoji) = status_marks(status);
+            for no_color in [false, true] {
+                let expected = colorize(status.label(), color, Some(emoji), no_color);
+                assert_eq!(status_cell(status, no_color), expected);
+            }
+        }
     }
 
     #[test]

@@ -11,11 +11,11 @@ use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::format_f;
-use crate::pycompat::tabulate::{Align, github_table};
+use crate::pycompat::tabulate::{Align, github_table_of};
 use crate::rendering::axes::{axis_headers, printable_axis_cells};
 use crate::rendering::repetitions::{delta_cell, reps_cell, significance_cell};
 use crate::rendering::status_cell;
-use crate::rendering::table::DisplayMode;
+use crate::rendering::table::{DisplayMode, table_cells};
 use crate::rendering::units::{IntervalWidths, TimingText, percentage};
 use crate::text::printable::printable;
 
@@ -162,37 +162,41 @@ pub fn render_long(
     }
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
-    let cells: Vec<Vec<String>> = lines
-        .iter()
-        .zip(&timings)
-        .map(|(line, timing)| {
-            let record = line.record();
-            let mut row: Vec<String> = printable_axis_cells(&axis_cells(record)).collect();
-            row.push(printable(&style.labels[line.side]).into_owned());
-            row.push(timing.cell(widths));
-            row.push(percentage(line.side_stats().and_then(|s| s.noise)));
-            row.push(speedup(line.state, line.side, style.speedup_base));
-            let candidate = line.side > 0;
-            let stats = line.stats().filter(|_| candidate);
-            row.push(stats.map_or_else(|| "-".to_string(), delta_cell));
-            row.push(stats.map_or_else(|| "-".to_string(), significance_cell));
-            row.push(line.side_stats().map_or_else(|| "1".to_string(), reps_cell));
-            row.push(if candidate {
-                status_cell(record.comparison.status, style.no_color)
-            } else {
-                "base".to_string()
-            });
-            if style.mode == DisplayMode::Explain {
+    let lines_with_timings: Vec<_> = lines.iter().zip(&timings).collect();
+    let cells = table_cells(
+        &lines_with_timings,
+        headers.len(),
+        |part, (line, timing)| {
+            let row = {
+                let record = line.record();
+                let mut row: Vec<String> = printable_axis_cells(&axis_cells(record)).collect();
+                row.push(printable(&style.labels[line.side]).into_owned());
+                row.push(timing.cell(widths));
+                row.push(percentage(line.side_stats().and_then(|s| s.noise)));
+                row.push(speedup(line.state, line.side, style.speedup_base));
+                let candidate = line.side > 0;
+                let stats = line.stats().filter(|_| candidate);
+                row.push(stats.map_or_else(|| "-".to_string(), delta_cell));
+                row.push(stats.map_or_else(|| "-".to_string(), significance_cell));
+                row.push(line.side_stats().map_or_else(|| "1".to_string(), reps_cell));
                 row.push(if candidate {
-                    record.comparison.reason.code.display().to_string()
+                    status_cell(record.comparison.status, style.no_color)
                 } else {
-                    String::new()
+                    "base".to_string()
                 });
-            }
-            row
-        })
-        .collect();
-    github_table(&headers, &aligns, &cells)
+                if style.mode == DisplayMode::Explain {
+                    row.push(if candidate {
+                        record.comparison.reason.code.display().to_string()
+                    } else {
+                        String::new()
+                    });
+                }
+                row
+            };
+            row.iter().for_each(|cell| part.push_cell(cell));
+        },
+    );
+    github_table_of(&headers, &aligns, &cells)
 }
 
 fn axis_cells(record: &StateRecord) -> Vec<String> {
@@ -244,9 +248,8 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
         ]);
         aligns.extend([Right, Right, Center]);
     }
-    let cells: Vec<Vec<String>> = shown
-        .iter()
-        .map(|state| {
+    let cells = table_cells(&shown, headers.len(), |part, state| {
+        let row = {
             let mut row: Vec<String> = printable_axis_cells(&axis_cells(state.first())).collect();
             let time = |side: usize| {
                 timing(state, side).map_or_else(String::new, |t| t.cell(widths[side]))
@@ -264,9 +267,10 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
                 }
             }
             row
-        })
-        .collect();
-    github_table(&headers, &aligns, &cells)
+        };
+        row.iter().for_each(|cell| part.push_cell(cell));
+    });
+    github_table_of(&headers, &aligns, &cells)
 }
 
 /// The worst status of a state's candidates first: SLOW, ????, AMBG,

@@ -7,12 +7,16 @@
 use crate::deciding::decision::Comparison;
 use crate::deciding::repetitions::center_test::CenterTest;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
-use crate::pycompat::pyfmt::{format_f, format_f_signed};
-use crate::pycompat::tabulate::{Align, github_table};
-use crate::rendering::axes::{axis_headers, printable_axis_cells};
-use crate::rendering::status_cell;
-use crate::rendering::table::DisplayMode;
-use crate::rendering::units::{IntervalWidths, TimingText, change, duration_units, percentage};
+use std::fmt::Write;
+
+use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
+use crate::pycompat::tabulate::{Align, CellPart, github_table_of};
+use crate::rendering::axes::axis_headers;
+use crate::rendering::push_status_cell;
+use crate::rendering::table::{
+    DisplayMode, push_axis_cells, push_timing_cells, table_cells, timing_widths,
+};
+use crate::rendering::units::{IntervalWidths, duration_units, push_change, push_percentage};
 
 /// The `repetitions` object of a state in the JSON report.
 #[derive(serde::Serialize)]
@@ -145,43 +149,74 @@ fn columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
 
 /// `+1.2 ± 0.8` in percent: the change of the merged centers and its scatter.
 pub fn delta_cell(stats: &RepetitionStats) -> String {
-    match (stats.delta.filter(|d| d.is_finite()), stats.sigma) {
-        (Some(delta), Some(sigma)) => format!(
-            "{} ± {}",
-            format_f_signed(delta * 100.0, 1),
-            format_f(sigma * 100.0, 1)
-        ),
-        (Some(delta), None) => format!("{} ± n/a", format_f_signed(delta * 100.0, 1)),
-        _ => "n/a".to_string(),
+    let mut text = String::with_capacity(16);
+    push_delta_cell(&mut text, stats);
+    text
+}
+
+/// [`delta_cell`] written at the end of `text` (table cells are written in place).
+pub fn push_delta_cell(text: &mut String, stats: &RepetitionStats) {
+    let Some(delta) = stats.delta.filter(|d| d.is_finite()) else {
+        return text.push_str("n/a");
+    };
+    push_f_signed(text, delta * 100.0, 1);
+    text.push_str(" ± ");
+    match stats.sigma {
+        Some(sigma) => push_f(text, sigma * 100.0, 1),
+        None => text.push_str("n/a"),
     }
 }
 
 /// `|Δ|/σ` with one decimal; `*` when a side has a single run, whose σ
 /// holds only the scatter within one process.
 pub fn significance_cell(stats: &RepetitionStats) -> String {
+    let mut text = String::with_capacity(8);
+    push_significance_cell(&mut text, stats);
+    text
+}
+
+pub fn push_significance_cell(text: &mut String, stats: &RepetitionStats) {
     let Some(significance) = stats.significance else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
-    let marker = if stats.single_run() { "*" } else { "" };
-    format!("{}{marker}", format_f(significance, 1))
+    push_f(text, significance, 1);
+    if stats.single_run() {
+        text.push('*');
+    }
 }
 
 /// The test shown and the significance it needs: `time ≥ 4.0`; without a
 /// test (one run a side), the single-run rule decided.
 pub fn test_cell(stats: &RepetitionStats) -> String {
+    let mut text = String::with_capacity(16);
+    push_test_cell(&mut text, stats);
+    text
+}
+
+pub fn push_test_cell(text: &mut String, stats: &RepetitionStats) {
     match &stats.test {
-        Some(test) => format!("{} ≥ {}", test.kind.label(), format_f(test.threshold, 1)),
-        None if stats.single_run() => "single-run".to_string(),
-        None => "n/a".to_string(),
+        Some(test) => {
+            text.push_str(test.kind.label());
+            text.push_str(" ≥ ");
+            push_f(text, test.threshold, 1);
+        }
+        None if stats.single_run() => text.push_str("single-run"),
+        None => text.push_str("n/a"),
     }
 }
 
 /// `3`, or `2 of 3` when some runs lack the state.
 pub fn reps_cell(side: &SideStats) -> String {
+    let mut text = String::with_capacity(8);
+    push_reps_cell(&mut text, side);
+    text
+}
+
+pub fn push_reps_cell(text: &mut String, side: &SideStats) {
+    // Writing into a String cannot fail.
+    let _ = write!(text, "{}", side.reps());
     if side.incomplete() {
-        format!("{} of {}", side.reps(), side.total_runs)
-    } else {
-        side.reps().to_string()
+        let _ = write!(text, " of {}", side.total_runs);
     }
 }
 
@@ -200,34 +235,28 @@ pub fn run_centers_cell(side: &SideStats) -> String {
 }
 
 fn row_cells(
+    part: &mut CellPart,
     row: &RepetitionRow,
-    texts: &[TimingText; 2],
     widths: [IntervalWidths; 2],
     mode: DisplayMode,
     no_color: bool,
-) -> Vec<String> {
+) {
     let (c, stats) = (row.comparison, row.stats);
-    let mut cells = vec![
-        texts[0].cell(widths[0]),
-        texts[1].cell(widths[1]),
-        change(c.status, c.frac_diff_interval),
-        percentage(stats.reference.noise),
-        percentage(stats.compare.noise),
-        delta_cell(stats),
-        significance_cell(stats),
-        test_cell(stats),
-        reps_cell(&stats.reference),
-        reps_cell(&stats.compare),
-        status_cell(c.status, no_color),
-    ];
+    push_timing_cells(part, c, widths);
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+    part.write_cell(|text| push_percentage(text, stats.reference.noise));
+    part.write_cell(|text| push_percentage(text, stats.compare.noise));
+    part.write_cell(|text| push_delta_cell(text, stats));
+    part.write_cell(|text| push_significance_cell(text, stats));
+    part.write_cell(|text| push_test_cell(text, stats));
+    part.write_cell(|text| push_reps_cell(text, &stats.reference));
+    part.write_cell(|text| push_reps_cell(text, &stats.compare));
+    part.write_cell(|text| push_status_cell(text, c.status, no_color));
     if mode == DisplayMode::Explain {
-        cells.extend([
-            c.reason.code.display().to_string(),
-            run_centers_cell(&stats.reference),
-            run_centers_cell(&stats.compare),
-        ]);
+        part.push_cell(c.reason.code.display());
+        part.push_cell(&run_centers_cell(&stats.reference));
+        part.push_cell(&run_centers_cell(&stats.compare));
     }
-    cells
 }
 
 /// The table text (without a trailing newline). The legacy display has no
@@ -243,31 +272,12 @@ pub fn render_repetition_table(
     let mut aligns = vec![Align::Center; axis_names.len()];
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
-    let texts: Vec<[TimingText; 2]> = rows
-        .iter()
-        .map(|row| {
-            let c = row.comparison;
-            [
-                TimingText::new(c.ref_time, c.ref_interval.as_ref()),
-                TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
-            ]
-        })
-        .collect();
-    let widths = [
-        IntervalWidths::of(texts.iter().map(|[r, _]| r)),
-        IntervalWidths::of(texts.iter().map(|[_, c]| c)),
-    ];
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .zip(&texts)
-        .map(|(row, texts)| {
-            let values = row_cells(row, texts, widths, mode, no_color);
-            printable_axis_cells(&row.axis_cells)
-                .chain(values)
-                .collect()
-        })
-        .collect();
-    github_table(&headers, &aligns, &cells)
+    let widths = timing_widths(rows, |row| row.comparison);
+    let cells = table_cells(rows, headers.len(), |part, row| {
+        push_axis_cells(part, &row.axis_cells);
+        row_cells(part, row, widths, mode, no_color);
+    });
+    github_table_of(&headers, &aligns, &cells)
 }
 
 #[cfg(test)]

@@ -2,14 +2,14 @@
 
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
-use crate::pycompat::tabulate::{Align, github_table};
-use std::borrow::Cow;
+use crate::pycompat::tabulate::{Align, CellPart, CellTable, github_table_of};
 
 use crate::rendering::axes::axis_headers;
-use crate::rendering::status_cell;
+use crate::rendering::push_status_cell;
 use crate::rendering::units::{
-    IntervalWidths, TimingText, center_diff, change, duration, explicit_widths, interval_span,
-    percentage, positive_duration, timing_with_explicit_interval,
+    IntervalWidths, explicit_widths, push_center_diff, push_change, push_duration,
+    push_interval_span, push_percentage, push_positive_duration, push_timing_cell,
+    timing_with_explicit_interval,
 };
 use crate::text::printable::printable;
 
@@ -69,55 +69,66 @@ fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
     }
 }
 
-fn legacy_cells(c: &Comparison, no_color: bool) -> Vec<String> {
-    vec![
-        positive_duration(c.ref_time),
-        percentage(c.ref_noise),
-        positive_duration(c.cmp_time),
-        percentage(c.cmp_noise),
-        duration(c.diff, true, true),
-        percentage(c.frac_diff),
-        status_cell(c.status, no_color),
-    ]
+fn legacy_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
+    part.write_cell(|text| push_positive_duration(text, c.ref_time));
+    part.write_cell(|text| push_percentage(text, c.ref_noise));
+    part.write_cell(|text| push_positive_duration(text, c.cmp_time));
+    part.write_cell(|text| push_percentage(text, c.cmp_noise));
+    part.write_cell(|text| push_duration(text, c.diff, true, true));
+    part.write_cell(|text| push_percentage(text, c.frac_diff));
+    part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
-fn simple_cells(c: &Comparison, no_color: bool) -> Vec<String> {
-    vec![
-        positive_duration(c.ref_time),
-        interval_span(c.ref_interval.as_ref()),
-        positive_duration(c.cmp_time),
-        interval_span(c.cmp_interval.as_ref()),
-        center_diff(c.ref_time, c.cmp_time),
-        change(c.status, c.frac_diff_interval),
-        status_cell(c.status, no_color),
-    ]
+fn simple_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
+    part.write_cell(|text| push_positive_duration(text, c.ref_time));
+    part.write_cell(|text| push_interval_span(text, c.ref_interval.as_ref()));
+    part.write_cell(|text| push_positive_duration(text, c.cmp_time));
+    part.write_cell(|text| push_interval_span(text, c.cmp_interval.as_ref()));
+    part.write_cell(|text| push_center_diff(text, c.ref_time, c.cmp_time));
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+    part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
-/// Cells of the explain and intervals modes; timing columns are aligned
-/// over the whole table.
-fn interval_cells(rows: &[Row], mode: DisplayMode, no_color: bool) -> Vec<Vec<String>> {
-    if mode == DisplayMode::Explain {
-        return explain_cells(rows, no_color, has_utest(rows));
-    }
-    let texts = map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
+/// Cells of the intervals mode; timing columns are aligned over the whole
+/// table, so they are measured first.
+fn interval_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
+    let widths = timing_widths(rows, |row| row.comparison);
+    table_cells(rows, columns, |part, row| {
+        push_axis_cells(part, &row.axis_cells);
         let c = row.comparison;
-        [
-            TimingText::new(c.ref_time, c.ref_interval.as_ref()),
-            TimingText::new(c.cmp_time, c.cmp_interval.as_ref()),
-        ]
-    });
-    let ref_widths = IntervalWidths::of(texts.iter().map(|[r, _]| r));
-    let cmp_widths = IntervalWidths::of(texts.iter().map(|[_, c]| c));
-    let rows_with_texts: Vec<_> = rows.iter().zip(&texts).collect();
-    map_in_parallel(&rows_with_texts, MIN_ROWS_PER_THREAD, |(row, [r, c])| {
-        let comparison = row.comparison;
-        vec![
-            r.cell(ref_widths),
-            c.cell(cmp_widths),
-            change(comparison.status, comparison.frac_diff_interval),
-            status_cell(comparison.status, no_color),
-        ]
+        push_timing_cells(part, c, widths);
+        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+        part.write_cell(|text| push_status_cell(text, c.status, no_color));
     })
+}
+
+/// The widths of the Ref and Cmp timing columns, measured on all cores
+/// without keeping a cell (each is formatted again when written).
+pub(crate) fn timing_widths<T: Sync>(
+    rows: &[T],
+    comparison: impl Fn(&T) -> &Comparison + Sync,
+) -> [IntervalWidths; 2] {
+    let chunks: Vec<&[T]> = rows.chunks(ROWS_PER_PART).collect();
+    let widths = map_in_parallel(&chunks, 1, |chunk| {
+        let mut scratch = String::new();
+        let mut widths = [IntervalWidths::default(); 2];
+        for c in chunk.iter().map(&comparison) {
+            widths[0].fit_timing(&mut scratch, c.ref_time, c.ref_interval.as_ref());
+            widths[1].fit_timing(&mut scratch, c.cmp_time, c.cmp_interval.as_ref());
+        }
+        widths
+    });
+    let none = [IntervalWidths::default(); 2];
+    widths.into_iter().fold(none, |[r, c], [chunk_r, chunk_c]| {
+        [r.max(chunk_r), c.max(chunk_c)]
+    })
+}
+
+/// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`].
+pub(crate) fn push_timing_cells(part: &mut CellPart, c: &Comparison, widths: [IntervalWidths; 2]) {
+    let [ref_widths, cmp_widths] = widths;
+    part.write_cell(|text| push_timing_cell(text, c.ref_time, c.ref_interval.as_ref(), ref_widths));
+    part.write_cell(|text| push_timing_cell(text, c.cmp_time, c.cmp_interval.as_ref(), cmp_widths));
 }
 
 /// Rows of Google Benchmark repetitions carry a U test p-value: the
@@ -130,7 +141,8 @@ fn has_utest(rows: &[Row]) -> bool {
 const UTEST_HEADER: &str = "U-test p";
 const UTEST_AT: usize = 4;
 
-fn explain_cells(rows: &[Row], no_color: bool, with_utest: bool) -> Vec<Vec<String>> {
+fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
+    let with_utest = has_utest(rows);
     let refs = || {
         rows.iter()
             .map(|r| (r.comparison.ref_time, r.comparison.ref_interval))
@@ -140,31 +152,57 @@ fn explain_cells(rows: &[Row], no_color: bool, with_utest: bool) -> Vec<Vec<Stri
             .map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval))
     };
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
-    map_in_parallel(rows, MIN_ROWS_PER_THREAD, |row| {
+    table_cells(rows, columns, |part, row| {
+        push_axis_cells(part, &row.axis_cells);
         let c = row.comparison;
-        let mut cells = vec![
-            timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit),
-            timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
-            percentage(c.ref_noise),
-            percentage(c.cmp_noise),
-            c.reason.code.display().to_string(),
-            change(c.status, c.frac_diff_interval),
-            status_cell(c.status, no_color),
-        ];
+        let ref_timing =
+            timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit);
+        part.push_cell(&ref_timing);
+        let cmp_timing =
+            timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit);
+        part.push_cell(&cmp_timing);
+        part.write_cell(|text| push_percentage(text, c.ref_noise));
+        part.write_cell(|text| push_percentage(text, c.cmp_noise));
         if with_utest {
-            let p = c.utest_p.map_or_else(
-                || "-".to_string(),
-                |p| crate::pycompat::pyfmt::format_g(p, 3),
-            );
-            cells.insert(UTEST_AT, p);
+            match c.utest_p {
+                Some(p) => part.push_cell(&crate::pycompat::pyfmt::format_g(p, 3)),
+                None => part.push_cell("-"),
+            }
         }
-        cells
+        part.push_cell(c.reason.code.display());
+        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+        part.write_cell(|text| push_status_cell(text, c.status, no_color));
     })
 }
 
-/// Formatting a row costs a few microseconds: below this many rows per
-/// thread, starting threads costs more than it saves.
-const MIN_ROWS_PER_THREAD: usize = 64;
+/// Rows whose cells are written by one thread into one part of the table.
+/// Formatting a row costs a few microseconds: a table of one part is
+/// written without starting threads, which would cost more than they save.
+const ROWS_PER_PART: usize = 256;
+
+/// The table's cells, written row by row by `write_row` into parts of
+/// [`ROWS_PER_PART`] rows, on all cores.
+pub(crate) fn table_cells<T: Sync>(
+    rows: &[T],
+    columns: usize,
+    write_row: impl Fn(&mut CellPart, &T) + Sync,
+) -> CellTable {
+    let chunks: Vec<&[T]> = rows.chunks(ROWS_PER_PART).collect();
+    let parts = map_in_parallel(&chunks, 1, |chunk| {
+        let mut part = CellPart::default();
+        chunk.iter().for_each(|row| write_row(&mut part, row));
+        part.shrink_to_fit();
+        part
+    });
+    CellTable::new(columns, parts)
+}
+
+/// Axis values as the table shows them (control characters escaped).
+pub(crate) fn push_axis_cells<S: AsRef<str>>(part: &mut CellPart, cells: &[S]) {
+    cells
+        .iter()
+        .for_each(|cell| part.push_cell(&printable(cell.as_ref())));
+}
 
 /// The table text (without a trailing newline).
 pub fn render_table(
@@ -182,25 +220,18 @@ pub fn render_table(
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
 
-    let value_cells = match mode {
-        DisplayMode::Legacy => map_in_parallel(rows, MIN_ROWS_PER_THREAD, |r| {
-            legacy_cells(r.comparison, no_color)
+    let count = headers.len();
+    let cells = match mode {
+        DisplayMode::Legacy => table_cells(rows, count, |part, row| {
+            push_axis_cells(part, &row.axis_cells);
+            legacy_cells(part, row.comparison, no_color);
         }),
-        DisplayMode::Simple => map_in_parallel(rows, MIN_ROWS_PER_THREAD, |r| {
-            simple_cells(r.comparison, no_color)
+        DisplayMode::Simple => table_cells(rows, count, |part, row| {
+            push_axis_cells(part, &row.axis_cells);
+            simple_cells(part, row.comparison, no_color);
         }),
-        _ => interval_cells(rows, mode, no_color),
+        DisplayMode::Explain => explain_cells(rows, count, no_color),
+        DisplayMode::Intervals => interval_cells(rows, count, no_color),
     };
-    // Axis cells are lent to the table, not copied.
-    let cells: Vec<Vec<Cow<str>>> = rows
-        .iter()
-        .zip(value_cells)
-        .map(|(row, values)| {
-            let mut cells = Vec::with_capacity(row.axis_cells.len() + values.len());
-            cells.extend(row.axis_cells.iter().map(|cell| printable(cell)));
-            cells.extend(values.into_iter().map(Cow::Owned));
-            cells
-        })
-        .collect();
-    github_table(&headers, &aligns, &cells)
+    github_table_of(&headers, &aligns, &cells)
 }

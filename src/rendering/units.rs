@@ -26,11 +26,23 @@ pub fn duration_units(values: &[Option<f64>]) -> (f64, &'static str) {
 /// `format_duration`: "n/a" for missing, non-finite, and (unless allowed)
 /// negative or zero values.
 pub fn duration(seconds: Option<f64>, allow_negative: bool, allow_zero: bool) -> String {
+    let mut text = String::with_capacity(16);
+    push_duration(&mut text, seconds, allow_negative, allow_zero);
+    text
+}
+
+/// [`duration`] written at the end of `text` (table cells are written in place).
+pub fn push_duration(
+    text: &mut String,
+    seconds: Option<f64>,
+    allow_negative: bool,
+    allow_zero: bool,
+) {
     let Some(s) = seconds.filter(|s| s.is_finite()) else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
     if (s < 0.0 && !allow_negative) || (s == 0.0 && !allow_zero) {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     }
     let (multiplier, units) = if s >= 1.0 {
         (1.0, "s")
@@ -39,77 +51,95 @@ pub fn duration(seconds: Option<f64>, allow_negative: bool, allow_zero: bool) ->
     } else {
         (1e6, "us")
     };
-    let mut text = String::with_capacity(16);
-    push_f(&mut text, s * multiplier, 3);
+    push_f(text, s * multiplier, 3);
     text.push(' ');
     text.push_str(units);
-    text
 }
 
 pub fn positive_duration(seconds: Option<f64>) -> String {
     duration(seconds, false, false)
 }
 
+pub fn push_positive_duration(text: &mut String, seconds: Option<f64>) {
+    push_duration(text, seconds, false, false);
+}
+
 pub fn percentage(fraction: Option<f64>) -> String {
+    let mut text = String::with_capacity(12);
+    push_percentage(&mut text, fraction);
+    text
+}
+
+pub fn push_percentage(text: &mut String, fraction: Option<f64>) {
     match fraction {
-        None => "n/a".to_string(),
-        Some(f) if f.is_nan() => "n/a".to_string(),
-        Some(f) if f.is_infinite() => "inf".to_string(),
+        None => text.push_str("n/a"),
+        Some(f) if f.is_nan() => text.push_str("n/a"),
+        Some(f) if f.is_infinite() => text.push_str("inf"),
         Some(f) => {
-            let mut text = String::with_capacity(12);
-            push_f(&mut text, f * 100.0, 2);
+            push_f(text, f * 100.0, 2);
             text.push('%');
-            text
         }
     }
 }
 
 /// The Change column: a bound on the relative change, only for FAST/SLOW.
 pub fn change(status: Status, bounds: Option<(f64, f64)>) -> String {
+    let mut text = String::new();
+    push_change(&mut text, status, bounds);
+    text
+}
+
+pub fn push_change(text: &mut String, status: Status, bounds: Option<(f64, f64)>) {
     if !matches!(status, Status::Fast | Status::Slow) {
-        return String::new();
+        return;
     }
     let Some((lower, upper)) = bounds else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
     let (relation, bound) = match status {
         Status::Fast => ("<= ", upper),
         _ => (">= ", lower),
     };
-    let mut text = String::with_capacity(16);
     text.push_str(relation);
-    push_f_signed(&mut text, bound * 100.0, 1);
+    push_f_signed(text, bound * 100.0, 1);
     text.push('%');
-    text
 }
 
 /// `--display simple`'s span column: the interval's width relative to its
 /// center, as upstream's `format_interval_span`.
 pub fn interval_span(interval: Option<&Interval>) -> String {
+    let mut text = String::with_capacity(12);
+    push_interval_span(&mut text, interval);
+    text
+}
+
+pub fn push_interval_span(text: &mut String, interval: Option<&Interval>) {
     let Some(interval) = interval.filter(|i| is_positive_finite(Some(i.center))) else {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     };
     let (lower, upper) = (interval.lower, interval.upper);
     if !lower.is_finite() || !upper.is_finite() || upper < lower {
-        return "n/a".to_string();
+        return text.push_str("n/a");
     }
-    format!(
-        "{}%",
-        format_f((upper - lower) / interval.center * 100.0, 1)
-    )
+    push_f(text, (upper - lower) / interval.center * 100.0, 1);
+    text.push('%');
 }
 
 /// `--display simple`'s `%C Diff`: the change of the centers relative to
 /// the smaller one, as upstream's `symmetric_frac_diff`.
 pub fn center_diff(ref_time: Option<f64>, cmp_time: Option<f64>) -> String {
+    let mut text = String::with_capacity(12);
+    push_center_diff(&mut text, ref_time, cmp_time);
+    text
+}
+
+pub fn push_center_diff(text: &mut String, ref_time: Option<f64>, cmp_time: Option<f64>) {
     match (ref_time, cmp_time) {
         (Some(r), Some(c)) if is_positive_finite(Some(r)) && is_positive_finite(Some(c)) => {
-            let mut text = String::with_capacity(12);
-            push_f_signed(&mut text, (c - r) / r.min(c) * 100.0, 1);
+            push_f_signed(text, (c - r) / r.min(c) * 100.0, 1);
             text.push('%');
-            text
         }
-        _ => "n/a".to_string(),
+        _ => text.push_str("n/a"),
     }
 }
 
@@ -138,20 +168,9 @@ pub struct CenterWithDeltas {
 
 impl CenterWithDeltas {
     pub fn new(center: f64, interval: &Interval) -> Self {
-        let lower_delta = interval.lower - interval.center;
-        let upper_delta = interval.upper - interval.center;
-        let (center_multiplier, center_units) = duration_units(&[Some(center)]);
-        let (delta_multiplier, delta_units) =
-            duration_units(&[Some(lower_delta), Some(upper_delta)]);
-        let precision = delta_precision(center, delta_multiplier);
         let mut text = String::with_capacity(40);
-        push_f(&mut text, center * center_multiplier, 3);
-        let center_len = text.len();
-        text.push('[');
-        push_f_signed(&mut text, lower_delta * delta_multiplier, precision);
-        text.push_str(", ");
-        push_f_signed(&mut text, upper_delta * delta_multiplier, precision);
-        text.push(']');
+        let (center_len, center_units, delta_units) =
+            push_center_with_deltas(&mut text, center, interval);
         CenterWithDeltas {
             text,
             center_len,
@@ -176,6 +195,29 @@ impl CenterWithDeltas {
 }
 
 /// Column widths that align the intervals-mode cells of one table.
+/// The center's digits then `[-lo, +hi]` written at the end of `text`:
+/// the digits' length, the center's units and the deltas' units.
+fn push_center_with_deltas(
+    text: &mut String,
+    center: f64,
+    interval: &Interval,
+) -> (usize, &'static str, &'static str) {
+    let lower_delta = interval.lower - interval.center;
+    let upper_delta = interval.upper - interval.center;
+    let (center_multiplier, center_units) = duration_units(&[Some(center)]);
+    let (delta_multiplier, delta_units) = duration_units(&[Some(lower_delta), Some(upper_delta)]);
+    let precision = delta_precision(center, delta_multiplier);
+    let start = text.len();
+    push_f(text, center * center_multiplier, 3);
+    let center_len = text.len() - start;
+    text.push('[');
+    push_f_signed(text, lower_delta * delta_multiplier, precision);
+    text.push_str(", ");
+    push_f_signed(text, upper_delta * delta_multiplier, precision);
+    text.push(']');
+    (center_len, center_units, delta_units)
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IntervalWidths {
     pub center: usize,
@@ -240,40 +282,42 @@ impl TimingText {
 
     /// The cell: `center [-lo, +hi] unit`, aligned with `widths`.
     pub fn cell(&self, widths: IntervalWidths) -> String {
+        let mut text = String::with_capacity(widths.center + widths.deltas + 8);
+        self.push_cell(&mut text, widths);
+        text
+    }
+
+    /// [`cell`](Self::cell) written at the end of `text`.
+    pub fn push_cell(&self, text: &mut String, widths: IntervalWidths) {
         // The texts are ASCII: their lengths are their widths.
         let right_aligned = |text: &mut String, piece: &str, width: usize| {
             push_spaces(text, width.saturating_sub(piece.len()));
             text.push_str(piece);
         };
         match self {
-            TimingText::Unusable => "n/a".to_string(),
+            TimingText::Unusable => text.push_str("n/a"),
             TimingText::CenterOnly { digits, units } => {
-                let mut text = String::with_capacity(widths.center + widths.deltas + 8);
-                right_aligned(&mut text, digits, widths.center);
+                right_aligned(text, digits, widths.center);
                 text.push(' ');
                 if widths.deltas != 0 {
-                    push_spaces(&mut text, widths.deltas);
+                    push_spaces(text, widths.deltas);
                     text.push(' ');
                 }
                 text.push_str(units);
-                text
             }
             TimingText::WithDeltas { parts, .. } if parts.same_units() => {
-                let mut text = String::with_capacity(widths.center + widths.deltas + 8);
-                right_aligned(&mut text, parts.center_text(), widths.center);
+                right_aligned(text, parts.center_text(), widths.center);
                 text.push(' ');
-                right_aligned(&mut text, parts.deltas_text(), widths.deltas);
+                right_aligned(text, parts.deltas_text(), widths.deltas);
                 text.push(' ');
                 text.push_str(parts.center_units);
-                text
             }
             TimingText::WithDeltas { center, parts } => {
-                let mut text = positive_duration(Some(*center));
+                push_positive_duration(text, Some(*center));
                 text.push(' ');
                 text.push_str(parts.deltas_text());
                 text.push(' ');
                 text.push_str(parts.delta_units);
-                text
             }
         }
     }
@@ -281,6 +325,132 @@ impl TimingText {
 
 fn push_spaces(text: &mut String, count: usize) {
     text.extend(std::iter::repeat_n(' ', count));
+}
+
+/// What [`push_timing_pieces`] wrote of a timing cell, and the lengths of
+/// the pieces that are aligned over the column.
+#[derive(Debug, Clone, Copy)]
+enum TimingPieces {
+    /// `n/a`.
+    Unusable,
+    /// The center's digits, then its units.
+    CenterOnly { center: usize },
+    /// The center's digits, `[-lo, +hi]`, then the units of both.
+    SameUnits { center: usize, deltas: usize },
+    /// The whole cell (the deltas in other units are not aligned); the
+    /// center's digits still widen the column.
+    MixedUnits { center: usize },
+}
+
+/// A timing cell's text without its alignment, at the end of `text`.
+fn push_timing_pieces(
+    text: &mut String,
+    center: Option<f64>,
+    interval: Option<&Interval>,
+) -> TimingPieces {
+    let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
+        text.push_str("n/a");
+        return TimingPieces::Unusable;
+    };
+    let start = text.len();
+    let Some(interval) = interval else {
+        let (multiplier, units) = duration_units(&[Some(center)]);
+        push_f(text, center * multiplier, 3);
+        let center = text.len() - start;
+        text.push_str(units);
+        return TimingPieces::CenterOnly { center };
+    };
+    let (center_len, center_units, delta_units) = push_center_with_deltas(text, center, interval);
+    if center_units == delta_units {
+        let deltas = text.len() - start - center_len;
+        text.push_str(center_units);
+        return TimingPieces::SameUnits {
+            center: center_len,
+            deltas,
+        };
+    }
+    // `center units [-lo, +hi] units`, as `positive_duration` writes the center.
+    let at = start + center_len;
+    text.insert(at, ' ');
+    text.insert_str(at + 1, center_units);
+    text.insert(at + 1 + center_units.len(), ' ');
+    text.push(' ');
+    text.push_str(delta_units);
+    TimingPieces::MixedUnits { center: center_len }
+}
+
+impl IntervalWidths {
+    /// Widens the columns to fit one timing cell, formatted in `scratch`:
+    /// the first of two passes that hold no cell (see [`push_timing_cell`]).
+    pub fn fit_timing(
+        &mut self,
+        scratch: &mut String,
+        center: Option<f64>,
+        interval: Option<&Interval>,
+    ) {
+        scratch.clear();
+        match push_timing_pieces(scratch, center, interval) {
+            TimingPieces::Unusable => {}
+            TimingPieces::CenterOnly { center } | TimingPieces::MixedUnits { center } => {
+                self.center = self.center.max(center);
+            }
+            TimingPieces::SameUnits { center, deltas } => {
+                self.center = self.center.max(center);
+                self.deltas = self.deltas.max(deltas);
+            }
+        }
+    }
+
+    /// Wide enough for the cells of both.
+    pub fn max(self, other: IntervalWidths) -> IntervalWidths {
+        IntervalWidths {
+            center: self.center.max(other.center),
+            deltas: self.deltas.max(other.deltas),
+        }
+    }
+}
+
+/// [`TimingText::push_cell`] without a `TimingText`: the pieces written at
+/// the end of `text`, then aligned in place (spaces put before the center
+/// and the deltas).
+pub fn push_timing_cell(
+    text: &mut String,
+    center: Option<f64>,
+    interval: Option<&Interval>,
+    widths: IntervalWidths,
+) {
+    let start = text.len();
+    match push_timing_pieces(text, center, interval) {
+        TimingPieces::Unusable | TimingPieces::MixedUnits { .. } => {}
+        TimingPieces::CenterOnly { center } => {
+            // A column with deltas has room for them, and a space, here.
+            let gap = match widths.deltas {
+                0 => 1,
+                deltas => deltas + 2,
+            };
+            insert_spaces(text, start + center, gap);
+            insert_spaces(text, start, widths.center.saturating_sub(center));
+        }
+        TimingPieces::SameUnits { center, deltas } => {
+            insert_spaces(text, start + center + deltas, 1);
+            insert_spaces(
+                text,
+                start + center,
+                1 + widths.deltas.saturating_sub(deltas),
+            );
+            insert_spaces(text, start, widths.center.saturating_sub(center));
+        }
+    }
+}
+
+fn insert_spaces(text: &mut String, at: usize, count: usize) {
+    const SPACES: &str = "                                ";
+    let mut left = count;
+    while left > 0 {
+        let run = left.min(SPACES.len());
+        text.insert_str(at, &SPACES[..run]);
+        left -= run;
+    }
 }
 
 /// Explain-mode values `[lo, center, hi]` in one unit, or `None` when an endpoint is unusable.
@@ -403,6 +573,79 @@ mod tests {
         assert_eq!(change(Status::Fast, Some((-0.1, -0.074))), "<= -7.4%");
         assert_eq!(change(Status::Slow, Some((0.062, 0.1))), ">= +6.2%");
         assert_eq!(change(Status::Same, Some((0.0, 0.1))), "");
+    }
+
+    /// xorshift64 over a few magnitudes, so that units and widths vary.
+    fn random_timings(count: usize) -> Vec<(Option<f64>, Option<Interval>)> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut value = move |scales: &[f64]| {
+            let bits = next();
+            let scale = scales[(bits % scales.len() as u64) as usize];
+            scale * ((bits >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        (0..count)
+            .map(|i| {
+                let center = value(&[2e-6, 2e-3, 3.0, 1500.0, -1e-3]);
+                let center = match (i % 17, i % 29) {
+                    (0, _) => None,
+                    (_, 0) => Some(f64::NAN),
+                    _ => Some(center),
+                };
+                let interval = (i % 5 != 0).then(|| {
+                    let c = center.unwrap_or(1e-3);
+                    Interval {
+                        lower: c - value(&[1e-9, 1e-6, 1e-3, 0.5]),
+                        center: c,
+                        upper: c + value(&[1e-9, 1e-6, 1e-3, 0.5]),
+                    }
+                });
+                (center, interval)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn timing_cells_in_two_passes_are_the_timing_texts() {
+        let timings = random_timings(5000);
+        let texts: Vec<TimingText> = timings
+            .iter()
+            .map(|(center, interval)| TimingText::new(*center, interval.as_ref()))
+            .collect();
+        let mut scratch = String::new();
+        let mut widths = IntervalWidths::default();
+        for (center, interval) in &timings {
+            widths.fit_timing(&mut scratch, *center, interval.as_ref());
+        }
+        let expected = IntervalWidths::of(texts.iter());
+        assert_eq!(
+            (widths.center, widths.deltas),
+            (expected.center, expected.deltas)
+        );
+        let narrow = IntervalWidths {
+            center: 2,
+            deltas: 0,
+        };
+        for ((center, interval), text) in timings.iter().zip(&texts) {
+            let mut own = IntervalWidths::default();
+            own.fit_timing(&mut scratch, *center, interval.as_ref());
+            let expected = IntervalWidths::of(std::iter::once(text));
+            assert_eq!((own.center, own.deltas), (expected.center, expected.deltas));
+            for widths in [widths, narrow] {
+                let mut cell = String::from("prefix");
+                push_timing_cell(&mut cell, *center, interval.as_ref(), widths);
+                assert_eq!(
+                    cell,
+                    format!("prefix{}", text.cell(widths)),
+                    "{center:?} {interval:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::process::Command;
 
-use nvbench_compare::pycompat::tabulate::{Align, github_table};
+use nvbench_compare::pycompat::tabulate::{Align, CellTable, github_table, github_table_of};
 
 use crate::util::{Need, Scratch, project, require};
 
@@ -36,6 +36,12 @@ fn align(name: &str) -> Align {
     }
 }
 
+/// The length of every row, when they have one (and there is a row).
+fn rows_length(rows: &[Vec<String>]) -> Option<usize> {
+    let first = rows.first()?.len();
+    rows.iter().all(|row| row.len() == first).then_some(first)
+}
+
 #[test]
 fn random_tables_match_python_tabulate() {
     if !require(Need::Tabulate) {
@@ -49,7 +55,11 @@ fn random_tables_match_python_tabulate() {
         .filter_map(|(index, (headers, aligns, rows, expected))| {
             let aligns: Vec<Align> = aligns.iter().map(|a| align(a)).collect();
             let actual = github_table(headers, &aligns, rows);
-            (actual != *expected).then(|| {
+            // The tables' cells as the renderers hold them, when the rows are as long.
+            let two_pass = rows_length(rows)
+                .map(|columns| github_table_of(headers, &aligns, &CellTable::of_rows(columns, rows)));
+            let differs = actual != *expected || two_pass.is_some_and(|text| text != *expected);
+            differs.then(|| {
                 format!("case {index}: headers {headers:?} rows {rows:?}\nexpected {expected:?}\nactual   {actual:?}")
             })
         })

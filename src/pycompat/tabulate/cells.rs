@@ -20,7 +20,7 @@ pub(super) enum CellType {
 
 /// `_column_type`: the most generic cell type, starting from `bool` (so a
 /// column of empty cells counts as bool, which prints like text).
-pub(super) fn column_type(cells: &[Option<&str>]) -> CellType {
+pub(super) fn column_type<'a>(cells: impl IntoIterator<Item = Option<&'a str>>) -> CellType {
     let mut column = CellType::Bool;
     for cell in cells {
         column = column.max(cell.map_or(CellType::Missing, cell_type));

@@ -11,9 +11,14 @@
 
 use std::borrow::Cow;
 
+mod cell_table;
 mod cells;
 mod numbers;
 mod text;
+mod two_pass;
+
+pub use cell_table::{CellPart, CellTable};
+pub use two_pass::github_table_of;
 
 use crate::parallel::map_in_parallel;
 
@@ -48,7 +53,7 @@ pub fn github_table<C: AsRef<str> + Sync>(
     let columns = transpose(&data_rows);
     let types: Vec<CellType> =
         map_in_parallel(&columns, columns_per_thread(data_rows.len()), |cells| {
-            column_type(cells)
+            column_type(cells.iter().copied())
         });
     let column_aligns: Vec<ColumnAlign> = types
         .iter()
@@ -395,13 +400,19 @@ struct Measure {
 
 impl Measure {
     fn of_table<C: AsRef<str>>(headers: &[String], rows: &[&Vec<C>]) -> Measure {
-        let texts = || {
+        Measure::of_texts(|| {
             headers
                 .iter()
                 .map(String::as_str)
                 .chain(rows.iter().flat_map(|row| row.iter().map(AsRef::as_ref)))
-        };
-        let multiline = texts().any(|text| text.contains(['\r', '\n']));
+        })
+    }
+
+    /// From every header and cell in tabulate's order (headers, then the
+    /// rows' cells row by row), as often as needed.
+    fn of_texts<'t, I: Iterator<Item = &'t str>>(texts: impl Fn() -> I) -> Measure {
+        // Bytes, not chars: no other character's UTF-8 holds these bytes.
+        let multiline = texts().any(|text| text.bytes().any(|b| b == b'\r' || b == b'\n'));
         // A CSI code cannot reach past a cell (a tab is none of its bytes), so
         // one inside a cell decides; without any ESC there is no code at all.
         let mut any_escape = false;

@@ -31,6 +31,10 @@ pub(super) fn strip_ansi(text: &str) -> Cow<'_, str> {
 /// `len(_strip_ansi(text))`, without building the stripped text.
 pub(super) fn visible_len(text: &str) -> usize {
     let bytes = text.as_bytes();
+    // Most cells have no ESC at all (a memchr): every character is visible.
+    if !bytes.contains(&(ESC as u8)) {
+        return py_len(text);
+    }
     let mut count = 0;
     let mut position = 0;
     while position < bytes.len() {
@@ -180,6 +184,12 @@ pub(super) fn is_py_space(c: char) -> bool {
 }
 
 pub(super) fn py_strip(text: &str) -> &str {
+    // Printable ASCII at both ends (most cells) is no space: nothing to strip.
+    let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || (printable(bytes.first()) && printable(bytes.last())) {
+        return text;
+    }
     text.trim_matches(is_py_space)
 }
 

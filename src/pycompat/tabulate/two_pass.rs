@@ -1,0 +1,362 @@
+//! The "github" table of a [`CellTable`] written in two passes: the first
+//! types and measures each column, the second writes every row straight
+//! into the output. No padded or formatted copy of the cells is held, only
+//! a few numbers a column.
+//!
+//! It covers the tables the comparison prints (headers over every column,
+//! at least one row, no separator row, no line break in any cell); any
+//! other table goes through [`github_table`], whose steps these are.
+
+use std::borrow::Cow;
+
+use crate::parallel::map_in_parallel;
+
+use super::cell_table::{CellTable, RowCells};
+use super::cells::{CellType, column_type, format_cell};
+use super::text::{py_rstrip, py_strip, strip_ansi};
+use super::{
+    Align, ColumnAlign, MIN_PADDING, Measure, SEPARATING_LINE, align_header, columns_per_thread,
+    default_align, digits_after_point, github_table, push_spaces, rule_line, split_fill,
+    write_row_line,
+};
+
+/// Byte-identical to [`github_table`] on the same cells.
+pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) -> String {
+    if !has_simple_shape(headers, table) {
+        return github_table(headers, aligns, &table.to_rows());
+    }
+    let measure = Measure::of_texts(|| {
+        headers
+            .iter()
+            .map(String::as_str)
+            .chain(table.cells_by_row())
+    });
+    if measure.multiline {
+        return github_table(headers, aligns, &table.to_rows());
+    }
+    let indices: Vec<usize> = (0..table.columns()).collect();
+    let per_thread = columns_per_thread(table.row_count());
+    let layouts: Vec<ColumnLayout> = map_in_parallel(&indices, per_thread, |&column| {
+        let align = aligns.get(column).copied();
+        ColumnLayout::measure(table, column, &headers[column], align, measure)
+    });
+    write_table(headers, &layouts, table, measure)
+}
+
+/// Headers over every column and rows without separators: then tabulate
+/// neither adds nor drops headers or columns, nor re-inserts rule lines.
+fn has_simple_shape(headers: &[String], table: &CellTable) -> bool {
+    let columns = table.columns();
+    columns > 0
+        && headers.len() == columns
+        && table.row_count() > 0
+        && !table.rows().any(|row| is_separator(row, columns))
+}
+
+/// tabulate's `_is_separating_line` on the first two cells.
+fn is_separator(row: RowCells, columns: usize) -> bool {
+    (0..columns.min(2)).any(|column| py_strip(row.cell(column)) == SEPARATING_LINE)
+}
+
+/// What the second pass needs to know of a column.
+struct ColumnLayout {
+    ty: CellType,
+    align: ColumnAlign,
+    /// Visible width of every padded cell.
+    width: usize,
+    /// "decimal" alignment: the most digits after a point in the column;
+    /// each cell gets trailing spaces up to it.
+    most_places: isize,
+    /// Bytes the column's cells take beyond their visible width (ANSI
+    /// codes, multi-byte characters), to size the output once.
+    extra_bytes: usize,
+    /// Every cell is printable ASCII that formatting leaves as it is: the
+    /// second pass only strips it, and its width is its length.
+    plain: bool,
+}
+
+impl ColumnLayout {
+    /// The first pass: tabulate's `_column_type`, then `_format` and
+    /// `_align_column`'s widths, cell by cell.
+    fn measure(
+        table: &CellTable,
+        column: usize,
+        header: &str,
+        align: Option<Align>,
+        measure: Measure,
+    ) -> Self {
+        let ty = column_type(table.column(column).map(Some));
+        let mut layout = ColumnLayout {
+            ty,
+            align: align.map_or(default_align(ty), ColumnAlign::from),
+            width: 0,
+            most_places: -1,
+            extra_bytes: 0,
+            plain: true,
+        };
+        // The widest cell before its decimal spaces, less its places: the
+        // widest padded cell is this plus the most places.
+        let mut widest_less_places = isize::MIN;
+        for cell in table.column(column) {
+            let formatted = layout.format(cell, measure);
+            let text = layout.shaped(&formatted);
+            let plain = is_plain(cell, &formatted, text);
+            layout.plain &= plain;
+            let visible = if plain {
+                text.len()
+            } else {
+                measure.width(text)
+            };
+            layout.extra_bytes += text.len() - visible;
+            if layout.align == ColumnAlign::Decimal {
+                let places = places(text, measure);
+                layout.most_places = layout.most_places.max(places);
+                widest_less_places = widest_less_places.max(visible as isize - places);
+            } else {
+                layout.width = layout.width.max(visible);
+            }
+        }
+        if layout.align == ColumnAlign::Decimal {
+            layout.width = (widest_less_places + layout.most_places) as usize;
+        }
+        layout.width = layout.width.max(measure.width(header) + MIN_PADDING);
+        layout
+    }
+
+    /// `_format` of a cell in this column.
+    fn format<'c>(&self, cell: &'c str, measure: Measure) -> Cow<'c, str> {
+        format_cell(Some(cell), self.ty, measure.has_invisible)
+    }
+
+    /// The formatted cell as `_align_column` pads it: stripped, except for
+    /// "decimal", which keeps its spaces (and adds some, see [`Self::decimal_spaces`]).
+    fn shaped<'t>(&self, formatted: &'t str) -> &'t str {
+        match self.align {
+            ColumnAlign::Decimal => formatted,
+            _ => py_strip(formatted),
+        }
+    }
+
+    /// The spaces "decimal" alignment puts after a cell to line up its point.
+    fn decimal_spaces(&self, text: &str, measure: Measure) -> usize {
+        match self.align {
+            ColumnAlign::Decimal => (self.most_places - places(text, measure)).max(0) as usize,
+            _ => 0,
+        }
+    }
+
+    /// Writes the padded cell.
+    fn write_cell(&self, line: &mut String, cell: &str, measure: Measure) {
+        if self.plain {
+            let text = self.shaped(cell);
+            return self.write_padded(line, text, text.len(), measure);
+        }
+        let formatted = self.format(cell, measure);
+        let text = self.shaped(&formatted);
+        self.write_padded(line, text, measure.width(text), measure);
+    }
+
+    /// Writes a shaped cell of the given visible width with its padding.
+    fn write_padded(&self, line: &mut String, text: &str, visible: usize, measure: Measure) {
+        let trailing = self.decimal_spaces(text, measure);
+        let fill = self.width.saturating_sub(visible + trailing);
+        let (left, right) = split_fill(self.align, fill);
+        push_spaces(line, left);
+        line.push_str(text);
+        push_spaces(line, trailing + right);
+    }
+}
+
+/// A cell that formatting leaves as it is (`formatted` is the very text of
+/// the cell, not a copy), so that the second pass can shape the cell itself,
+/// and whose shaped text is printable ASCII, as wide as it is long.
+fn is_plain(cell: &str, formatted: &str, shaped: &str) -> bool {
+    let unchanged = std::ptr::eq(cell, formatted) || cell.is_empty();
+    unchanged && shaped.bytes().all(|b| (0x20..0x7f).contains(&b))
+}
+
+/// `_afterpoint` as "decimal" alignment applies it (on the text without ANSI codes).
+fn places(text: &str, measure: Measure) -> isize {
+    if measure.has_invisible {
+        digits_after_point(&strip_ansi(text))
+    } else {
+        digits_after_point(text)
+    }
+}
+
+/// The second pass: the header line, the rule, then each row as
+/// `_build_simple_row` writes it, into one string sized once.
+fn write_table(
+    headers: &[String],
+    layouts: &[ColumnLayout],
+    table: &CellTable,
+    measure: Measure,
+) -> String {
+    let widths: Vec<usize> = layouts.iter().map(|layout| layout.width).collect();
+    let header_cells: Vec<_> = headers
+        .iter()
+        .zip(layouts)
+        .map(|(header, layout)| align_header(header, layout.align, layout.width, measure))
+        .collect();
+    let rule = rule_line(&widths);
+    let mut header_line = String::new();
+    write_row_line(&mut header_line, header_cells.iter());
+    let capacity = header_line.len() + body_capacity(layouts, table.row_count(), &rule);
+    let mut out = String::with_capacity(capacity);
+    out.push_str(&header_line);
+    out.push('\n');
+    out.push_str(&rule);
+    for row in table.rows() {
+        out.push('\n');
+        let start = out.len();
+        out.push('|');
+        for (column, layout) in layouts.iter().enumerate() {
+            out.push(' ');
+            layout.write_cell(&mut out, row.cell(column), measure);
+            out.push_str(" |");
+        }
+        let kept = start + py_rstrip(&out[start..]).len();
+        out.truncate(kept);
+    }
+    out
+}
+
+/// At most the bytes of the rule and the rows: every row as wide as the
+/// rule (`|`, and for each column a space, the cell, a space and `|`), plus
+/// what the cells take beyond their width, and a line break each.
+fn body_capacity(layouts: &[ColumnLayout], rows: usize, rule: &str) -> usize {
+    let extra: usize = layouts.iter().map(|layout| layout.extra_bytes).sum();
+    (rows + 1) * (rule.len() + 1) + extra
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CellPart;
+    use super::*;
+
+    /// xorshift64: the same random tables on every run.
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[self.below(items.len())]
+        }
+    }
+
+    const NUMBERS: &[&str] = &[
+        "1", "12", "007", "-3", "1.5", "12.25", "0.125", "-2e3", "1e-7", "1,234.5", "1,234", "inf",
+        "nan", "1_000", " 42 ", "3.0", "",
+    ];
+    const COLORED: &[&str] = &[
+        "\x1b[31mSLOW\x1b[39m",
+        "\x1b[32m05\x1b[0m",
+        "\x1b[34m1.25\x1b[39m",
+        "\x1b[90mAMBG\x1b[39m",
+        "\x1b[1m\x1b[31m12\x1b[0m",
+        "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",
+    ];
+    const TEXTS: &[&str] = &[
+        "1.234 us",
+        "n/a",
+        "<= -7.4%",
+        "",
+        "x",
+        "  padded  ",
+        "日本語",
+        "🔴 SLOW",
+        "é",
+        "2^20",
+        "True",
+        "False",
+        "I32",
+        "a\tb",
+        "\x1b",
+        "\\x1b",
+        "\x1c",
+    ];
+    const RARE: &[&str] = &["\x01", " \x01 ", "two\nlines", "cr\rlf"];
+
+    /// A cell of a column of numbers (`kind` 0), texts (1) or both; a few
+    /// are coloured, and with `rare` a few make a separator or line break.
+    fn random_cell(random: &mut Random, kind: usize, rare: bool) -> &'static str {
+        match (kind, random.below(40)) {
+            (_, 0) if rare => random.pick(RARE),
+            (_, 1..=3) => random.pick(COLORED),
+            (0, _) => random.pick(NUMBERS),
+            (1, _) => random.pick(TEXTS),
+            _ => {
+                let pool = if random.below(2) == 0 { NUMBERS } else { TEXTS };
+                random.pick(pool)
+            }
+        }
+    }
+
+    fn random_aligns(random: &mut Random, columns: usize) -> Vec<Align> {
+        let count = match random.below(3) {
+            0 => random.below(columns + 1),
+            _ => columns,
+        };
+        (0..count)
+            .map(|_| [Align::Left, Align::Center, Align::Right][random.below(3)])
+            .collect()
+    }
+
+    #[test]
+    fn two_passes_write_what_the_general_path_writes() {
+        let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        for case in 0..4000 {
+            let columns = 1 + random.below(6);
+            let rows = match random.below(10) {
+                0 => 0,
+                1 => 300 + random.below(200),
+                _ => 1 + random.below(12),
+            };
+            let header_count = match random.below(8) {
+                0 => random.below(columns + 2),
+                _ => columns,
+            };
+            // Most tables have no separator or line break: the two passes' own tables.
+            let rare = random.below(4) == 0;
+            let headers: Vec<String> = (0..header_count)
+                .map(|_| random_cell(&mut random, 1, rare).to_string())
+                .collect();
+            let kinds: Vec<usize> = (0..columns).map(|_| random.below(3)).collect();
+            let cells: Vec<Vec<&str>> = (0..rows)
+                .map(|_| {
+                    kinds
+                        .iter()
+                        .map(|k| random_cell(&mut random, *k, rare))
+                        .collect()
+                })
+                .collect();
+            let aligns = random_aligns(&mut random, columns);
+            let table = CellTable::of_rows(columns, &cells);
+            assert_eq!(
+                github_table_of(&headers, &aligns, &table),
+                github_table(&headers, &aligns, &cells),
+                "case {case}: {headers:?} {aligns:?} {cells:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parts_hold_whole_rows_in_order() {
+        let mut first = CellPart::default();
+        ["a", "b", "c", "d"].iter().for_each(|c| first.push_cell(c));
+        let mut second = CellPart::default();
+        second.text().push('e');
+        second.end_cell();
+        second.push_cell("");
+        let table = CellTable::new(2, vec![first, CellPart::default(), second]);
+        assert_eq!(table.row_count(), 3);
+        assert_eq!(table.to_rows(), [["a", "b"], ["c", "d"], ["e", ""]]);
+        assert_eq!(table.column(1).collect::<Vec<_>>(), ["b", "d", ""]);
+    }
+}
