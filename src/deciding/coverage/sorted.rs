@@ -129,8 +129,66 @@ fn sort_reduced<K: RadixKey>(keys: &mut Vec<K>, width: u32) {
 }
 
 /// Runs of equal keys in ascending `keys`, without a data-dependent branch.
-/// Only the last key of each run is turned into its value.
 fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    if keys.len() > LARGE_LEN {
+        unique_keys_counted(keys, value)
+    } else {
+        unique_keys_one_pass(keys, value)
+    }
+}
+
+/// [`unique_keys`] in one pass: every key writes its value and its run's
+/// end to the slot of its run, which the run's last key leaves right. The
+/// outputs get a slot per key, written before read, so nothing is zeroed;
+/// only for arrays of at most `LARGE_LEN` keys, whose outputs of one slot
+/// per key stay a few MB.
+fn unique_keys_one_pass<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    let Some(&last) = keys.last() else {
+        return SortedUnique {
+            values: Vec::new(),
+            counts: Vec::new(),
+        };
+    };
+    let n = keys.len();
+    let mut values: Vec<f64> = Vec::with_capacity(n);
+    let mut ends: Vec<u64> = Vec::with_capacity(n);
+    let (value_slots, end_slots) = (values.spare_capacity_mut(), ends.spare_capacity_mut());
+    let mut run = 0;
+    for (i, pair) in keys.windows(2).enumerate() {
+        value_slots[run].write(value(pair[0]));
+        end_slots[run].write(i as u64 + 1);
+        run += usize::from(pair[0] != pair[1]);
+    }
+    value_slots[run].write(value(last));
+    end_slots[run].write(n as u64);
+    // SAFETY: runs `0..=run` were written just above (`run < n`, the
+    // capacity of both).
+    unsafe {
+        values.set_len(run + 1);
+        ends.set_len(run + 1);
+    }
+    // Shrinking in place: glibc splits the block, nothing is copied.
+    values.shrink_to_fit();
+    ends.shrink_to_fit();
+    SortedUnique {
+        values,
+        counts: counts_of_ends(ends),
+    }
+}
+
+/// The run ends become the counts in place, from the back.
+fn counts_of_ends(mut ends: Vec<u64>) -> Vec<u64> {
+    for u in (1..ends.len()).rev() {
+        ends[u] -= ends[u - 1];
+    }
+    ends
+}
+
+/// [`unique_keys`] of a huge run: counting the runs first sizes the
+/// outputs exactly, so no buffer of one slot per sample is needed (with
+/// 10^8 distinct samples that buffer alone was 800 MB). Only the last key
+/// of each run is turned into its value.
+fn unique_keys_counted<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
     let n = keys.len();
     if n == 0 {
         return SortedUnique {
@@ -138,9 +196,6 @@ fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> Sor
             counts: Vec::new(),
         };
     }
-    // Counting the runs first sizes the outputs exactly, so no buffer of
-    // one slot per sample is needed (with 10^8 distinct samples that buffer
-    // alone was 800 MB).
     let runs = 1 + keys.windows(2).filter(|pair| pair[0] != pair[1]).count();
     // `ends[u]` is one past the last index of run `u`; every slot is written
     // before it is read.
@@ -155,13 +210,9 @@ fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> Sor
         .iter()
         .map(|&end| value(keys[end as usize - 1]))
         .collect();
-    // The run ends become the counts in place, from the back.
-    for u in (1..runs).rev() {
-        ends[u] -= ends[u - 1];
-    }
     SortedUnique {
         values,
-        counts: ends,
+        counts: counts_of_ends(ends),
     }
 }
 
@@ -184,4 +235,56 @@ fn unique_in_place(mut keys: Vec<u64>, value: impl Fn(u64) -> f64) -> SortedUniq
     // Same size and alignment: collected in place.
     let values = keys.into_iter().map(value).collect();
     SortedUnique { values, counts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Ascending keys with runs of random lengths (1 to `longest`).
+    fn runs_of_keys(state: &mut u64, n: usize, longest: u64) -> Vec<u64> {
+        let mut keys = Vec::with_capacity(n);
+        let mut key = xorshift(state) % 1000;
+        while keys.len() < n {
+            let run = 1 + xorshift(state) % longest;
+            keys.extend((0..run).map(|_| key).take(n - keys.len()));
+            key += 1 + xorshift(state) % 3;
+        }
+        keys
+    }
+
+    fn same(a: &SortedUnique, b: &SortedUnique) -> bool {
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        bits(&a.values) == bits(&b.values) && a.counts == b.counts
+    }
+
+    #[test]
+    fn one_pass_unique_runs_match_the_counted_runs() {
+        let mut state = 0x5851_f42d_4c95_7f2du64;
+        for round in 0..4000 {
+            let n = [0, 1, 2, 3, 17, 1000, 10_000][round % 7];
+            let longest = [1, 2, 5, 40, 10_000][round / 7 % 5];
+            let keys = runs_of_keys(&mut state, n, longest);
+            let value = |k: u64| k as f64 * 0.25 + 1.0;
+            let one_pass = unique_keys_one_pass(&keys, value);
+            assert!(
+                same(&one_pass, &unique_keys_counted(&keys, value)),
+                "{keys:?}"
+            );
+            assert_eq!(one_pass.counts.iter().sum::<u64>(), n as u64);
+            let narrow: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
+            let value = |k: u32| f64::from(k) + 0.5;
+            assert!(same(
+                &unique_keys_one_pass(&narrow, value),
+                &unique_keys_counted(&narrow, value)
+            ));
+        }
+    }
 }
