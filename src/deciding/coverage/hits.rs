@@ -1,7 +1,7 @@
 //! One run's side of the coverage count: its unique values, counts and
 //! retained mask, and the covered samples and values a set of flags hits.
 
-use super::support_filter::saturate;
+use super::support_filter::{exact_sum, saturate};
 
 /// One run's unique values, their counts and the support filter's mask.
 pub(super) struct Side<'a> {
@@ -57,6 +57,26 @@ impl Side<'_> {
         Hits {
             samples: saturate(samples),
             support,
+            total: saturate(total),
+            retained,
+        }
+    }
+
+    /// [`Self::hits`] of flags that are all true but at the ascending
+    /// indices `uncovered` (few: the ratio walk tests only the values in
+    /// wide gaps). The totals take one pass over the counts and one over
+    /// the mask, both vectorized; the covered sums are the totals less the
+    /// uncovered values' (exact: the covered counts are the total less
+    /// the uncovered counts, saturated at the end as the flags' pass does).
+    pub(super) fn hits_except(&self, uncovered: &[usize]) -> Hits {
+        debug_assert!(self.counts.len() == self.retained.len());
+        let total = exact_sum(self.counts);
+        let retained = self.retained.iter().filter(|&&keep| keep).count() as u64;
+        let missed: u128 = uncovered.iter().map(|&i| u128::from(self.counts[i])).sum();
+        let missed_support = uncovered.iter().filter(|&&i| self.retained[i]).count() as u64;
+        Hits {
+            samples: saturate(total - missed),
+            support: retained - missed_support,
             total: saturate(total),
             retained,
         }

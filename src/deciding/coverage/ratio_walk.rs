@@ -72,9 +72,9 @@ pub(super) fn hits_by_ratio(
         outside: (1.0 + center_relative) * (1.0 + RATIO_MARGIN),
         tolerance,
     };
-    let a_flags = ratio.covered_flags(a.values, b.values);
-    let b_flags = ratio.covered_flags(b.values, a.values);
-    Some((a.hits(&a_flags), b.hits(&b_flags)))
+    let a_uncovered = ratio.uncovered(a.values, b.values);
+    let b_uncovered = ratio.uncovered(b.values, a.values);
+    Some((a.hits_except(&a_uncovered), b.hits_except(&b_uncovered)))
 }
 
 pub(super) struct RatioTest {
@@ -84,8 +84,8 @@ pub(super) struct RatioTest {
 }
 
 impl RatioTest {
-    /// Whether each of the ascending `targets` has a neighbour in the
-    /// ascending `source` within tolerance. The neighbours of a target are
+    /// Which of the ascending `targets` (their indices, ascending) have no
+    /// neighbour in the ascending `source` within tolerance. The neighbours of a target are
     /// `source[q - 1] < target <= source[q]` (0 and +inf beyond the ends:
     /// never within tolerance and at an infinite log distance, so the
     /// nearest neighbour is the end value, as in the clamped log merge).
@@ -94,15 +94,17 @@ impl RatioTest {
     /// source values at most `inside` apart is covered by the lower one
     /// (`target <= above <= below * inside`). Only targets in the few wider
     /// gaps, and beyond the ends, are tested one by one.
-    pub(super) fn covered_flags(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
-        let mut flags = vec![true; targets.len()];
+    pub(super) fn uncovered(&self, targets: &[f64], source: &[f64]) -> Vec<usize> {
+        let mut uncovered = Vec::new();
         let mut from = 0;
         let mut gap = |below: f64, above: f64| {
             // The targets in (below, above].
             let start = from + gallop(&targets[from..], |v| v <= below);
             let end = start + gallop(&targets[start..], |v| v <= above);
-            for (flag, &value) in flags[start..end].iter_mut().zip(&targets[start..end]) {
-                *flag = self.covered(value, below, above);
+            for (i, &value) in targets.iter().enumerate().take(end).skip(start) {
+                if !self.covered(value, below, above) {
+                    uncovered.push(i);
+                }
             }
             from = end;
         };
@@ -113,6 +115,16 @@ impl RatioTest {
             }
         }
         gap(source[source.len() - 1], f64::INFINITY);
+        uncovered
+    }
+
+    /// [`Self::uncovered`] as flags, as the log merge gives them.
+    #[cfg(test)]
+    pub(super) fn covered_flags(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
+        let mut flags = vec![true; targets.len()];
+        for i in self.uncovered(targets, source) {
+            flags[i] = false;
+        }
         flags
     }
 

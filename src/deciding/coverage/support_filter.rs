@@ -88,3 +88,19 @@ pub(super) fn saturating_sum(counts: impl Iterator<Item = u64>) -> u64 {
 pub(super) fn saturate(sum: u128) -> u64 {
     u64::try_from(sum).unwrap_or(u64::MAX)
 }
+
+/// The exact sum of `counts`: a wrapping `u64` sum, and beside it the OR of
+/// the counts, which bounds each of them, so that the sum is known not to
+/// wrap when `len * OR` fits (always, for counts of samples); both
+/// vectorize. Otherwise the sum is taken again in `u128`.
+pub(super) fn exact_sum(counts: &[u64]) -> u128 {
+    let (sum, any) = counts.iter().fold((0u64, 0u64), |(sum, any), &c| {
+        (sum.wrapping_add(c), any | c)
+    });
+    let bound = u128::from(any) * counts.len() as u128;
+    if bound <= u128::from(u64::MAX) {
+        u128::from(sum)
+    } else {
+        counts.iter().map(|&c| u128::from(c)).sum()
+    }
+}
