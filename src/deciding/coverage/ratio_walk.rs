@@ -77,6 +77,9 @@ pub(super) fn hits_by_ratio(
     Some((a.hits_except(&a_uncovered), b.hits_except(&b_uncovered)))
 }
 
+/// Adjacent pairs of source values tested at once for a wide gap.
+const GAP_BLOCK: usize = 16;
+
 pub(super) struct RatioTest {
     pub(super) inside: f64,
     pub(super) outside: f64,
@@ -109,9 +112,15 @@ impl RatioTest {
             from = end;
         };
         gap(0.0, source[0]);
-        for pair in source.windows(2) {
-            if pair[1] > pair[0] * self.inside {
-                gap(pair[0], pair[1]);
+        // Wide gaps are rare: a block of pairs is tested by a fold without
+        // early exit, which vectorizes, and walked only when it has one.
+        let wide = |pair: &[f64]| pair[1] > pair[0] * self.inside;
+        for start in (0..source.len() - 1).step_by(GAP_BLOCK) {
+            let block = &source[start..source.len().min(start + GAP_BLOCK + 1)];
+            if block.windows(2).fold(false, |any, pair| any | wide(pair)) {
+                for pair in block.windows(2).filter(|pair| wide(pair)) {
+                    gap(pair[0], pair[1]);
+                }
             }
         }
         gap(source[source.len() - 1], f64::INFINITY);
