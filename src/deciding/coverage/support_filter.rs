@@ -44,7 +44,8 @@ impl SupportFilter {
 /// at most `max_removed_sample_fraction` of the samples.
 pub(super) fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
     let keep_all = || vec![true; counts.len()];
-    let total = saturating_sum(counts.iter().copied());
+    let exact_total = exact_sum(counts);
+    let total = saturate(exact_total);
     if counts.is_empty()
         || total == 0
         || t.rare_sample_fraction <= 0.0
@@ -52,30 +53,55 @@ pub(super) fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<boo
     {
         return (keep_all(), SupportFilter::Disabled);
     }
-    if counts.iter().all(|&c| c == 1) {
+    if all_ones(counts) {
         return (keep_all(), SupportFilter::AllValuesUnique);
     }
     // Compared as f64: exact for any realistic count (< 2^53).
     let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
-    let keep = |c: u64| c as f64 >= min_count;
-    let kept = counts.iter().fold(0usize, |n, &c| n + usize::from(keep(c)));
+    let (kept, removed) = if min_count <= EXACT_INTEGERS && exact_total == u128::from(total) {
+        // The same counts are kept by the integer bound (below 2^53
+        // `c as f64` is exact; above it both tests keep `c`), and no sum of
+        // some of the counts wraps when their total fits: one fold of
+        // integer compares and adds, where `u64 -> f64` does not vectorize.
+        let min_count = min_count as u64;
+        counts.iter().fold((0usize, 0u64), |(kept, removed), &c| {
+            let keep = c >= min_count;
+            (kept + usize::from(keep), removed + if keep { 0 } else { c })
+        })
+    } else {
+        let keep = |c: u64| c as f64 >= min_count;
+        let kept = counts.iter().fold(0usize, |n, &c| n + usize::from(keep(c)));
+        let removed = saturating_sum(counts.iter().copied().filter(|&c| !keep(c)));
+        (kept, removed)
+    };
     if kept == counts.len() {
         return (keep_all(), SupportFilter::NoRareValues);
     }
     if kept == 0 {
         return (keep_all(), SupportFilter::WouldRemoveAllSupport);
     }
-    let removed = saturating_sum(counts.iter().copied().filter(|&c| !keep(c)));
     let removed_sample_fraction = removed as f64 / total as f64;
     if removed_sample_fraction > t.rare_max_removed_sample_fraction {
         return (keep_all(), SupportFilter::WouldRemoveTooMuchMass);
     }
     (
-        counts.iter().map(|&c| keep(c)).collect(),
+        counts.iter().map(|&c| c as f64 >= min_count).collect(),
         SupportFilter::Filtered {
             removed_sample_fraction,
         },
     )
+}
+
+/// Every integer up to 2^53 is exact in `f64`.
+const EXACT_INTEGERS: f64 = (1u64 << 53) as f64;
+
+/// Whether every count is one: a fold without a branch a count (arrays of
+/// cycles are often all distinct), stopping at the first block that says
+/// no (arrays of times rarely are).
+fn all_ones(counts: &[u64]) -> bool {
+    counts
+        .chunks(64)
+        .all(|block| block.iter().fold(true, |all, &c| all & (c == 1)))
 }
 
 pub(super) fn saturating_sum(counts: impl Iterator<Item = u64>) -> u64 {
