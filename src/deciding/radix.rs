@@ -185,11 +185,18 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
     }
     let mut scratch = take_scratch(K::pool(), keys.len());
     for (histogram, digit) in histograms.iter_mut().zip(digits).take(passes) {
-        if histogram.iter().any(|&n| n as usize == keys.len()) {
+        // Every key has the same digit exactly when the first key's
+        // bucket holds them all.
+        if keys
+            .first()
+            .is_some_and(|&key| histogram[digit.of(key)] as usize == keys.len())
+        {
             continue; // every key has the same digit: the pass keeps the order
         }
+        // Only the digit's buckets are summed (the others stay zero); the
+        // scatter indexes the whole array, without bounds checks.
         let mut total = 0;
-        for slot in histogram.iter_mut() {
+        for slot in histogram[..1usize << digit_bits].iter_mut() {
             let n = *slot;
             *slot = total;
             total += n;
