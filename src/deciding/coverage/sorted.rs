@@ -60,7 +60,11 @@ impl SortedBits {
             (Reduced::Narrow(keys), false) => unique_keys(keys, |r| {
                 f64::from_bits((u64::from(r) << self.shift) + self.min)
             }),
-            (Reduced::Wide(keys), _) => unique_keys(keys, |r| self.value(r)),
+            // Cycles: no float32 test a key.
+            (Reduced::Wide(keys), false) => {
+                unique_keys(keys, |r| f64::from_bits((r << self.shift) + self.min))
+            }
+            (Reduced::Wide(keys), true) => unique_keys(keys, |r| self.value(r)),
         }
     }
 }
@@ -154,10 +158,14 @@ fn unique_keys_one_pass<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f6
     let mut ends: Vec<u64> = Vec::with_capacity(n);
     let (value_slots, end_slots) = (values.spare_capacity_mut(), ends.spare_capacity_mut());
     let mut run = 0;
-    for (i, pair) in keys.windows(2).enumerate() {
-        value_slots[run].write(value(pair[0]));
-        end_slots[run].write(i as u64 + 1);
-        run += usize::from(pair[0] != pair[1]);
+    for i in 0..n - 1 {
+        let (key, next) = (keys[i], keys[i + 1]);
+        // SAFETY: `run <= i < n`, and both outputs have a capacity of `n`.
+        unsafe {
+            value_slots.get_unchecked_mut(run).write(value(key));
+            end_slots.get_unchecked_mut(run).write(i as u64 + 1);
+        }
+        run += usize::from(key != next);
     }
     value_slots[run].write(value(last));
     end_slots[run].write(n as u64);
