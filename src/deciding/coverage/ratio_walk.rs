@@ -3,7 +3,7 @@
 //! decided for almost every value by comparing ratios, with logs taken only
 //! near the threshold.
 
-use super::hits::{Hits, Side};
+use super::hits::{Hits, Side, Totals};
 use super::log_walk::nan_min;
 
 /// Adjacent values of one run closer than this ratio need their logs
@@ -53,8 +53,8 @@ pub(super) const MAX_CENTER_RELATIVE: f64 = 1e6;
 ///   c = 0.005) is decided by the logs with the very expression of
 ///   `covered_flags_by_logs`.
 pub(super) fn hits_by_ratio(
-    a: &Side,
-    b: &Side,
+    (a, a_totals): (&Side, Totals),
+    (b, b_totals): (&Side, Totals),
     center_relative: f64,
     tolerance: f64,
 ) -> Option<(Hits, Hits)> {
@@ -74,7 +74,10 @@ pub(super) fn hits_by_ratio(
     };
     let a_uncovered = ratio.uncovered(a.values, b.values);
     let b_uncovered = ratio.uncovered(b.values, a.values);
-    Some((a.hits_except(&a_uncovered), b.hits_except(&b_uncovered)))
+    Some((
+        a.hits_except(&a_uncovered, a_totals),
+        b.hits_except(&b_uncovered, b_totals),
+    ))
 }
 
 /// Adjacent pairs of source values tested at once for a wide gap.

@@ -2,6 +2,7 @@
 //! values count towards support coverage, and why the filter was on or off.
 
 use super::CoverageThresholds;
+use super::hits::Totals;
 use super::verdict::format_percent;
 
 /// Outcome of the rare-value filter applied before unique-support coverage
@@ -41,23 +42,37 @@ impl SupportFilter {
 /// Rare-value filter (spec `bulk.rare_support.*`): values seen fewer than
 /// `max(2, ceil(sample_fraction * total))` times are dropped from support
 /// coverage, but only when that removes some values, keeps some, and removes
-/// at most `max_removed_sample_fraction` of the samples.
-pub(super) fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<bool>, SupportFilter) {
-    let keep_all = || vec![true; counts.len()];
-    let exact_total = exact_sum(counts);
+/// at most `max_removed_sample_fraction` of the samples. With the mask, the
+/// [`Totals`] the coverages divide by, which this has on the way.
+pub(super) fn support_filter(
+    counts: &[u64],
+    t: &CoverageThresholds,
+) -> (Vec<bool>, SupportFilter, Totals) {
+    let (exact_total, bound) = exact_sum_and_bound(counts);
+    let all = Totals {
+        samples: exact_total,
+        retained: counts.len() as u64,
+    };
+    let keep_all = |filter| (vec![true; counts.len()], filter, all);
     let total = saturate(exact_total);
     if counts.is_empty()
         || total == 0
         || t.rare_sample_fraction <= 0.0
         || t.rare_max_removed_sample_fraction <= 0.0
     {
-        return (keep_all(), SupportFilter::Disabled);
+        return keep_all(SupportFilter::Disabled);
     }
     if all_ones(counts) {
-        return (keep_all(), SupportFilter::AllValuesUnique);
+        return keep_all(SupportFilter::AllValuesUnique);
     }
     // Compared as f64: exact for any realistic count (< 2^53).
     let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+    if (bound as f64) < min_count {
+        // `bound` is at least every count, so every value is rare (cycles,
+        // nearly all distinct, mostly are): no count is kept, and the
+        // counts need no other pass.
+        return keep_all(SupportFilter::WouldRemoveAllSupport);
+    }
     let (kept, removed) = if min_count <= EXACT_INTEGERS && exact_total == u128::from(total) {
         // The same counts are kept by the integer bound (below 2^53
         // `c as f64` is exact; above it both tests keep `c`), and no sum of
@@ -75,19 +90,23 @@ pub(super) fn support_filter(counts: &[u64], t: &CoverageThresholds) -> (Vec<boo
         (kept, removed)
     };
     if kept == counts.len() {
-        return (keep_all(), SupportFilter::NoRareValues);
+        return keep_all(SupportFilter::NoRareValues);
     }
     if kept == 0 {
-        return (keep_all(), SupportFilter::WouldRemoveAllSupport);
+        return keep_all(SupportFilter::WouldRemoveAllSupport);
     }
     let removed_sample_fraction = removed as f64 / total as f64;
     if removed_sample_fraction > t.rare_max_removed_sample_fraction {
-        return (keep_all(), SupportFilter::WouldRemoveTooMuchMass);
+        return keep_all(SupportFilter::WouldRemoveTooMuchMass);
     }
     (
         counts.iter().map(|&c| c as f64 >= min_count).collect(),
         SupportFilter::Filtered {
             removed_sample_fraction,
+        },
+        Totals {
+            samples: exact_total,
+            retained: kept as u64,
         },
     )
 }
@@ -115,18 +134,24 @@ pub(super) fn saturate(sum: u128) -> u64 {
     u64::try_from(sum).unwrap_or(u64::MAX)
 }
 
-/// The exact sum of `counts`: a wrapping `u64` sum, and beside it the OR of
-/// the counts, which bounds each of them, so that the sum is known not to
-/// wrap when `len * OR` fits (always, for counts of samples); both
-/// vectorize. Otherwise the sum is taken again in `u128`.
+/// The exact sum of `counts`.
+#[cfg(test)]
 pub(super) fn exact_sum(counts: &[u64]) -> u128 {
+    exact_sum_and_bound(counts).0
+}
+
+/// The exact sum of `counts` and their OR, a bound of every count: a
+/// wrapping `u64` sum beside the OR, so that the sum is known not to wrap
+/// when `len * OR` fits (always, for counts of samples); both vectorize.
+/// Otherwise the sum is taken again in `u128`.
+fn exact_sum_and_bound(counts: &[u64]) -> (u128, u64) {
     let (sum, any) = counts.iter().fold((0u64, 0u64), |(sum, any), &c| {
         (sum.wrapping_add(c), any | c)
     });
     let bound = u128::from(any) * counts.len() as u128;
     if bound <= u128::from(u64::MAX) {
-        u128::from(sum)
+        (u128::from(sum), any)
     } else {
-        counts.iter().map(|&c| u128::from(c)).sum()
+        (counts.iter().map(|&c| u128::from(c)).sum(), any)
     }
 }

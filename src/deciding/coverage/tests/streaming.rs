@@ -3,7 +3,7 @@
 //! filter against the oracle's on counts of every kind, saturating ones
 //! included.
 
-use super::super::hits::Side;
+use super::super::hits::{Side, Totals};
 use super::super::support_filter::{exact_sum, saturating_sum, support_filter};
 use super::super::{CoverageThresholds, SupportFilter};
 use super::oracle;
@@ -56,7 +56,14 @@ fn support_filter_agrees_with_the_oracle() {
     for _ in 0..50_000 {
         let counts = counts(&mut next);
         let t = thresholds(&mut next);
-        let (mask, filter) = support_filter(&counts, &t);
+        let (mask, filter, totals) = support_filter(&counts, &t);
+        let values = vec![1.0; counts.len()];
+        let side = Side {
+            values: &values,
+            counts: &counts,
+            retained: &mask,
+        };
+        assert_eq!(totals, Totals::of(&side), "{counts:?} {t:?}");
         let (oracle_mask, oracle_filter) = oracle::support_filter(&counts, &t);
         assert_eq!(mask, oracle_mask, "{counts:?} {t:?}");
         match (filter, oracle_filter) {
@@ -158,7 +165,7 @@ fn hits_of_the_uncovered_indices_agree_with_the_flags() {
             retained: &retained,
         };
         assert_eq!(
-            side.hits_except(&uncovered),
+            side.hits_except(&uncovered, Totals::of(&side)),
             side.hits(&covered),
             "{counts:?} {covered:?} {retained:?}"
         );
