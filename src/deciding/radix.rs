@@ -102,8 +102,6 @@ const PREFIX_BITS: u32 = 22;
 const MAX_PASSES: usize = PREFIX_BITS.div_ceil(MAX_DIGIT_BITS) as usize;
 const _: () = assert!(MAX_PASSES == 2, "radix_passes builds two histograms");
 
-/// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
-/// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
 /// Sorts a huge run without a scratch buffer: the LSD passes' copy would
 /// add the keys' size again to peak memory (a sidecar's worth per side),
 /// and at this size a comparison sort costs little against reading it.
@@ -111,7 +109,30 @@ pub(crate) fn sort_huge<K: RadixKey>(keys: &mut [K]) {
     keys.sort_unstable();
 }
 
+/// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
+/// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
+///
+/// Compiled for BMI2 too, picked at run time: a digit is a shift by a
+/// count known only at run time, which x86-64 without BMI2 can do only
+/// from `cl` (a copy, a shift and a mask a digit; `shrx` needs no copy),
+/// and every key's digit is taken three times.
 pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "bmi2")]
+        unsafe fn bmi2<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+            lsd_sort_portable(keys, bits);
+        }
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the CPU supports BMI2, checked just above.
+            return unsafe { bmi2(keys, bits) };
+        }
+    }
+    lsd_sort_portable(keys, bits);
+}
+
+#[inline(always)]
+fn lsd_sort_portable<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
     if bits == 0 {
         return;
     }
@@ -124,6 +145,7 @@ pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
 
 /// Sorts nearly sorted keys by insertion, or (when that takes too many
 /// moves) by `sort_unstable`, so the worst case stays `O(n log n)`.
+#[inline(always)]
 fn finish_insertion_sort<K: RadixKey>(keys: &mut [K]) {
     let mut budget = 4 * keys.len() + 64;
     for i in 1..keys.len() {
@@ -153,6 +175,7 @@ struct Digit {
 }
 
 impl Digit {
+    #[inline(always)]
     fn of<K: RadixKey>(self, key: K) -> usize {
         // The mask is below `BUCKETS`; the second one says so to the compiler.
         ((key.to_u64() >> self.shift) & self.mask) as usize & (BUCKETS - 1)
@@ -162,6 +185,7 @@ impl Digit {
 /// LSD radix sort on bits `[low, low + bits)` of the keys, `bits <=
 /// PREFIX_BITS` (stable, so keys equal there keep their order), in equal
 /// digits of at most `MAX_DIGIT_BITS`.
+#[inline(always)]
 fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
     debug_assert!(bits <= PREFIX_BITS);
     let passes = bits.div_ceil(MAX_DIGIT_BITS) as usize;
@@ -185,11 +209,18 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
     }
     let mut scratch = take_scratch(K::pool(), keys.len());
     for (histogram, digit) in histograms.iter_mut().zip(digits).take(passes) {
-        if histogram.iter().any(|&n| n as usize == keys.len()) {
+        // Every key has the same digit exactly when the first key's
+        // bucket holds them all.
+        if keys
+            .first()
+            .is_some_and(|&key| histogram[digit.of(key)] as usize == keys.len())
+        {
             continue; // every key has the same digit: the pass keeps the order
         }
+        // Only the digit's buckets are summed (the others stay zero); the
+        // scatter indexes the whole array, without bounds checks.
         let mut total = 0;
-        for slot in histogram.iter_mut() {
+        for slot in histogram[..1usize << digit_bits].iter_mut() {
             let n = *slot;
             *slot = total;
             total += n;
@@ -239,6 +270,10 @@ mod tests {
                     .collect();
                 let mut expected = keys.clone();
                 expected.sort_unstable();
+                // The path without BMI2 too, whatever this CPU has.
+                let mut portable = keys.clone();
+                lsd_sort_portable(&mut portable, bits);
+                assert_eq!(portable, expected, "bits {bits} n {n}");
                 lsd_sort(&mut keys, bits);
                 assert_eq!(keys, expected, "bits {bits} n {n}");
             }

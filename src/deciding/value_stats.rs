@@ -88,34 +88,29 @@ fn float32_lanes(values: &[f32]) -> BitStats {
     }
 }
 
+/// The products' patterns are taken as `i64`: those of positive finite
+/// values are below 2^63 and order like the values, and integer minimum,
+/// maximum, AND and OR reductions are what the loop vectorizer makes into
+/// plain vector code. (Float lanes as in [`float32_lanes`] came out as 68
+/// instructions per 8 products with AVX2, the AND and OR in scalar
+/// registers and the lanes permuted.)
 #[inline(always)]
 fn product_lanes(a: &[f32], b: &[f32]) -> BitStats {
-    const N: usize = 8;
-    let (mut low, mut high) = ([f64::INFINITY; N], [0.0f64; N]);
-    let (mut all, mut any) = ([u64::MAX; N], [0u64; N]);
-    let mut add = |lane: usize, x: f32, y: f32| {
-        let v = f64::from(x) * f64::from(y);
-        low[lane] = if v < low[lane] { v } else { low[lane] };
-        high[lane] = if v > high[lane] { v } else { high[lane] };
-        all[lane] &= v.to_bits();
-        any[lane] |= v.to_bits();
-    };
-    let length = a.len().min(b.len());
-    let (a, b) = (&a[..length], &b[..length]);
-    let full = length - length % N;
-    for (x, y) in a[..full].chunks_exact(N).zip(b[..full].chunks_exact(N)) {
-        for lane in 0..N {
-            add(lane, x[lane], y[lane]);
-        }
-    }
-    for (&x, &y) in a[full..].iter().zip(&b[full..]) {
-        add(0, x, y);
+    // The same start as the float lanes: +inf and 0.0.
+    let (mut low, mut high) = (f64::INFINITY.to_bits() as i64, 0i64);
+    let (mut all, mut any) = (-1i64, 0i64);
+    for (&x, &y) in a.iter().zip(b) {
+        let bits = (f64::from(x) * f64::from(y)).to_bits() as i64;
+        low = low.min(bits);
+        high = high.max(bits);
+        all &= bits;
+        any |= bits;
     }
     BitStats {
-        min: low.iter().fold(f64::INFINITY, |m, &v| m.min(v)).to_bits(),
-        max: high.iter().fold(0.0f64, |m, &v| m.max(v)).to_bits(),
-        all: all.iter().fold(u64::MAX, |m, &v| m & v),
-        any: any.iter().fold(0, |m, &v| m | v),
+        min: low as u64,
+        max: high as u64,
+        all: all as u64,
+        any: any as u64,
     }
 }
 

@@ -69,14 +69,56 @@ fn read_float32(file: &File, length: u64) -> io::Result<Vec<f32>> {
     values
         .try_reserve_exact(count)
         .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
-    values.resize(count, 0.0);
-    io::Read::read_exact(&mut &*file, bytemuck::cast_slice_mut(&mut values))?;
+    read_values(file, &mut values, count)?;
     if cfg!(target_endian = "big") {
         for value in &mut values {
             *value = f32::from_bits(u32::from_le(value.to_bits()));
         }
     }
     Ok(values)
+}
+
+/// Reads `count` values into the reserved capacity of the empty `values`,
+/// as `read_exact` would, but without zero-filling the buffer first (a
+/// memset of every sidecar's size, written over at once by the read).
+#[cfg(unix)]
+fn read_values(file: &File, values: &mut Vec<f32>, count: usize) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    debug_assert!(values.is_empty() && values.capacity() >= count);
+    let bytes = count * size_of::<f32>();
+    let start = values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    let mut filled = 0;
+    while filled < bytes {
+        // SAFETY: `filled..bytes` lies within the capacity reserved for
+        // `count` values; the kernel writes at most `bytes - filled` bytes.
+        let read =
+            unsafe { libc::read(file.as_raw_fd(), start.add(filled).cast(), bytes - filled) };
+        match read {
+            0 => {
+                // read_exact's error, so the warning reads the same.
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "failed to fill whole buffer",
+                ));
+            }
+            1.. => filled += read as usize,
+            _ => {
+                let error = io::Error::last_os_error();
+                if error.kind() != io::ErrorKind::Interrupted {
+                    return Err(error);
+                }
+            }
+        }
+    }
+    // SAFETY: the first `count` values' bytes were all read just above.
+    unsafe { values.set_len(count) };
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn read_values(file: &File, values: &mut Vec<f32>, count: usize) -> io::Result<()> {
+    values.resize(count, 0.0);
+    io::Read::read_exact(&mut &*file, bytemuck::cast_slice_mut(values))
 }
 
 /// De-duplicated warnings on stderr, like Python's default warning filter.
@@ -254,6 +296,29 @@ mod tests {
             let path = dir.write(format!("{count}.bin"), bytes);
             assert_eq!(read_float32_file(&path).unwrap(), values);
         }
+    }
+
+    #[test]
+    fn a_file_shorter_than_its_length_fails_as_read_exact_does() {
+        let dir = Scratch::new("short");
+        let path = dir.write(
+            "v.bin",
+            [1.5f32, 2.25]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        );
+        let file = File::open(&path).unwrap();
+        let mut values = Vec::with_capacity(3);
+        let error = read_values(&file, &mut values, 3).unwrap_err();
+        let mut buffer = [0u8; 12];
+        let expected =
+            io::Read::read_exact(&mut &File::open(&path).unwrap(), &mut buffer).unwrap_err();
+        assert_eq!(error.kind(), expected.kind());
+        assert_eq!(error.to_string(), expected.to_string());
+        let mut values = Vec::with_capacity(2);
+        read_values(&File::open(&path).unwrap(), &mut values, 2).unwrap();
+        assert_eq!(values, [1.5, 2.25]);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! One run's side of the coverage count: its unique values, counts and
 //! retained mask, and the covered samples and values a set of flags hits.
 
+#[cfg(test)]
+use super::support_filter::exact_sum;
 use super::support_filter::saturate;
 
 /// One run's unique values, their counts and the support filter's mask.
@@ -8,6 +10,25 @@ pub(super) struct Side<'a> {
     pub(super) values: &'a [f64],
     pub(super) counts: &'a [u64],
     pub(super) retained: &'a [bool],
+}
+
+/// A side's exact number of samples and its number of retained values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Totals {
+    pub(super) samples: u128,
+    pub(super) retained: u64,
+}
+
+impl Totals {
+    /// By a pass over the counts and one over the mask (the support filter
+    /// knows them without).
+    #[cfg(test)]
+    pub(super) fn of(side: &Side) -> Totals {
+        Totals {
+            samples: exact_sum(side.counts),
+            retained: side.retained.iter().filter(|&&keep| keep).count() as u64,
+        }
+    }
 }
 
 /// What the coverages need of the covered flags: the covered samples
@@ -59,6 +80,23 @@ impl Side<'_> {
             support,
             total: saturate(total),
             retained,
+        }
+    }
+
+    /// [`Self::hits`] of flags that are all true but at the ascending
+    /// indices `uncovered` (few: the ratio walk tests only the values in
+    /// wide gaps), given the side's `totals` (the support filter has them):
+    /// the covered sums are the totals less the uncovered values' (exact:
+    /// the covered counts are the total less the uncovered counts,
+    /// saturated at the end as the flags' pass does).
+    pub(super) fn hits_except(&self, uncovered: &[usize], totals: Totals) -> Hits {
+        let missed: u128 = uncovered.iter().map(|&i| u128::from(self.counts[i])).sum();
+        let missed_support = uncovered.iter().filter(|&&i| self.retained[i]).count() as u64;
+        Hits {
+            samples: saturate(totals.samples - missed),
+            support: totals.retained - missed_support,
+            total: saturate(totals.samples),
+            retained: totals.retained,
         }
     }
 

@@ -91,8 +91,8 @@ pub fn nearest_neighbor_coverages(
         return None;
     }
     let tolerance = t.center_relative.ln_1p();
-    let (ref_mask, ref_filter) = support_filter(&reference.counts, t);
-    let (cmp_mask, cmp_filter) = support_filter(&compare.counts, t);
+    let (ref_mask, ref_filter, ref_totals) = support_filter(&reference.counts, t);
+    let (cmp_mask, cmp_filter, cmp_totals) = support_filter(&compare.counts, t);
     let ref_side = Side {
         values: &reference.values,
         counts: &reference.counts,
@@ -103,14 +103,19 @@ pub fn nearest_neighbor_coverages(
         counts: &compare.counts,
         retained: &cmp_mask,
     };
-    let (ref_hits, cmp_hits) = hits_by_ratio(&ref_side, &cmp_side, t.center_relative, tolerance)
-        .unwrap_or_else(|| {
-            let (r, c) = (&reference.values, &compare.values);
-            (
-                ref_side.hits(&covered_flags_by_logs(r, c, tolerance)),
-                cmp_side.hits(&covered_flags_by_logs(c, r, tolerance)),
-            )
-        });
+    let (ref_hits, cmp_hits) = hits_by_ratio(
+        (&ref_side, ref_totals),
+        (&cmp_side, cmp_totals),
+        t.center_relative,
+        tolerance,
+    )
+    .unwrap_or_else(|| {
+        let (r, c) = (&reference.values, &compare.values);
+        (
+            ref_side.hits(&covered_flags_by_logs(r, c, tolerance)),
+            cmp_side.hits(&covered_flags_by_logs(c, r, tolerance)),
+        )
+    });
     Some(Coverages {
         ref_sample: ref_side.sample_coverage(&ref_hits),
         cmp_sample: cmp_side.sample_coverage(&cmp_hits),

@@ -3,7 +3,7 @@
 //! decided for almost every value by comparing ratios, with logs taken only
 //! near the threshold.
 
-use super::hits::{Hits, Side};
+use super::hits::{Hits, Side, Totals};
 use super::log_walk::nan_min;
 
 /// Adjacent values of one run closer than this ratio need their logs
@@ -53,8 +53,8 @@ pub(super) const MAX_CENTER_RELATIVE: f64 = 1e6;
 ///   c = 0.005) is decided by the logs with the very expression of
 ///   `covered_flags_by_logs`.
 pub(super) fn hits_by_ratio(
-    a: &Side,
-    b: &Side,
+    (a, a_totals): (&Side, Totals),
+    (b, b_totals): (&Side, Totals),
     center_relative: f64,
     tolerance: f64,
 ) -> Option<(Hits, Hits)> {
@@ -72,10 +72,16 @@ pub(super) fn hits_by_ratio(
         outside: (1.0 + center_relative) * (1.0 + RATIO_MARGIN),
         tolerance,
     };
-    let a_flags = ratio.covered_flags(a.values, b.values);
-    let b_flags = ratio.covered_flags(b.values, a.values);
-    Some((a.hits(&a_flags), b.hits(&b_flags)))
+    let a_uncovered = ratio.uncovered(a.values, b.values);
+    let b_uncovered = ratio.uncovered(b.values, a.values);
+    Some((
+        a.hits_except(&a_uncovered, a_totals),
+        b.hits_except(&b_uncovered, b_totals),
+    ))
 }
+
+/// Adjacent pairs of source values tested at once for a wide gap.
+const GAP_BLOCK: usize = 16;
 
 pub(super) struct RatioTest {
     pub(super) inside: f64,
@@ -84,8 +90,8 @@ pub(super) struct RatioTest {
 }
 
 impl RatioTest {
-    /// Whether each of the ascending `targets` has a neighbour in the
-    /// ascending `source` within tolerance. The neighbours of a target are
+    /// Which of the ascending `targets` (their indices, ascending) have no
+    /// neighbour in the ascending `source` within tolerance. The neighbours of a target are
     /// `source[q - 1] < target <= source[q]` (0 and +inf beyond the ends:
     /// never within tolerance and at an infinite log distance, so the
     /// nearest neighbour is the end value, as in the clamped log merge).
@@ -94,25 +100,43 @@ impl RatioTest {
     /// source values at most `inside` apart is covered by the lower one
     /// (`target <= above <= below * inside`). Only targets in the few wider
     /// gaps, and beyond the ends, are tested one by one.
-    pub(super) fn covered_flags(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
-        let mut flags = vec![true; targets.len()];
+    pub(super) fn uncovered(&self, targets: &[f64], source: &[f64]) -> Vec<usize> {
+        let mut uncovered = Vec::new();
         let mut from = 0;
         let mut gap = |below: f64, above: f64| {
             // The targets in (below, above].
             let start = from + gallop(&targets[from..], |v| v <= below);
             let end = start + gallop(&targets[start..], |v| v <= above);
-            for (flag, &value) in flags[start..end].iter_mut().zip(&targets[start..end]) {
-                *flag = self.covered(value, below, above);
+            for (i, &value) in targets.iter().enumerate().take(end).skip(start) {
+                if !self.covered(value, below, above) {
+                    uncovered.push(i);
+                }
             }
             from = end;
         };
         gap(0.0, source[0]);
-        for pair in source.windows(2) {
-            if pair[1] > pair[0] * self.inside {
-                gap(pair[0], pair[1]);
+        // Wide gaps are rare: a block of pairs is tested by a fold without
+        // early exit, which vectorizes, and walked only when it has one.
+        let wide = |pair: &[f64]| pair[1] > pair[0] * self.inside;
+        for start in (0..source.len() - 1).step_by(GAP_BLOCK) {
+            let block = &source[start..source.len().min(start + GAP_BLOCK + 1)];
+            if block.windows(2).fold(false, |any, pair| any | wide(pair)) {
+                for pair in block.windows(2).filter(|pair| wide(pair)) {
+                    gap(pair[0], pair[1]);
+                }
             }
         }
         gap(source[source.len() - 1], f64::INFINITY);
+        uncovered
+    }
+
+    /// [`Self::uncovered`] as flags, as the log merge gives them.
+    #[cfg(test)]
+    pub(super) fn covered_flags(&self, targets: &[f64], source: &[f64]) -> Vec<bool> {
+        let mut flags = vec![true; targets.len()];
+        for i in self.uncovered(targets, source) {
+            flags[i] = false;
+        }
         flags
     }
 

@@ -1,7 +1,7 @@
 //! The optimized functions against the [`oracle`](super::oracle) copies of
 //! the previous implementation, bit for bit, on many generated inputs.
 
-use super::super::hits::Side;
+use super::super::hits::{Side, Totals};
 use super::super::log_walk::covered_flags_by_logs;
 use super::super::ratio_walk::{
     MAX_CENTER_RELATIVE, MIN_CENTER_RELATIVE, RATIO_MARGIN, RatioTest, hits_by_ratio, logs_ascend,
@@ -234,7 +234,12 @@ fn ratio_flags_match_log_flags_at_the_threshold() {
                 side_a.hits(&covered_flags(&la, &lb, tolerance)),
                 side_b.hits(&covered_flags(&lb, &la, tolerance)),
             );
-            if let Some(got) = hits_by_ratio(&side_a, &side_b, c, tolerance) {
+            if let Some(got) = hits_by_ratio(
+                (&side_a, Totals::of(&side_a)),
+                (&side_b, Totals::of(&side_b)),
+                c,
+                tolerance,
+            ) {
                 decided += 1;
                 assert_eq!(got, expected, "c {c} a {a:?} b {b:?}");
             }

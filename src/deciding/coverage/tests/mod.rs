@@ -195,7 +195,7 @@ fn empty_inputs_are_unusable() {
     let one = sorted_unique(&[1.0]);
     assert!(nearest_neighbor_coverages(&empty, &one, &t).is_none());
     assert!(nearest_neighbor_coverages(&one, &empty, &t).is_none());
-    let (mask, filter) = support_filter(&[], &t);
+    let (mask, filter, _) = support_filter(&[], &t);
     assert!(mask.is_empty());
     assert_eq!(filter, SupportFilter::Disabled);
 }

@@ -3,8 +3,8 @@
 //! filter against the oracle's on counts of every kind, saturating ones
 //! included.
 
-use super::super::hits::Side;
-use super::super::support_filter::{saturating_sum, support_filter};
+use super::super::hits::{Side, Totals};
+use super::super::support_filter::{exact_sum, saturating_sum, support_filter};
 use super::super::{CoverageThresholds, SupportFilter};
 use super::oracle;
 
@@ -20,8 +20,9 @@ fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
 /// Counts of every kind: small, ones, rare among frequent, and huge ones
 /// whose sums saturate.
 fn counts(next: &mut impl FnMut() -> u64) -> Vec<u64> {
-    let len = (next() % 40) as usize;
-    let kind = next() % 5;
+    // Mostly short, some long enough for whole vectorized blocks.
+    let len = (next() % if next() % 4 == 0 { 300 } else { 40 }) as usize;
+    let kind = next() % 6;
     (0..len)
         .map(|_| match kind {
             0 => 1,
@@ -29,6 +30,8 @@ fn counts(next: &mut impl FnMut() -> u64) -> Vec<u64> {
             2 if next() % 8 == 0 => 1 + next() % 2,
             2 => 500 + next() % 5000,
             3 => u64::MAX / (1 + next() % 4) - next() % 7,
+            // Around 2^53, where a count's f64 stops being exact.
+            4 => (1 << 52) + next() % (1 << 54),
             _ => next() % 6,
         })
         .collect()
@@ -53,7 +56,14 @@ fn support_filter_agrees_with_the_oracle() {
     for _ in 0..50_000 {
         let counts = counts(&mut next);
         let t = thresholds(&mut next);
-        let (mask, filter) = support_filter(&counts, &t);
+        let (mask, filter, totals) = support_filter(&counts, &t);
+        let values = vec![1.0; counts.len()];
+        let side = Side {
+            values: &values,
+            counts: &counts,
+            retained: &mask,
+        };
+        assert_eq!(totals, Totals::of(&side), "{counts:?} {t:?}");
         let (oracle_mask, oracle_filter) = oracle::support_filter(&counts, &t);
         assert_eq!(mask, oracle_mask, "{counts:?} {t:?}");
         match (filter, oracle_filter) {
@@ -124,5 +134,51 @@ fn one_pass_hits_agree_with_the_separate_sums() {
             same(got.1, expected.1),
             "{retained:?} {covered:?}: {got:?} {expected:?}"
         );
+    }
+}
+
+#[test]
+fn hits_of_the_uncovered_indices_agree_with_the_flags() {
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut some_uncovered = 0;
+    for _ in 0..50_000 {
+        let counts = counts(&mut next);
+        let values: Vec<f64> = (0..counts.len()).map(|i| i as f64 + 1.0).collect();
+        let retained: Vec<bool> = counts.iter().map(|_| next() % 4 != 0).collect();
+        // Mostly covered, as the ratio walk finds them, or any mix.
+        let rare = next() % 2 == 0;
+        let covered: Vec<bool> = counts
+            .iter()
+            .map(|_| {
+                if rare {
+                    next() % 16 != 0
+                } else {
+                    next() % 3 != 0
+                }
+            })
+            .collect();
+        let uncovered: Vec<usize> = (0..covered.len()).filter(|&i| !covered[i]).collect();
+        some_uncovered += usize::from(!uncovered.is_empty());
+        let side = Side {
+            values: &values,
+            counts: &counts,
+            retained: &retained,
+        };
+        assert_eq!(
+            side.hits_except(&uncovered, Totals::of(&side)),
+            side.hits(&covered),
+            "{counts:?} {covered:?} {retained:?}"
+        );
+    }
+    assert!(some_uncovered > 10_000, "{some_uncovered}");
+}
+
+#[test]
+fn exact_sums_agree_with_u128_sums() {
+    let mut next = xorshift(0x1234_5678_9ABC_DEF1);
+    for _ in 0..50_000 {
+        let counts = counts(&mut next);
+        let expected: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+        assert_eq!(exact_sum(&counts), expected, "{counts:?}");
     }
 }
