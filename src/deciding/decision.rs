@@ -131,7 +131,6 @@ pub struct Comparison {
     pub frac_diff: Option<f64>,
     pub diff_interval: Option<(f64, f64)>,
     pub frac_diff_interval: Option<(f64, f64)>,
-    pub max_noise: Option<f64>,
     pub status: Status,
     pub reason: Reason,
     /// Repetitions of both sides (Google Benchmark): the two-sided
@@ -142,10 +141,6 @@ pub struct Comparison {
 
 pub fn is_positive_finite(value: Option<f64>) -> bool {
     value.is_some_and(|v| v > 0.0 && v.is_finite())
-}
-
-fn has_finite_noise(noise: Option<f64>) -> bool {
-    noise.is_some_and(f64::is_finite)
 }
 
 fn make_interval(lower: f64, upper: f64, center: f64) -> Option<Interval> {
@@ -708,7 +703,6 @@ pub fn unavailable_evidence_comparison(
         frac_diff: None,
         diff_interval: None,
         frac_diff_interval: None,
-        max_noise: None,
         status: decision.status,
         reason: decision.reason,
         utest_p: None,
@@ -739,11 +733,6 @@ pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds
         ref_estimate.relative_dispersion,
         cmp_estimate.relative_dispersion,
     );
-    let max_noise = (has_finite_noise(ref_noise) && has_finite_noise(cmp_noise)).then(|| {
-        ref_noise
-            .unwrap_or(f64::NAN)
-            .max(cmp_noise.unwrap_or(f64::NAN))
-    });
 
     let mut outcome = decide_clear_gap(reference, compare, t);
     if matches!(
@@ -766,7 +755,6 @@ pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds
         diff_interval: intervals.map(|(r, c)| (c.lower - r.upper, c.upper - r.lower)),
         frac_diff_interval: intervals
             .map(|(r, c)| (c.lower / r.upper - 1.0, c.upper / r.lower - 1.0)),
-        max_noise,
         status: outcome.status,
         reason: outcome.reason,
         utest_p: None,
