@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::repetitions::RepetitionStats;
 use crate::deciding::repetitions::evidence::{RunFiles, SideRuns, decide_repeated};
-use crate::deciding::report::{AxisEntry, PairNames, SidecarFile, Sidecars, StateRecord};
+use crate::deciding::report::{PairNames, RecordAxes, SidecarFile, Sidecars, StateRecord};
 use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
-use crate::loading::model::{AxisValue, Benchmark, State};
+use crate::loading::model::{Benchmark, State};
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, StateMatch};
@@ -319,7 +319,7 @@ pub(super) fn table_text<'r>(
         Layout::Pair => {
             let rows: Vec<Row> = shown
                 .map(|r| Row {
-                    axis_cells: r.axis_values.iter().map(|a| a.display.as_str()).collect(),
+                    axis_cells: r.axis_values.iter().map(|a| a.display).collect(),
                     comparison: &r.comparison,
                 })
                 .collect();
@@ -401,7 +401,7 @@ impl Decider<'_> {
             state_key: state.key.into(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
-            axis_values: axis_entries(values, cells),
+            axis_values: RecordAxes::new(compare.shared_axis_values(), cells),
             displayed: is_displayed(self.settings, &decided.comparison),
             comparison: decided.comparison,
             sidecars: Sidecars::new(decided.sidecars),
@@ -587,19 +587,4 @@ fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
         && s.show
             .as_ref()
             .is_none_or(|show| show.contains(&comparison.status))
-}
-
-/// A state's axis values with their table cells, as records keep them.
-fn axis_entries(values: &[AxisValue], cells: Vec<String>) -> Vec<AxisEntry> {
-    // The cells are short: kept inline, their buffers freed here.
-    values
-        .iter()
-        .zip(cells)
-        .map(|(value, display)| AxisEntry {
-            name: value.name.clone(),
-            value_type: value.value_type.clone(),
-            value: value.value.clone(),
-            display: display.into(),
-        })
-        .collect()
 }

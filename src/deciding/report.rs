@@ -8,6 +8,7 @@ use compact_str::CompactString;
 
 use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
+use crate::loading::model::AxisValue;
 use crate::loading::scalar::Scalar;
 use crate::text::printable::printable;
 
@@ -111,12 +112,43 @@ impl Tally {
 
 /// One axis value of a state: its name, type and value as written in the
 /// JSON, and its displayed form.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AxisEntry {
-    pub name: CompactString,
-    pub value_type: Option<Scalar>,
-    pub value: Option<Scalar>,
-    pub display: CompactString,
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AxisEntry<'a> {
+    pub name: &'a str,
+    pub value_type: Option<&'a Scalar>,
+    pub value: Option<&'a Scalar>,
+    pub display: &'a str,
+}
+
+/// A record's axis values: the parsed values, shared with the parsed state
+/// rather than copied (the record outlives it), and their table cells.
+#[derive(Debug, Clone)]
+pub struct RecordAxes {
+    values: Arc<[AxisValue]>,
+    displays: Box<[CompactString]>,
+}
+
+impl RecordAxes {
+    /// `displays` holds a cell for each value.
+    pub fn new(values: Arc<[AxisValue]>, displays: Vec<String>) -> RecordAxes {
+        debug_assert_eq!(values.len(), displays.len());
+        RecordAxes {
+            values,
+            displays: displays.into_iter().map(CompactString::from).collect(),
+        }
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = AxisEntry<'_>> + Clone {
+        self.values
+            .iter()
+            .zip(self.displays.iter())
+            .map(|(value, display)| AxisEntry {
+                name: &value.name,
+                value_type: value.value_type.as_ref(),
+                value: value.value.as_ref(),
+                display,
+            })
+    }
 }
 
 /// A resolved sidecar path and its advertised value count.
@@ -160,7 +192,7 @@ pub struct StateRecord {
     pub state_key: CompactString,
     pub occurrence: usize,
     pub occurrence_count: usize,
-    pub axis_values: Vec<AxisEntry>,
+    pub axis_values: RecordAxes,
     pub comparison: Comparison,
     /// Shown in the tables (after `--threshold-diff`).
     pub displayed: bool,

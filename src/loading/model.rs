@@ -3,6 +3,7 @@
 //! reference's lazy, per-state schema errors can be reproduced.
 
 use std::fmt;
+use std::sync::Arc;
 
 use compact_str::CompactString;
 use serde::Deserialize;
@@ -91,17 +92,17 @@ pub(crate) fn state_device<'de, D: Deserializer<'de>>(
 #[allow(clippy::type_complexity)]
 pub(crate) fn present_axis_values<'de, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<Option<Box<[AxisValue]>>>, D::Error> {
+) -> Result<Option<Option<Arc<[AxisValue]>>>, D::Error> {
     Option::<ExactVec<AxisValue>>::deserialize(deserializer)
-        .map(|values| Some(values.map(|v| v.0.into_boxed_slice())))
+        .map(|values| Some(values.map(|v| v.0.into())))
 }
 
 /// A present, non-null `axis_values` list (the schema reader's fallback
 /// for a list it did not walk).
 pub(crate) fn axis_value_list<'de, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Box<[AxisValue]>, D::Error> {
-    ExactVec::<AxisValue>::deserialize(deserializer).map(|values| values.0.into_boxed_slice())
+) -> Result<Arc<[AxisValue]>, D::Error> {
+    ExactVec::<AxisValue>::deserialize(deserializer).map(|values| values.0.into())
 }
 
 /// A benchmark's states, without the slack of a grown vector.
@@ -380,7 +381,8 @@ pub struct State {
     /// `None` when the key is missing (the reference's KeyError where it
     /// reads the row), `Some(None)` for a JSON `null` (no axis values).
     #[serde(default, deserialize_with = "present_axis_values")]
-    pub axis_values: Option<Option<Box<[AxisValue]>>>,
+    /// Shared with the records of the state (`Arc`), not copied into them.
+    pub axis_values: Option<Option<Arc<[AxisValue]>>>,
     #[serde(default)]
     pub summaries: Option<Summaries>,
     #[serde(default)]
@@ -436,6 +438,14 @@ impl State {
             .as_ref()
             .and_then(Option::as_deref)
             .unwrap_or(&[])
+    }
+
+    /// The axis values, shared (an empty list when there are none).
+    pub fn shared_axis_values(&self) -> Arc<[AxisValue]> {
+        match &self.axis_values {
+            Some(Some(values)) => Arc::clone(values),
+            _ => Arc::from(Vec::new()),
+        }
     }
 
     pub fn is_skipped(&self) -> bool {

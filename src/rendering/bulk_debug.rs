@@ -29,11 +29,11 @@ fn count_value(count: usize) -> PyValue {
     PyValue::Int(i64::try_from(count).unwrap_or(i64::MAX))
 }
 
-fn axis_entry(entry: &AxisEntry) -> PyValue {
+fn axis_entry(entry: AxisEntry) -> PyValue {
     PyValue::Dict(vec![
         ("name".into(), PyValue::Str(entry.name.to_string())),
-        ("type".into(), scalar_value(entry.value_type.as_ref())),
-        ("value".into(), scalar_value(entry.value.as_ref())),
+        ("type".into(), scalar_value(entry.value_type)),
+        ("value".into(), scalar_value(entry.value)),
         ("display".into(), PyValue::Str(entry.display.to_string())),
     ])
 }

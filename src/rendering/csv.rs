@@ -58,9 +58,9 @@ fn reps(side: Option<&SideStats>) -> String {
 fn axis_columns(reports: &[Report]) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
     for record in reports.iter().flat_map(|r| &r.records) {
-        for axis in &record.axis_values {
-            if !names.contains(&axis.name.as_str()) {
-                names.push(&axis.name);
+        for axis in record.axis_values.iter() {
+            if !names.contains(&axis.name) {
+                names.push(axis.name);
             }
         }
     }
@@ -103,7 +103,7 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
             .axis_values
             .iter()
             .find(|a| a.name == *name)
-            .and_then(|a| a.value.as_ref())
+            .and_then(|a| a.value)
             .map_or_else(String::new, |v| v.py_str())
     }));
     let (low, high) = c.frac_diff_interval.unzip();

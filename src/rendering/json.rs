@@ -185,11 +185,8 @@ fn side(
     }
 }
 
-fn axis_value_text(value: &Option<Scalar>) -> Option<String> {
-    value
-        .as_ref()
-        .filter(|v| **v != Scalar::Null)
-        .map(Scalar::py_str)
+fn axis_value_text(value: Option<&Scalar>) -> Option<String> {
+    value.filter(|v| **v != Scalar::Null).map(Scalar::py_str)
 }
 
 fn state(record: &StateRecord) -> StateJson<'_> {
@@ -207,9 +204,9 @@ fn state(record: &StateRecord) -> StateJson<'_> {
             .axis_values
             .iter()
             .map(|a| AxisJson {
-                name: &a.name,
-                value: axis_value_text(&a.value),
-                display: &a.display,
+                name: a.name,
+                value: axis_value_text(a.value),
+                display: a.display,
             })
             .collect(),
         occurrence: record.occurrence,

@@ -449,7 +449,11 @@ impl<'a> Walker<'a> {
 
     /// An `axis_values` list of objects with a plain string `name` (the
     /// derived reader's errors, duplicate keys included, are left to it).
-    fn axis_values(&mut self, start: usize, depth: usize) -> Result<Box<[AxisValue]>, Bail> {
+    fn axis_values(
+        &mut self,
+        start: usize,
+        depth: usize,
+    ) -> Result<std::sync::Arc<[AxisValue]>, Bail> {
         let mut values = std::mem::take(&mut self.axis_scratch);
         values.clear();
         let member_depth = depth + 2;

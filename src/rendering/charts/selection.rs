@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::deciding::report::{AxisEntry, StateRecord};
+use crate::deciding::report::{RecordAxes, StateRecord};
 use crate::failure::Failure;
 use crate::matching::filters::AxisFilter;
 use crate::rendering::charts::along::{
@@ -64,7 +64,7 @@ pub enum ChartEvent {
 
 /// `name=display` parts of the axes not pinned by a single-valued filter
 /// (the title names those).
-fn axis_parts(values: &[AxisEntry], filters: &[AxisFilter]) -> Vec<NamePart> {
+fn axis_parts(values: &RecordAxes, filters: &[AxisFilter]) -> Vec<NamePart> {
     values
         .iter()
         .filter(|v| {
@@ -438,7 +438,7 @@ fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<Axis
         .iter()
         .find(|v| v.name == axis)
         .ok_or_else(|| {
-            let names = record.axis_values.iter().map(|v| v.name.as_str());
+            let names = record.axis_values.iter().map(|v| v.name);
             Failure::fatal(format!(
                 "{}{}",
                 missing_along_axis(axis, &record.pair.benchmark, &record.state_key),
