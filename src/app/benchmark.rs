@@ -487,10 +487,10 @@ impl Decider<'_> {
             &self.settings.thresholds,
             presence,
             warnings,
+            self.resolve_sidecars,
         )?;
         let first_files = |side: &[RunFiles]| -> [SidecarFile; 2] {
             side.first()
-                .filter(|_| self.resolve_sidecars)
                 .map(|files| files.sidecars.clone())
                 .unwrap_or_default()
         };

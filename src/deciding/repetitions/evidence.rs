@@ -43,7 +43,7 @@ pub struct RunFiles {
 pub struct RepeatedDecision {
     pub comparison: Comparison,
     pub stats: RepetitionStats,
-    /// The reference runs' and the compare runs' files.
+    /// The reference runs' and the compare runs' files (empty unless asked for).
     pub run_files: [Vec<RunFiles>; 2],
 }
 
@@ -74,7 +74,6 @@ struct MergedSide<'w> {
     cycles: decision::CycleInterval,
     bulk: PooledBulk<SidecarEvidence<'w>>,
     runs: Vec<RunCenter>,
-    jsons: Vec<String>,
     points: Vec<RunPoint>,
 }
 
@@ -110,7 +109,6 @@ impl<'w> MergedSide<'w> {
                     center: e.center,
                 })
                 .collect(),
-            jsons: runs.iter().map(|run| run.path.to_string()).collect(),
             points: run_points(&estimates, timings),
         }
     }
@@ -132,14 +130,13 @@ impl<'w> MergedSide<'w> {
         }
     }
 
-    fn files(&self) -> Vec<RunFiles> {
-        self.runs
-            .iter()
+    /// Each run's files (`runs`: the runs the side was merged from).
+    fn files(&self, runs: &[RunState]) -> Vec<RunFiles> {
+        runs.iter()
             .zip(self.bulk.runs())
-            .zip(&self.jsons)
-            .map(|((run, bulk), json)| RunFiles {
+            .map(|(run, bulk)| RunFiles {
                 run: run.run,
-                json: json.clone(),
+                json: run.path.to_string(),
                 sidecars: bulk
                     .paths()
                     .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string()))),
@@ -286,6 +283,7 @@ pub fn decide_repeated(
     t: &Thresholds,
     presence: impl Fn(&State) -> Presence,
     warnings: &RefCell<Vec<String>>,
+    with_files: bool,
 ) -> Result<RepeatedDecision, Failure> {
     let missing = decision::missing_summaries_decision(
         side_presence(reference.runs, &presence),
@@ -354,7 +352,12 @@ pub fn decide_repeated(
         shown,
     );
     Ok(RepeatedDecision {
-        run_files: [ref_side.files(), cmp_side.files()],
+        // Paths copied for every run of every state: only when asked for.
+        run_files: if with_files {
+            [ref_side.files(reference.runs), cmp_side.files(compare.runs)]
+        } else {
+            Default::default()
+        },
         comparison,
         stats,
     })
