@@ -3,7 +3,7 @@
 
 use crate::deciding::decision::{Interval, is_positive_finite};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
+use crate::pycompat::pyfmt::{fixed_len, fixed_len_signed, format_f, push_f, push_f_signed};
 
 /// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is
 /// always microseconds, even for nanosecond values.
@@ -16,11 +16,34 @@ pub fn duration_units(values: &[Option<f64>]) -> (f64, &'static str) {
         .fold(None, |acc: Option<f64>, v| {
             Some(acc.map_or(v, |a| a.max(v)))
         });
+    UNITS[unit_index(max_abs)]
+}
+
+/// The units [`duration_units`] picks from, by index.
+const UNITS: [(f64, &str); 3] = [(1.0, "s"), (1e3, "ms"), (1e6, "us")];
+
+/// The index in [`UNITS`] of the unit for the largest finite magnitude.
+fn unit_index(max_abs: Option<f64>) -> usize {
     match max_abs {
-        Some(m) if m >= 1.0 => (1.0, "s"),
-        Some(m) if m >= 1e-3 => (1e3, "ms"),
-        _ => (1e6, "us"),
+        Some(m) if m >= 1.0 => 0,
+        Some(m) if m >= 1e-3 => 1,
+        _ => 2,
     }
+}
+
+/// [`duration_units`] of one value.
+fn unit_index_of(value: f64) -> usize {
+    unit_index(value.is_finite().then(|| value.abs()))
+}
+
+/// [`duration_units`] of two values.
+fn unit_index_of_both(a: f64, b: f64) -> usize {
+    let finite = |v: f64| v.is_finite().then(|| v.abs());
+    let max_abs = match (finite(a), finite(b)) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    unit_index(max_abs)
 }
 
 /// `format_duration`: "n/a" for missing, non-finite, and (unless allowed)
@@ -157,6 +180,11 @@ fn delta_precision(center: f64, delta_multiplier: f64) -> usize {
     }
 }
 
+/// [`delta_precision`] by the indices of the center's and the deltas'
+/// units (of a finite center), which are all it depends on: each entry is
+/// checked against it by the tests.
+const DELTA_PRECISION: [[usize; 3]; 3] = [[3, 0, 0], [6, 3, 0], [9, 6, 3]];
+
 /// The pieces of an intervals-mode cell: center digits, center unit, and
 /// the `[-lo, +hi]` text with its unit. Both texts share one string.
 pub struct CenterWithDeltas {
@@ -204,9 +232,14 @@ fn push_center_with_deltas(
 ) -> (usize, &'static str, &'static str) {
     let lower_delta = interval.lower - interval.center;
     let upper_delta = interval.upper - interval.center;
-    let (center_multiplier, center_units) = duration_units(&[Some(center)]);
-    let (delta_multiplier, delta_units) = duration_units(&[Some(lower_delta), Some(upper_delta)]);
-    let precision = delta_precision(center, delta_multiplier);
+    let center_unit = unit_index_of(center);
+    let delta_unit = unit_index_of_both(lower_delta, upper_delta);
+    let (center_multiplier, center_units) = UNITS[center_unit];
+    let (delta_multiplier, delta_units) = UNITS[delta_unit];
+    let precision = match center.is_finite() {
+        true => DELTA_PRECISION[center_unit][delta_unit],
+        false => delta_precision(center, delta_multiplier),
+    };
     let start = text.len();
     push_f(text, center * center_multiplier, 3);
     let center_len = text.len() - start;
@@ -216,6 +249,25 @@ fn push_center_with_deltas(
     push_f_signed(text, upper_delta * delta_multiplier, precision);
     text.push(']');
     (center_len, center_units, delta_units)
+}
+
+/// The lengths [`push_center_with_deltas`] writes, without writing them:
+/// the digits' and the deltas', and whether the units are the same.
+fn center_with_deltas_lengths(center: f64, interval: &Interval) -> (usize, usize, bool) {
+    let lower_delta = interval.lower - interval.center;
+    let upper_delta = interval.upper - interval.center;
+    let center_unit = unit_index_of(center);
+    let delta_unit = unit_index_of_both(lower_delta, upper_delta);
+    let precision = match center.is_finite() {
+        true => DELTA_PRECISION[center_unit][delta_unit],
+        false => delta_precision(center, UNITS[delta_unit].0),
+    };
+    let delta_multiplier = UNITS[delta_unit].0;
+    let center_len = fixed_len(center * UNITS[center_unit].0, 3);
+    let deltas = 4
+        + fixed_len_signed(lower_delta * delta_multiplier, precision)
+        + fixed_len_signed(upper_delta * delta_multiplier, precision);
+    (center_len, deltas, center_unit == delta_unit)
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -379,17 +431,29 @@ fn push_timing_pieces(
     TimingPieces::MixedUnits { center: center_len }
 }
 
+/// The [`TimingPieces`] that [`push_timing_pieces`] would return, without
+/// writing the cell.
+fn timing_lengths(center: Option<f64>, interval: Option<&Interval>) -> TimingPieces {
+    let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
+        return TimingPieces::Unusable;
+    };
+    let Some(interval) = interval else {
+        let (multiplier, _) = UNITS[unit_index_of(center)];
+        return TimingPieces::CenterOnly {
+            center: fixed_len(center * multiplier, 3),
+        };
+    };
+    match center_with_deltas_lengths(center, interval) {
+        (center, deltas, true) => TimingPieces::SameUnits { center, deltas },
+        (center, _, false) => TimingPieces::MixedUnits { center },
+    }
+}
+
 impl IntervalWidths {
-    /// Widens the columns to fit one timing cell, formatted in `scratch`:
+    /// Widens the columns to fit one timing cell, measured without writing it:
     /// the first of two passes that hold no cell (see [`push_timing_cell`]).
-    pub fn fit_timing(
-        &mut self,
-        scratch: &mut String,
-        center: Option<f64>,
-        interval: Option<&Interval>,
-    ) {
-        scratch.clear();
-        match push_timing_pieces(scratch, center, interval) {
+    pub fn fit_timing(&mut self, center: Option<f64>, interval: Option<&Interval>) {
+        match timing_lengths(center, interval) {
             TimingPieces::Unusable => {}
             TimingPieces::CenterOnly { center } | TimingPieces::MixedUnits { center } => {
                 self.center = self.center.max(center);
@@ -617,10 +681,9 @@ mod tests {
             .iter()
             .map(|(center, interval)| TimingText::new(*center, interval.as_ref()))
             .collect();
-        let mut scratch = String::new();
         let mut widths = IntervalWidths::default();
         for (center, interval) in &timings {
-            widths.fit_timing(&mut scratch, *center, interval.as_ref());
+            widths.fit_timing(*center, interval.as_ref());
         }
         let expected = IntervalWidths::of(texts.iter());
         assert_eq!(
@@ -633,7 +696,7 @@ mod tests {
         };
         for ((center, interval), text) in timings.iter().zip(&texts) {
             let mut own = IntervalWidths::default();
-            own.fit_timing(&mut scratch, *center, interval.as_ref());
+            own.fit_timing(*center, interval.as_ref());
             let expected = IntervalWidths::of(std::iter::once(text));
             assert_eq!((own.center, own.deltas), (expected.center, expected.deltas));
             for widths in [widths, narrow] {
@@ -645,6 +708,96 @@ mod tests {
                     "{center:?} {interval:?}"
                 );
             }
+        }
+    }
+
+    /// The table of precisions is the formula's, for every pair of units.
+    #[test]
+    fn delta_precisions_are_the_formulas() {
+        for (center_unit, row) in DELTA_PRECISION.iter().enumerate() {
+            // A center in each unit: 2 s, 2 ms, 2 us.
+            let center = 2.0 / UNITS[center_unit].0;
+            assert_eq!(unit_index_of(center), center_unit);
+            for (delta_unit, precision) in row.iter().enumerate() {
+                assert_eq!(
+                    *precision,
+                    delta_precision(center, UNITS[delta_unit].0),
+                    "{center_unit} {delta_unit}"
+                );
+            }
+        }
+    }
+
+    /// The units of one and two values are [`duration_units`]'.
+    #[test]
+    fn unit_indices_are_duration_units() {
+        let values = [
+            0.0,
+            -0.0,
+            1e-9,
+            1e-3,
+            0.999e-3,
+            1.0,
+            0.9999,
+            -2.0,
+            -1e-3,
+            5e3,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for a in values {
+            assert_eq!(UNITS[unit_index_of(a)], duration_units(&[Some(a)]), "{a}");
+            for b in values {
+                assert_eq!(
+                    UNITS[unit_index_of_both(a, b)],
+                    duration_units(&[Some(a), Some(b)]),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+
+    /// The lengths without the text against the pieces written.
+    #[test]
+    fn timing_lengths_are_the_written_pieces() {
+        let mut timings = random_timings(20_000);
+        timings.extend([
+            (
+                Some(1e-3),
+                Some(Interval {
+                    lower: f64::NAN,
+                    center: 1e-3,
+                    upper: 2e-3,
+                }),
+            ),
+            (
+                Some(1e-3),
+                Some(Interval {
+                    lower: f64::NEG_INFINITY,
+                    center: 1e-3,
+                    upper: 2e-3,
+                }),
+            ),
+            (
+                Some(9.9995e-4),
+                Some(Interval {
+                    lower: 9.9e-4,
+                    center: 9.9995e-4,
+                    upper: 1.5e-3,
+                }),
+            ),
+        ]);
+        let mut text = String::new();
+        for (center, interval) in &timings {
+            text.clear();
+            let written = push_timing_pieces(&mut text, *center, interval.as_ref());
+            let measured = timing_lengths(*center, interval.as_ref());
+            assert_eq!(
+                format!("{measured:?}"),
+                format!("{written:?}"),
+                "{center:?} {interval:?}"
+            );
         }
     }
 

@@ -184,13 +184,35 @@ pub(super) fn is_py_space(c: char) -> bool {
 }
 
 pub(super) fn py_strip(text: &str) -> &str {
-    // Printable ASCII at both ends (most cells) is no space: nothing to strip.
-    let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
+    // ASCII other than spaces at both ends (most cells, coloured ones
+    // included) is no space: nothing to strip.
+    let solid = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !is_py_space(char::from(*b)));
     let bytes = text.as_bytes();
-    if bytes.is_empty() || (printable(bytes.first()) && printable(bytes.last())) {
+    if bytes.is_empty() || (solid(bytes.first()) && solid(bytes.last())) {
         return text;
     }
     text.trim_matches(is_py_space)
+}
+
+/// Whether every byte is printable ASCII (0x20..0x7f), eight at a time.
+pub(super) fn is_printable_ascii(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A byte below 0x20 (exact for bounds up to 0x80), or one with its
+        // high bit set, or 0x7f (which adding 1 carries into the high bit
+        // when no byte has it set already).
+        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        let high_or_del = (x | x.wrapping_add(ONES)) & HIGHS;
+        if below_space | high_or_del != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|b| (0x20..0x7f).contains(b))
 }
 
 pub(super) fn py_rstrip(text: &str) -> &str {
@@ -231,6 +253,50 @@ pub(super) fn py_splitlines(text: &str) -> Vec<&str> {
         lines.push(&text[line_start..]);
     }
     lines
+}
+
+#[cfg(test)]
+#[test]
+fn printable_ascii_eight_at_a_time_is_the_bytewise_check() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let interesting = [0x00, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff, b'a', b' '];
+    for _ in 0..200_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let length = (state % 20) as usize;
+        let bytes: Vec<u8> = (0..length)
+            .map(|i| {
+                let bits = state.rotate_left(i as u32 * 7);
+                match bits % 4 {
+                    0 => (bits >> 8) as u8,
+                    _ => interesting[((bits >> 8) % interesting.len() as u64) as usize],
+                }
+            })
+            .collect();
+        let expected = bytes.iter().all(|b| (0x20..0x7f).contains(b));
+        assert_eq!(is_printable_ascii(&bytes), expected, "{bytes:?}");
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn strip_shortcut_is_python_strip() {
+    for text in [
+        "",
+        " ",
+        "a",
+        " a",
+        "a ",
+        "\x1b[31mX\x1b[39m",
+        "\x1cx",
+        "x\x1f",
+        "\u{a0}x",
+        "x\u{3000}",
+        "\x7f",
+    ] {
+        assert_eq!(py_strip(text), text.trim_matches(is_py_space), "{text:?}");
+    }
 }
 
 #[cfg(test)]
