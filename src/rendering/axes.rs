@@ -33,8 +33,30 @@ fn int64_cell(value: &Scalar, axis: &Axis, cell: &mut CompactString) -> Result<(
         return Err(Failure::reported("math domain error"));
     }
     cell.push_str("2^");
-    push_f(cell, (number as f64).log2(), 0);
+    push_pow2_exponent(cell, number);
     Ok(())
+}
+
+/// `f"{math.log2(number):.0f}"` of a positive number. A power of two
+/// (nearly every pow2 axis value) has an exact logarithm: its exponent,
+/// written without the float (checked against the float path for every
+/// power by the tests).
+fn push_pow2_exponent(cell: &mut CompactString, number: i128) {
+    if number.count_ones() == 1 {
+        let exponent = number.trailing_zeros();
+        let mut digits = [b'0'; 3];
+        digits[0] += (exponent / 100) as u8;
+        digits[1] += (exponent / 10 % 10) as u8;
+        digits[2] += (exponent % 10) as u8;
+        let first = match exponent {
+            0..=9 => 2,
+            10..=99 => 1,
+            _ => 0,
+        };
+        cell.push_str(std::str::from_utf8(&digits[first..]).unwrap_or_default());
+    } else {
+        push_f(cell, (number as f64).log2(), 0);
+    }
 }
 
 fn float64_cell(value: &Scalar, cell: &mut CompactString) -> Result<(), Failure> {
@@ -172,6 +194,26 @@ mod tests {
         assert_eq!(axis_cell(&value("D", "0.0005"), &axes).unwrap(), "0.0005");
         assert_eq!(axis_cell(&value("D", "100000"), &axes).unwrap(), "1e+05");
         assert_eq!(axis_cell(&value("T", "F32"), &axes).unwrap(), "F32");
+    }
+
+    /// Powers of two take the exponent; it is what the float path writes.
+    #[test]
+    fn pow2_exponents_are_the_float_paths() {
+        let float_path = |number: i128| {
+            let mut cell = CompactString::default();
+            push_f(&mut cell, (number as f64).log2(), 0);
+            cell
+        };
+        for exponent in 0..127 {
+            let number = 1i128 << exponent;
+            for n in [number, number + 1, number - 1, number + number / 3] {
+                if n > 0 {
+                    let mut cell = CompactString::default();
+                    push_pow2_exponent(&mut cell, n);
+                    assert_eq!(cell, float_path(n), "{n}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -64,7 +64,17 @@ fn has_simple_shape(headers: &[String], table: &CellTable) -> bool {
     columns > 0
         && headers.len() == columns
         && table.row_count() > 0
-        && !table.rows().any(|row| is_separator(row, columns))
+        && !has_separator(table, columns)
+}
+
+/// Whether a row is a separator. Its cell holds the marker's byte: a table
+/// whose parts hold none (a scan of each part's text) has no such row.
+fn has_separator(table: &CellTable, columns: usize) -> bool {
+    let marker = SEPARATING_LINE.as_bytes()[0];
+    table
+        .part_texts()
+        .any(|text| text.as_bytes().contains(&marker))
+        && table.rows().any(|row| is_separator(row, columns))
 }
 
 /// tabulate's `_is_separating_line` on the first two cells.
