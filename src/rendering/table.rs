@@ -11,7 +11,7 @@ use crate::rendering::push_status_cell;
 use crate::rendering::units::{
     IntervalWidths, explicit_widths, push_center_diff, push_change, push_duration,
     push_interval_span, push_percentage, push_positive_duration, push_timing_cell,
-    timing_with_explicit_interval,
+    push_timing_with_explicit_interval,
 };
 use crate::text::printable::printable;
 
@@ -156,12 +156,22 @@ fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
     table_cells(rows, columns, |part, row| {
         push_axis_cells(part, row.axis_cells);
         let c = row.comparison;
-        let ref_timing =
-            timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit);
-        part.push_cell(&ref_timing);
-        let cmp_timing =
-            timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit);
-        part.push_cell(&cmp_timing);
+        part.write_cell(|text| {
+            push_timing_with_explicit_interval(
+                text,
+                c.ref_time,
+                c.ref_interval.as_ref(),
+                ref_explicit,
+            )
+        });
+        part.write_cell(|text| {
+            push_timing_with_explicit_interval(
+                text,
+                c.cmp_time,
+                c.cmp_interval.as_ref(),
+                cmp_explicit,
+            )
+        });
         part.write_cell(|text| push_percentage(text, c.ref_noise));
         part.write_cell(|text| push_percentage(text, c.cmp_noise));
         if with_utest {

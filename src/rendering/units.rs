@@ -3,7 +3,9 @@
 
 use crate::deciding::decision::{Interval, is_positive_finite};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::{fixed_len, fixed_len_signed, format_f, push_f, push_f_signed};
+use crate::pycompat::pyfmt::{
+    AsciiOut, fixed_len, fixed_len_signed, format_f, push_f, push_f_signed,
+};
 
 /// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is
 /// always microseconds, even for nanosecond values.
@@ -556,21 +558,178 @@ fn prefix_is_useful(prefix: &str) -> bool {
 /// Explain-mode widths of the three values over the rows without a useful prefix.
 pub fn explicit_widths(cells: impl Iterator<Item = (Option<f64>, Option<Interval>)>) -> [usize; 3] {
     let mut widths = [0usize; 3];
+    let mut scratch = StackText::default();
     for (center, interval) in cells {
         if !is_positive_finite(center) {
             continue;
         }
-        let Some((values, _)) = interval.as_ref().and_then(explicit_values) else {
+        let Some(interval) = interval else {
             continue;
         };
-        if prefix_is_useful(longest_common_prefix(&values)) {
-            continue;
-        }
-        for (width, value) in widths.iter_mut().zip(&values) {
-            *width = (*width).max(value.len());
+        let lengths = match explicit_values_in(&interval, &mut scratch) {
+            Some(Some((values, _))) => {
+                if prefix_is_useful(common_prefix(values)) {
+                    continue;
+                }
+                values.map(str::len)
+            }
+            Some(None) => continue,
+            // Too long for the stack: the values as strings.
+            None => match explicit_values(&interval) {
+                Some((values, _)) if !prefix_is_useful(longest_common_prefix(&values)) => {
+                    values.each_ref().map(|v| v.len())
+                }
+                _ => continue,
+            },
+        };
+        for (width, length) in widths.iter_mut().zip(lengths) {
+            *width = (*width).max(length);
         }
     }
     widths
+}
+
+/// ASCII text on the stack: the numbers of a cell, written without an
+/// allocation, or `None` from [`StackText::as_str`] when they did not fit.
+struct StackText {
+    bytes: [u8; 160],
+    len: usize,
+    overflow: bool,
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        StackText {
+            bytes: [0; 160],
+            len: 0,
+            overflow: false,
+        }
+    }
+}
+
+impl StackText {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.overflow = false;
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self.overflow {
+            true => None,
+            false => std::str::from_utf8(&self.bytes[..self.len]).ok(),
+        }
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.push_ascii(text.as_bytes());
+        match self.overflow {
+            true => Err(std::fmt::Error),
+            false => Ok(()),
+        }
+    }
+}
+
+impl AsciiOut for StackText {
+    fn push_ascii(&mut self, ascii: &[u8]) {
+        match self.bytes.get_mut(self.len..self.len + ascii.len()) {
+            Some(room) if !self.overflow => {
+                room.copy_from_slice(ascii);
+                self.len += ascii.len();
+            }
+            _ => self.overflow = true,
+        }
+    }
+}
+
+/// [`explicit_values`] written in `scratch`: `Some(None)` when an endpoint
+/// is unusable, `None` when the values do not fit on the stack.
+fn explicit_values_in<'s>(
+    interval: &Interval,
+    scratch: &'s mut StackText,
+) -> Option<Option<([&'s str; 3], &'static str)>> {
+    let points = [interval.lower, interval.center, interval.upper];
+    if !points.iter().all(|p| is_positive_finite(Some(*p))) {
+        return Some(None);
+    }
+    let (multiplier, units) = duration_units(&points.map(Some));
+    scratch.clear();
+    let mut ends = [0usize; 3];
+    for (end, point) in ends.iter_mut().zip(points) {
+        push_f(scratch, point * multiplier, 3);
+        *end = scratch.len;
+    }
+    let text = scratch.as_str()?;
+    Some(Some((
+        [
+            &text[..ends[0]],
+            &text[ends[0]..ends[1]],
+            &text[ends[1]..ends[2]],
+        ],
+        units,
+    )))
+}
+
+/// [`longest_common_prefix`] of three texts.
+fn common_prefix(values: [&str; 3]) -> &str {
+    let first = values[0];
+    let mut end = first.len();
+    for other in &values[1..] {
+        end = first
+            .char_indices()
+            .zip(other.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8())
+            .min(end);
+    }
+    &first[..end]
+}
+
+/// [`timing_with_explicit_interval`] written at the end of `text`, without
+/// an allocation when the values fit on the stack.
+pub fn push_timing_with_explicit_interval(
+    text: &mut String,
+    center: Option<f64>,
+    interval: Option<&Interval>,
+    widths: [usize; 3],
+) {
+    if !is_positive_finite(center) {
+        return text.push_str("n/a");
+    }
+    let Some(interval) = interval else {
+        return push_positive_duration(text, center);
+    };
+    let mut scratch = StackText::default();
+    let (values, units) = match explicit_values_in(interval, &mut scratch) {
+        Some(Some(found)) => found,
+        Some(None) => return text.push_str("n/a"),
+        None => {
+            return text.push_str(&timing_with_explicit_interval(
+                center,
+                Some(interval),
+                widths,
+            ));
+        }
+    };
+    let prefix = common_prefix(values);
+    if prefix_is_useful(prefix) {
+        text.push_str(prefix);
+        for (index, value) in values.iter().enumerate() {
+            text.push_str(if index == 0 { "[" } else { " | " });
+            text.push_str(&value[prefix.len()..]);
+        }
+    } else {
+        for (index, (value, width)) in values.iter().zip(widths).enumerate() {
+            text.push_str(if index == 0 { "[" } else { " | " });
+            // ASCII: the length is the width.
+            push_spaces(text, width.saturating_sub(value.len()));
+            text.push_str(value);
+        }
+    }
+    text.push_str("] ");
+    text.push_str(units);
 }
 
 /// An explain-mode cell: `[lo | center | hi] unit`, or the compressed form.
@@ -798,6 +957,55 @@ mod tests {
                 format!("{written:?}"),
                 "{center:?} {interval:?}"
             );
+        }
+    }
+
+    /// The explain cells and widths without allocations against the ones
+    /// built from strings, on random timings and huge values.
+    #[test]
+    fn explain_cells_on_the_stack_are_the_string_ones() {
+        let mut timings = random_timings(20_000);
+        let huge = Interval {
+            lower: 1e300,
+            center: 2e300,
+            upper: 3e300,
+        };
+        timings.push((Some(2e300), Some(huge)));
+        timings.push((
+            Some(2e100),
+            Some(Interval {
+                lower: 1e100,
+                center: 2e100,
+                upper: 3e100,
+            }),
+        ));
+        let string_widths = |cells: &[(Option<f64>, Option<Interval>)]| {
+            let mut widths = [0usize; 3];
+            for (center, interval) in cells {
+                if !is_positive_finite(*center) {
+                    continue;
+                }
+                let Some((values, _)) = interval.as_ref().and_then(explicit_values) else {
+                    continue;
+                };
+                if prefix_is_useful(longest_common_prefix(&values)) {
+                    continue;
+                }
+                for (width, value) in widths.iter_mut().zip(&values) {
+                    *width = (*width).max(value.len());
+                }
+            }
+            widths
+        };
+        let widths = explicit_widths(timings.iter().copied());
+        assert_eq!(widths, string_widths(&timings));
+        for (center, interval) in &timings {
+            for widths in [widths, [0; 3], [12, 3, 40]] {
+                let mut text = String::from("x");
+                push_timing_with_explicit_interval(&mut text, *center, interval.as_ref(), widths);
+                let expected = timing_with_explicit_interval(*center, interval.as_ref(), widths);
+                assert_eq!(text, format!("x{expected}"), "{center:?} {interval:?}");
+            }
         }
     }
 
