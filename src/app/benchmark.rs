@@ -319,7 +319,7 @@ pub(super) fn table_text<'r>(
         Layout::Pair => {
             let rows: Vec<Row> = shown
                 .map(|r| Row {
-                    axis_cells: r.axis_values.iter().map(|a| a.display).collect(),
+                    axis_cells: r.axis_values.displays(),
                     comparison: &r.comparison,
                 })
                 .collect();

@@ -130,12 +130,14 @@ pub struct RecordAxes {
 
 impl RecordAxes {
     /// `displays` holds a cell for each value.
-    pub fn new(values: Arc<[AxisValue]>, displays: Vec<String>) -> RecordAxes {
+    pub fn new(values: Arc<[AxisValue]>, displays: Box<[CompactString]>) -> RecordAxes {
         debug_assert_eq!(values.len(), displays.len());
-        RecordAxes {
-            values,
-            displays: displays.into_iter().map(CompactString::from).collect(),
-        }
+        RecordAxes { values, displays }
+    }
+
+    /// The table cells, one for each value.
+    pub fn displays(&self) -> &[CompactString] {
+        &self.displays
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = AxisEntry<'_>> + Clone {

@@ -8,6 +8,8 @@
 //! evaluates back to the same string: it escapes exactly what CPython
 //! escapes ([`crate::pycompat::unicode`]).
 
+use std::fmt::Write;
+
 use crate::pycompat::unicode::is_printable_non_ascii;
 
 /// Shortest round-trip digits and decimal exponent of a finite, non-zero `x`:
@@ -84,18 +86,36 @@ fn strip_trailing_zeros(text: &str) -> &str {
 
 /// Python `"%.{precision}g" % x` (also `format(x, "g")` with precision 6).
 pub fn format_g(x: f64, precision: usize) -> String {
+    let mut text = String::with_capacity(24);
+    push_g(&mut text, x, precision);
+    text
+}
+
+/// [`format_g`] written at the end of `out`.
+pub fn push_g<W: AsciiOut>(out: &mut W, x: f64, precision: usize) {
     if x.is_finite() && x != 0.0 {
         if let Some((digits, exponent)) = significant_fast(x.abs(), precision.max(1)) {
-            return g_text(x.is_sign_negative(), digits, exponent, precision.max(1));
+            return push_g_text(
+                out,
+                x.is_sign_negative(),
+                digits,
+                exponent,
+                precision.max(1),
+            );
         }
     }
-    format_g_exact(x, precision)
+    let _ = out.write_str(&format_g_exact(x, precision));
 }
 
 /// `%g` from `digits` (exactly `precision` of them) and the decimal
 /// exponent of the first: `x = digits * 10^(exponent + 1 - precision)`.
-fn g_text(negative: bool, digits: u64, exponent: i32, precision: usize) -> String {
-    let mut text = String::with_capacity(24);
+fn push_g_text<W: AsciiOut>(
+    text: &mut W,
+    negative: bool,
+    digits: u64,
+    exponent: i32,
+    precision: usize,
+) {
     if exponent < -4 || exponent >= precision as i32 {
         let mut buffer = [0u8; 20];
         let mut at = buffer.len();
@@ -114,23 +134,51 @@ fn g_text(negative: bool, digits: u64, exponent: i32, precision: usize) -> Strin
             &all[1..end]
         };
         if negative {
-            text.push('-');
+            let _ = text.write_char('-');
         }
-        text.push(char::from(all[0]));
+        let _ = text.write_char(char::from(all[0]));
         if !fraction.is_empty() {
-            text.push('.');
-            text.push_str(std::str::from_utf8(fraction).unwrap_or_default());
+            let _ = text.write_char('.');
+            push_ascii(text, fraction);
         }
-        text.push_str(&exponent_suffix(exponent));
-        return text;
+        let _ = text.write_str(&exponent_suffix(exponent));
+        return;
     }
-    let decimals = (precision as i32 - 1 - exponent) as usize;
-    push_scaled(&mut text, negative, digits, decimals);
-    if decimals > 0 {
-        let kept = text.trim_end_matches('0').trim_end_matches('.').len();
-        text.truncate(kept);
+    // Fixed notation without the trailing zeros of the decimals (nor the
+    // point, when no decimal is left).
+    let (mut digits, mut decimals) = (digits, (precision as i32 - 1 - exponent) as usize);
+    while decimals > 0 && digits % 10 == 0 {
+        digits /= 10;
+        decimals -= 1;
     }
-    text
+    push_scaled(text, negative, digits, decimals);
+}
+
+/// ASCII bytes written the way cheapest for the text they end up in.
+fn push_ascii<W: AsciiOut>(out: &mut W, ascii: &[u8]) {
+    out.push_ascii(ascii);
+}
+
+/// Where numbers are written: a `String` (table cells) or a
+/// `CompactString` (axis values, inline when short).
+pub trait AsciiOut: Write {
+    /// Appends bytes that are all ASCII.
+    fn push_ascii(&mut self, ascii: &[u8]);
+}
+
+impl AsciiOut for String {
+    /// One byte at a time: a few instructions each, where checking the
+    /// bytes as UTF-8 and copying them costs more for these short texts.
+    fn push_ascii(&mut self, ascii: &[u8]) {
+        self.extend(ascii.iter().map(|&byte| char::from(byte)));
+    }
+}
+
+impl AsciiOut for compact_str::CompactString {
+    /// At once: each push of a `CompactString` checks where it is held.
+    fn push_ascii(&mut self, ascii: &[u8]) {
+        self.push_str(std::str::from_utf8(ascii).unwrap_or_default());
+    }
 }
 
 /// `|x|` rounded to `precision` significant digits as the exact path
@@ -215,9 +263,9 @@ pub fn format_f_signed(x: f64, decimals: usize) -> String {
 }
 
 /// Appends Python's `f"{x:+.{decimals}f}"` to `out`.
-pub fn push_f_signed(out: &mut String, x: f64, decimals: usize) {
+pub fn push_f_signed<W: AsciiOut>(out: &mut W, x: f64, decimals: usize) {
     if !x.is_sign_negative() || x.is_nan() {
-        out.push('+');
+        let _ = out.write_char('+');
     }
     push_f(out, x, decimals);
 }
@@ -226,13 +274,13 @@ pub fn push_f_signed(out: &mut String, x: f64, decimals: usize) {
 /// rounded half to even, as `format!("{:.N}")` (the exact path) prints it.
 /// Most values take [`fixed_fast`], which is proven to give the same digits
 /// or to decline.
-pub fn push_f(out: &mut String, x: f64, decimals: usize) {
+pub fn push_f<W: AsciiOut>(out: &mut W, x: f64, decimals: usize) {
     if x.is_nan() {
-        out.push_str("nan");
+        let _ = out.write_str("nan");
         return;
     }
     if x.is_infinite() {
-        out.push_str(if x > 0.0 { "inf" } else { "-inf" });
+        let _ = out.write_str(if x > 0.0 { "inf" } else { "-inf" });
         return;
     }
     match fixed_fast(x, decimals) {
@@ -242,8 +290,7 @@ pub fn push_f(out: &mut String, x: f64, decimals: usize) {
 }
 
 /// The exact path: Rust's correctly rounded fixed-precision formatting.
-fn push_f_exact(out: &mut String, x: f64, decimals: usize) {
-    use std::fmt::Write;
+fn push_f_exact<W: Write>(out: &mut W, x: f64, decimals: usize) {
     let _ = write!(out, "{:.*}", decimals, x);
 }
 
@@ -280,44 +327,81 @@ fn round_scaled(m: f64) -> Option<u64> {
     if m >= FAST_SCALED_LIMIT {
         return None;
     }
-    let floor = m.floor();
-    let distance = (m - floor - 0.5).abs();
+    // `m` is non-negative and below 2^40: the conversion is its floor, exactly.
+    let whole = m as u64;
+    let fraction = m - whole as f64;
+    let distance = (fraction - 0.5).abs();
     let margin = m * (1.0 / 2_251_799_813_685_248.0); // 2^-51
     if distance <= margin {
         return None;
     }
-    Some(if m - floor > 0.5 {
-        floor as u64 + 1
-    } else {
-        floor as u64
-    })
+    Some(if fraction > 0.5 { whole + 1 } else { whole })
+}
+
+/// The length of what [`push_f`] writes, without writing it when the fast
+/// path applies: the sign, the digits before the point (at least one), and
+/// the point and decimals.
+pub fn fixed_len(x: f64, decimals: usize) -> usize {
+    if !x.is_finite() {
+        return if x == f64::NEG_INFINITY { 4 } else { 3 };
+    }
+    let Some(scaled) = fixed_fast(x, decimals) else {
+        let mut text = String::new();
+        push_f_exact(&mut text, x, decimals);
+        return text.len();
+    };
+    let digits = decimal_digits(scaled).max(decimals + 1);
+    let point = usize::from(decimals > 0);
+    usize::from(x.is_sign_negative()) + digits + point
+}
+
+/// The length of what [`push_f_signed`] writes.
+pub fn fixed_len_signed(x: f64, decimals: usize) -> usize {
+    let plus = !x.is_sign_negative() || x.is_nan();
+    usize::from(plus) + fixed_len(x, decimals)
+}
+
+/// Decimal digits of `n` (1 for 0).
+fn decimal_digits(n: u64) -> usize {
+    let mut digits = 1;
+    let mut rest = n;
+    while rest >= 10 {
+        rest /= 10;
+        digits += 1;
+    }
+    digits
 }
 
 /// Writes `scaled / 10^decimals` with exactly `decimals` decimals.
 /// (`scaled < 2^40` has at most 13 digits, and `decimals <= 22`.)
-fn push_scaled(out: &mut String, negative: bool, scaled: u64, decimals: usize) {
-    let mut text = [0u8; 48];
+fn push_scaled<W: AsciiOut>(out: &mut W, negative: bool, scaled: u64, decimals: usize) {
+    let mut text = [b'0'; 48];
     let mut at = text.len();
     let mut rest = scaled;
-    let mut written = 0;
-    // Digits from the last, the point after `decimals` of them, and at
-    // least one digit before the point.
-    while rest != 0 || written <= decimals {
-        if written == decimals && decimals > 0 {
-            at -= 1;
-            text[at] = b'.';
-        }
+    // The decimals from the last, then the point, then the digits before
+    // it: at least one.
+    for _ in 0..decimals {
         at -= 1;
         text[at] = b'0' + (rest % 10) as u8;
         rest /= 10;
-        written += 1;
+    }
+    if decimals > 0 {
+        at -= 1;
+        text[at] = b'.';
+    }
+    loop {
+        at -= 1;
+        text[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
     }
     if negative {
         at -= 1;
         text[at] = b'-';
     }
-    // ASCII only.
-    out.push_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
+    push_ascii(out, &text[at..]);
 }
 
 /// Python `float(text)` for a `str`: surrounding whitespace, `_` between
@@ -366,6 +450,12 @@ fn parse_sign_checked(cleaned: &str) -> Option<f64> {
 
 /// Python `int(text)` for a `str` in base 10.
 pub fn parse_py_int(text: &str) -> Option<i128> {
+    // Plain digits, the only kind NVBench writes, need no clean-up (an
+    // optional sign, and few enough digits to fit).
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if (1..=38).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse::<i128>().ok();
+    }
     let trimmed = text.trim_matches(|c: char| c.is_whitespace());
     let cleaned = remove_digit_underscores(trimmed)?;
     let digits = cleaned.strip_prefix(['+', '-']).unwrap_or(&cleaned);
@@ -511,6 +601,33 @@ mod tests {
         assert_eq!(parse_py_float("1.5e-3"), Some(1.5e-3));
         assert_eq!(parse_py_float("+-1"), None);
         assert_eq!(parse_py_float("."), None);
+    }
+
+    /// Plain digits take a shortcut; padding them with whitespace forces
+    /// the general path, which must agree.
+    #[test]
+    fn plain_int_text_shortcut_agrees_with_the_general_path() {
+        let pieces = ["", "0", "1", "9", "42", "+", "-", "_", "x", "1234567890"];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50_000 {
+            let mut text = String::new();
+            for _ in 0..1 + state % 8 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            assert_eq!(
+                parse_py_int(&text),
+                parse_py_int(&format!(" {text}\t")),
+                "{text:?}"
+            );
+        }
+        let long = "9".repeat(38);
+        assert_eq!(parse_py_int(&long), parse_py_int(&format!(" {long} ")));
+        assert_eq!(parse_py_int(&"9".repeat(39)), None);
+        let ones: i128 = "1".repeat(38).parse().unwrap();
+        assert_eq!(parse_py_int(&format!("-{}", "1".repeat(38))), Some(-ones));
     }
 
     #[test]
@@ -766,6 +883,58 @@ mod tests {
             f64::MAX,
         ] {
             check(x);
+        }
+    }
+
+    /// The lengths without the text against the text, on the values of
+    /// the fast path's test and the special ones.
+    #[test]
+    fn fixed_lengths_are_the_lengths_of_the_texts() {
+        let mut state = 0x3C6E_F372_FE94_F82Bu64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let check = |x: f64, decimals: usize| {
+            assert_eq!(
+                fixed_len(x, decimals),
+                format_f(x, decimals).len(),
+                "{x:e} {decimals}"
+            );
+            assert_eq!(
+                fixed_len_signed(x, decimals),
+                format_f_signed(x, decimals).len(),
+                "{x:e} {decimals}"
+            );
+        };
+        for _ in 0..200_000 {
+            let decimals = (next() % 12) as usize;
+            check(f64::from_bits(next()), decimals);
+            let exponent = (next() % 60) as i32 - 30;
+            let mantissa = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            check(mantissa * 10f64.powi(exponent), decimals);
+            check(-mantissa * 10f64.powi(exponent / 3), decimals);
+            let x = (next() % 100_000_000) as f64 / 10f64.powi((next() % 12) as i32);
+            for y in [x, x.next_up(), x.next_down(), 9.9995, 0.9995, 999.9995] {
+                check(y, decimals);
+                check(-y, decimals);
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            5e-324,
+        ] {
+            for decimals in 0..25 {
+                check(x, decimals);
+            }
         }
     }
 

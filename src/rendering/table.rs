@@ -1,5 +1,7 @@
 //! One device section's comparison table in the three display modes.
 
+use compact_str::CompactString;
+
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{Align, CellPart, CellTable, github_table_of};
@@ -9,7 +11,7 @@ use crate::rendering::push_status_cell;
 use crate::rendering::units::{
     IntervalWidths, explicit_widths, push_center_diff, push_change, push_duration,
     push_interval_span, push_percentage, push_positive_duration, push_timing_cell,
-    timing_with_explicit_interval,
+    push_timing_with_explicit_interval,
 };
 use crate::text::printable::printable;
 
@@ -26,7 +28,7 @@ pub enum DisplayMode {
 
 /// A displayed row: its formatted axis values and its comparison.
 pub struct Row<'a> {
-    pub axis_cells: Vec<&'a str>,
+    pub axis_cells: &'a [CompactString],
     pub comparison: &'a Comparison,
 }
 
@@ -94,7 +96,7 @@ fn simple_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
 fn interval_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
     let widths = timing_widths(rows, |row| row.comparison);
     table_cells(rows, columns, |part, row| {
-        push_axis_cells(part, &row.axis_cells);
+        push_axis_cells(part, row.axis_cells);
         let c = row.comparison;
         push_timing_cells(part, c, widths);
         part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
@@ -110,11 +112,10 @@ pub(crate) fn timing_widths<T: Sync>(
 ) -> [IntervalWidths; 2] {
     let chunks: Vec<&[T]> = rows.chunks(ROWS_PER_PART).collect();
     let widths = map_in_parallel(&chunks, 1, |chunk| {
-        let mut scratch = String::new();
         let mut widths = [IntervalWidths::default(); 2];
         for c in chunk.iter().map(&comparison) {
-            widths[0].fit_timing(&mut scratch, c.ref_time, c.ref_interval.as_ref());
-            widths[1].fit_timing(&mut scratch, c.cmp_time, c.cmp_interval.as_ref());
+            widths[0].fit_timing(c.ref_time, c.ref_interval.as_ref());
+            widths[1].fit_timing(c.cmp_time, c.cmp_interval.as_ref());
         }
         widths
     });
@@ -153,14 +154,24 @@ fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
     };
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
     table_cells(rows, columns, |part, row| {
-        push_axis_cells(part, &row.axis_cells);
+        push_axis_cells(part, row.axis_cells);
         let c = row.comparison;
-        let ref_timing =
-            timing_with_explicit_interval(c.ref_time, c.ref_interval.as_ref(), ref_explicit);
-        part.push_cell(&ref_timing);
-        let cmp_timing =
-            timing_with_explicit_interval(c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit);
-        part.push_cell(&cmp_timing);
+        part.write_cell(|text| {
+            push_timing_with_explicit_interval(
+                text,
+                c.ref_time,
+                c.ref_interval.as_ref(),
+                ref_explicit,
+            )
+        });
+        part.write_cell(|text| {
+            push_timing_with_explicit_interval(
+                text,
+                c.cmp_time,
+                c.cmp_interval.as_ref(),
+                cmp_explicit,
+            )
+        });
         part.write_cell(|text| push_percentage(text, c.ref_noise));
         part.write_cell(|text| push_percentage(text, c.cmp_noise));
         if with_utest {
@@ -199,9 +210,14 @@ pub(crate) fn table_cells<T: Sync>(
 
 /// Axis values as the table shows them (control characters escaped).
 pub(crate) fn push_axis_cells<S: AsRef<str>>(part: &mut CellPart, cells: &[S]) {
-    cells
-        .iter()
-        .for_each(|cell| part.push_cell(&printable(cell.as_ref())));
+    for cell in cells.iter().map(AsRef::as_ref) {
+        // Printable ASCII (nearly every value) has nothing to escape.
+        if cell.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            part.push_cell(cell);
+        } else {
+            part.push_cell(&printable(cell));
+        }
+    }
 }
 
 /// The table text (without a trailing newline).
@@ -223,15 +239,39 @@ pub fn render_table(
     let count = headers.len();
     let cells = match mode {
         DisplayMode::Legacy => table_cells(rows, count, |part, row| {
-            push_axis_cells(part, &row.axis_cells);
+            push_axis_cells(part, row.axis_cells);
             legacy_cells(part, row.comparison, no_color);
         }),
         DisplayMode::Simple => table_cells(rows, count, |part, row| {
-            push_axis_cells(part, &row.axis_cells);
+            push_axis_cells(part, row.axis_cells);
             simple_cells(part, row.comparison, no_color);
         }),
         DisplayMode::Explain => explain_cells(rows, count, no_color),
         DisplayMode::Intervals => interval_cells(rows, count, no_color),
     };
     github_table_of(&headers, &aligns, &cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for printable ASCII cells: `printable` leaves them as they are.
+    #[test]
+    fn printable_ascii_axis_cells_need_no_escaping() {
+        let printable_ascii: String = (0x20u8..0x7f).map(char::from).collect();
+        assert_eq!(printable(&printable_ascii), printable_ascii);
+        let cells = ["I8", "2^20", "0.5", "", "\u{1b}[31m", "é", "a\u{7f}"];
+        let mut part = CellPart::default();
+        push_axis_cells(&mut part, &cells);
+        let table = CellTable::new(cells.len(), vec![part]);
+        let escaped: Vec<String> = cells.iter().map(|c| printable(c).into_owned()).collect();
+        let expected = CellTable::of_rows(cells.len(), &[escaped]);
+        let headers: Vec<String> = (0..cells.len()).map(|i| format!("h{i}")).collect();
+        let aligns = vec![Align::Left; cells.len()];
+        assert_eq!(
+            github_table_of(&headers, &aligns, &table),
+            github_table_of(&headers, &aligns, &expected)
+        );
+    }
 }

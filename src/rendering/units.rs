@@ -3,7 +3,9 @@
 
 use crate::deciding::decision::{Interval, is_positive_finite};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
+use crate::pycompat::pyfmt::{
+    AsciiOut, fixed_len, fixed_len_signed, format_f, push_f, push_f_signed,
+};
 
 /// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is
 /// always microseconds, even for nanosecond values.
@@ -16,11 +18,34 @@ pub fn duration_units(values: &[Option<f64>]) -> (f64, &'static str) {
         .fold(None, |acc: Option<f64>, v| {
             Some(acc.map_or(v, |a| a.max(v)))
         });
+    UNITS[unit_index(max_abs)]
+}
+
+/// The units [`duration_units`] picks from, by index.
+const UNITS: [(f64, &str); 3] = [(1.0, "s"), (1e3, "ms"), (1e6, "us")];
+
+/// The index in [`UNITS`] of the unit for the largest finite magnitude.
+fn unit_index(max_abs: Option<f64>) -> usize {
     match max_abs {
-        Some(m) if m >= 1.0 => (1.0, "s"),
-        Some(m) if m >= 1e-3 => (1e3, "ms"),
-        _ => (1e6, "us"),
+        Some(m) if m >= 1.0 => 0,
+        Some(m) if m >= 1e-3 => 1,
+        _ => 2,
     }
+}
+
+/// [`duration_units`] of one value.
+fn unit_index_of(value: f64) -> usize {
+    unit_index(value.is_finite().then(|| value.abs()))
+}
+
+/// [`duration_units`] of two values.
+fn unit_index_of_both(a: f64, b: f64) -> usize {
+    let finite = |v: f64| v.is_finite().then(|| v.abs());
+    let max_abs = match (finite(a), finite(b)) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    unit_index(max_abs)
 }
 
 /// `format_duration`: "n/a" for missing, non-finite, and (unless allowed)
@@ -157,6 +182,11 @@ fn delta_precision(center: f64, delta_multiplier: f64) -> usize {
     }
 }
 
+/// [`delta_precision`] by the indices of the center's and the deltas'
+/// units (of a finite center), which are all it depends on: each entry is
+/// checked against it by the tests.
+const DELTA_PRECISION: [[usize; 3]; 3] = [[3, 0, 0], [6, 3, 0], [9, 6, 3]];
+
 /// The pieces of an intervals-mode cell: center digits, center unit, and
 /// the `[-lo, +hi]` text with its unit. Both texts share one string.
 pub struct CenterWithDeltas {
@@ -204,9 +234,14 @@ fn push_center_with_deltas(
 ) -> (usize, &'static str, &'static str) {
     let lower_delta = interval.lower - interval.center;
     let upper_delta = interval.upper - interval.center;
-    let (center_multiplier, center_units) = duration_units(&[Some(center)]);
-    let (delta_multiplier, delta_units) = duration_units(&[Some(lower_delta), Some(upper_delta)]);
-    let precision = delta_precision(center, delta_multiplier);
+    let center_unit = unit_index_of(center);
+    let delta_unit = unit_index_of_both(lower_delta, upper_delta);
+    let (center_multiplier, center_units) = UNITS[center_unit];
+    let (delta_multiplier, delta_units) = UNITS[delta_unit];
+    let precision = match center.is_finite() {
+        true => DELTA_PRECISION[center_unit][delta_unit],
+        false => delta_precision(center, delta_multiplier),
+    };
     let start = text.len();
     push_f(text, center * center_multiplier, 3);
     let center_len = text.len() - start;
@@ -216,6 +251,25 @@ fn push_center_with_deltas(
     push_f_signed(text, upper_delta * delta_multiplier, precision);
     text.push(']');
     (center_len, center_units, delta_units)
+}
+
+/// The lengths [`push_center_with_deltas`] writes, without writing them:
+/// the digits' and the deltas', and whether the units are the same.
+fn center_with_deltas_lengths(center: f64, interval: &Interval) -> (usize, usize, bool) {
+    let lower_delta = interval.lower - interval.center;
+    let upper_delta = interval.upper - interval.center;
+    let center_unit = unit_index_of(center);
+    let delta_unit = unit_index_of_both(lower_delta, upper_delta);
+    let precision = match center.is_finite() {
+        true => DELTA_PRECISION[center_unit][delta_unit],
+        false => delta_precision(center, UNITS[delta_unit].0),
+    };
+    let delta_multiplier = UNITS[delta_unit].0;
+    let center_len = fixed_len(center * UNITS[center_unit].0, 3);
+    let deltas = 4
+        + fixed_len_signed(lower_delta * delta_multiplier, precision)
+        + fixed_len_signed(upper_delta * delta_multiplier, precision);
+    (center_len, deltas, center_unit == delta_unit)
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -379,17 +433,29 @@ fn push_timing_pieces(
     TimingPieces::MixedUnits { center: center_len }
 }
 
+/// The [`TimingPieces`] that [`push_timing_pieces`] would return, without
+/// writing the cell.
+fn timing_lengths(center: Option<f64>, interval: Option<&Interval>) -> TimingPieces {
+    let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
+        return TimingPieces::Unusable;
+    };
+    let Some(interval) = interval else {
+        let (multiplier, _) = UNITS[unit_index_of(center)];
+        return TimingPieces::CenterOnly {
+            center: fixed_len(center * multiplier, 3),
+        };
+    };
+    match center_with_deltas_lengths(center, interval) {
+        (center, deltas, true) => TimingPieces::SameUnits { center, deltas },
+        (center, _, false) => TimingPieces::MixedUnits { center },
+    }
+}
+
 impl IntervalWidths {
-    /// Widens the columns to fit one timing cell, formatted in `scratch`:
+    /// Widens the columns to fit one timing cell, measured without writing it:
     /// the first of two passes that hold no cell (see [`push_timing_cell`]).
-    pub fn fit_timing(
-        &mut self,
-        scratch: &mut String,
-        center: Option<f64>,
-        interval: Option<&Interval>,
-    ) {
-        scratch.clear();
-        match push_timing_pieces(scratch, center, interval) {
+    pub fn fit_timing(&mut self, center: Option<f64>, interval: Option<&Interval>) {
+        match timing_lengths(center, interval) {
             TimingPieces::Unusable => {}
             TimingPieces::CenterOnly { center } | TimingPieces::MixedUnits { center } => {
                 self.center = self.center.max(center);
@@ -492,21 +558,178 @@ fn prefix_is_useful(prefix: &str) -> bool {
 /// Explain-mode widths of the three values over the rows without a useful prefix.
 pub fn explicit_widths(cells: impl Iterator<Item = (Option<f64>, Option<Interval>)>) -> [usize; 3] {
     let mut widths = [0usize; 3];
+    let mut scratch = StackText::default();
     for (center, interval) in cells {
         if !is_positive_finite(center) {
             continue;
         }
-        let Some((values, _)) = interval.as_ref().and_then(explicit_values) else {
+        let Some(interval) = interval else {
             continue;
         };
-        if prefix_is_useful(longest_common_prefix(&values)) {
-            continue;
-        }
-        for (width, value) in widths.iter_mut().zip(&values) {
-            *width = (*width).max(value.len());
+        let lengths = match explicit_values_in(&interval, &mut scratch) {
+            Some(Some((values, _))) => {
+                if prefix_is_useful(common_prefix(values)) {
+                    continue;
+                }
+                values.map(str::len)
+            }
+            Some(None) => continue,
+            // Too long for the stack: the values as strings.
+            None => match explicit_values(&interval) {
+                Some((values, _)) if !prefix_is_useful(longest_common_prefix(&values)) => {
+                    values.each_ref().map(|v| v.len())
+                }
+                _ => continue,
+            },
+        };
+        for (width, length) in widths.iter_mut().zip(lengths) {
+            *width = (*width).max(length);
         }
     }
     widths
+}
+
+/// ASCII text on the stack: the numbers of a cell, written without an
+/// allocation, or `None` from [`StackText::as_str`] when they did not fit.
+struct StackText {
+    bytes: [u8; 160],
+    len: usize,
+    overflow: bool,
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        StackText {
+            bytes: [0; 160],
+            len: 0,
+            overflow: false,
+        }
+    }
+}
+
+impl StackText {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.overflow = false;
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self.overflow {
+            true => None,
+            false => std::str::from_utf8(&self.bytes[..self.len]).ok(),
+        }
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.push_ascii(text.as_bytes());
+        match self.overflow {
+            true => Err(std::fmt::Error),
+            false => Ok(()),
+        }
+    }
+}
+
+impl AsciiOut for StackText {
+    fn push_ascii(&mut self, ascii: &[u8]) {
+        match self.bytes.get_mut(self.len..self.len + ascii.len()) {
+            Some(room) if !self.overflow => {
+                room.copy_from_slice(ascii);
+                self.len += ascii.len();
+            }
+            _ => self.overflow = true,
+        }
+    }
+}
+
+/// [`explicit_values`] written in `scratch`: `Some(None)` when an endpoint
+/// is unusable, `None` when the values do not fit on the stack.
+fn explicit_values_in<'s>(
+    interval: &Interval,
+    scratch: &'s mut StackText,
+) -> Option<Option<([&'s str; 3], &'static str)>> {
+    let points = [interval.lower, interval.center, interval.upper];
+    if !points.iter().all(|p| is_positive_finite(Some(*p))) {
+        return Some(None);
+    }
+    let (multiplier, units) = duration_units(&points.map(Some));
+    scratch.clear();
+    let mut ends = [0usize; 3];
+    for (end, point) in ends.iter_mut().zip(points) {
+        push_f(scratch, point * multiplier, 3);
+        *end = scratch.len;
+    }
+    let text = scratch.as_str()?;
+    Some(Some((
+        [
+            &text[..ends[0]],
+            &text[ends[0]..ends[1]],
+            &text[ends[1]..ends[2]],
+        ],
+        units,
+    )))
+}
+
+/// [`longest_common_prefix`] of three texts.
+fn common_prefix(values: [&str; 3]) -> &str {
+    let first = values[0];
+    let mut end = first.len();
+    for other in &values[1..] {
+        end = first
+            .char_indices()
+            .zip(other.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8())
+            .min(end);
+    }
+    &first[..end]
+}
+
+/// [`timing_with_explicit_interval`] written at the end of `text`, without
+/// an allocation when the values fit on the stack.
+pub fn push_timing_with_explicit_interval(
+    text: &mut String,
+    center: Option<f64>,
+    interval: Option<&Interval>,
+    widths: [usize; 3],
+) {
+    if !is_positive_finite(center) {
+        return text.push_str("n/a");
+    }
+    let Some(interval) = interval else {
+        return push_positive_duration(text, center);
+    };
+    let mut scratch = StackText::default();
+    let (values, units) = match explicit_values_in(interval, &mut scratch) {
+        Some(Some(found)) => found,
+        Some(None) => return text.push_str("n/a"),
+        None => {
+            return text.push_str(&timing_with_explicit_interval(
+                center,
+                Some(interval),
+                widths,
+            ));
+        }
+    };
+    let prefix = common_prefix(values);
+    if prefix_is_useful(prefix) {
+        text.push_str(prefix);
+        for (index, value) in values.iter().enumerate() {
+            text.push_str(if index == 0 { "[" } else { " | " });
+            text.push_str(&value[prefix.len()..]);
+        }
+    } else {
+        for (index, (value, width)) in values.iter().zip(widths).enumerate() {
+            text.push_str(if index == 0 { "[" } else { " | " });
+            // ASCII: the length is the width.
+            push_spaces(text, width.saturating_sub(value.len()));
+            text.push_str(value);
+        }
+    }
+    text.push_str("] ");
+    text.push_str(units);
 }
 
 /// An explain-mode cell: `[lo | center | hi] unit`, or the compressed form.
@@ -617,10 +840,9 @@ mod tests {
             .iter()
             .map(|(center, interval)| TimingText::new(*center, interval.as_ref()))
             .collect();
-        let mut scratch = String::new();
         let mut widths = IntervalWidths::default();
         for (center, interval) in &timings {
-            widths.fit_timing(&mut scratch, *center, interval.as_ref());
+            widths.fit_timing(*center, interval.as_ref());
         }
         let expected = IntervalWidths::of(texts.iter());
         assert_eq!(
@@ -633,7 +855,7 @@ mod tests {
         };
         for ((center, interval), text) in timings.iter().zip(&texts) {
             let mut own = IntervalWidths::default();
-            own.fit_timing(&mut scratch, *center, interval.as_ref());
+            own.fit_timing(*center, interval.as_ref());
             let expected = IntervalWidths::of(std::iter::once(text));
             assert_eq!((own.center, own.deltas), (expected.center, expected.deltas));
             for widths in [widths, narrow] {
@@ -644,6 +866,145 @@ mod tests {
                     format!("prefix{}", text.cell(widths)),
                     "{center:?} {interval:?}"
                 );
+            }
+        }
+    }
+
+    /// The table of precisions is the formula's, for every pair of units.
+    #[test]
+    fn delta_precisions_are_the_formulas() {
+        for (center_unit, row) in DELTA_PRECISION.iter().enumerate() {
+            // A center in each unit: 2 s, 2 ms, 2 us.
+            let center = 2.0 / UNITS[center_unit].0;
+            assert_eq!(unit_index_of(center), center_unit);
+            for (delta_unit, precision) in row.iter().enumerate() {
+                assert_eq!(
+                    *precision,
+                    delta_precision(center, UNITS[delta_unit].0),
+                    "{center_unit} {delta_unit}"
+                );
+            }
+        }
+    }
+
+    /// The units of one and two values are [`duration_units`]'.
+    #[test]
+    fn unit_indices_are_duration_units() {
+        let values = [
+            0.0,
+            -0.0,
+            1e-9,
+            1e-3,
+            0.999e-3,
+            1.0,
+            0.9999,
+            -2.0,
+            -1e-3,
+            5e3,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for a in values {
+            assert_eq!(UNITS[unit_index_of(a)], duration_units(&[Some(a)]), "{a}");
+            for b in values {
+                assert_eq!(
+                    UNITS[unit_index_of_both(a, b)],
+                    duration_units(&[Some(a), Some(b)]),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+
+    /// The lengths without the text against the pieces written.
+    #[test]
+    fn timing_lengths_are_the_written_pieces() {
+        let mut timings = random_timings(20_000);
+        timings.extend([
+            (
+                Some(1e-3),
+                Some(Interval {
+                    lower: f64::NAN,
+                    center: 1e-3,
+                    upper: 2e-3,
+                }),
+            ),
+            (
+                Some(1e-3),
+                Some(Interval {
+                    lower: f64::NEG_INFINITY,
+                    center: 1e-3,
+                    upper: 2e-3,
+                }),
+            ),
+            (
+                Some(9.9995e-4),
+                Some(Interval {
+                    lower: 9.9e-4,
+                    center: 9.9995e-4,
+                    upper: 1.5e-3,
+                }),
+            ),
+        ]);
+        let mut text = String::new();
+        for (center, interval) in &timings {
+            text.clear();
+            let written = push_timing_pieces(&mut text, *center, interval.as_ref());
+            let measured = timing_lengths(*center, interval.as_ref());
+            assert_eq!(
+                format!("{measured:?}"),
+                format!("{written:?}"),
+                "{center:?} {interval:?}"
+            );
+        }
+    }
+
+    /// The explain cells and widths without allocations against the ones
+    /// built from strings, on random timings and huge values.
+    #[test]
+    fn explain_cells_on_the_stack_are_the_string_ones() {
+        let mut timings = random_timings(20_000);
+        let huge = Interval {
+            lower: 1e300,
+            center: 2e300,
+            upper: 3e300,
+        };
+        timings.push((Some(2e300), Some(huge)));
+        timings.push((
+            Some(2e100),
+            Some(Interval {
+                lower: 1e100,
+                center: 2e100,
+                upper: 3e100,
+            }),
+        ));
+        let string_widths = |cells: &[(Option<f64>, Option<Interval>)]| {
+            let mut widths = [0usize; 3];
+            for (center, interval) in cells {
+                if !is_positive_finite(*center) {
+                    continue;
+                }
+                let Some((values, _)) = interval.as_ref().and_then(explicit_values) else {
+                    continue;
+                };
+                if prefix_is_useful(longest_common_prefix(&values)) {
+                    continue;
+                }
+                for (width, value) in widths.iter_mut().zip(&values) {
+                    *width = (*width).max(value.len());
+                }
+            }
+            widths
+        };
+        let widths = explicit_widths(timings.iter().copied());
+        assert_eq!(widths, string_widths(&timings));
+        for (center, interval) in &timings {
+            for widths in [widths, [0; 3], [12, 3, 40]] {
+                let mut text = String::from("x");
+                push_timing_with_explicit_interval(&mut text, *center, interval.as_ref(), widths);
+                let expected = timing_with_explicit_interval(*center, interval.as_ref(), widths);
+                assert_eq!(text, format!("x{expected}"), "{center:?} {interval:?}");
             }
         }
     }

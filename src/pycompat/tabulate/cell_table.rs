@@ -104,7 +104,22 @@ impl CellTable {
 
     /// The cells of one column, top to bottom.
     pub(super) fn column(&self, column: usize) -> impl Iterator<Item = &str> {
-        self.rows().map(move |row| row.cell(column))
+        let columns = self.columns.max(1);
+        self.parts.iter().flat_map(move |part| {
+            let ends = &part.ends;
+            (column..ends.len()).step_by(columns).map(move |index| {
+                let start = match index {
+                    0 => 0,
+                    _ => ends[index - 1],
+                };
+                &part.text[start as usize..ends[index] as usize]
+            })
+        })
+    }
+
+    /// The text of each part: every cell's bytes, one after the other.
+    pub(super) fn part_texts(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().map(|part| part.text.as_str())
     }
 
     /// Every cell, row after row.

@@ -22,7 +22,13 @@ pub(super) enum CellType {
 /// column of empty cells counts as bool, which prints like text).
 pub(super) fn column_type<'a>(cells: impl IntoIterator<Item = Option<&'a str>>) -> CellType {
     let mut column = CellType::Bool;
+    let mut previous = None;
     for cell in cells {
+        // Columns repeat their values: a cell like the one above is typed alike.
+        if cell.is_some() && cell == previous {
+            continue;
+        }
+        previous = cell;
         column = column.max(cell.map_or(CellType::Missing, cell_type));
         // Nothing is more generic than text: the other cells cannot change it.
         if column == CellType::Text {
@@ -34,6 +40,11 @@ pub(super) fn column_type<'a>(cells: impl IntoIterator<Item = Option<&'a str>>) 
 
 /// `_type` on a string, which always looks at the text without ANSI codes.
 fn cell_type(cell: &str) -> CellType {
+    plain_number_type(cell).unwrap_or_else(|| cell_type_by_rules(cell))
+}
+
+/// [`cell_type`] by tabulate's rules alone.
+fn cell_type_by_rules(cell: &str) -> CellType {
     let text = strip_ansi(cell);
     if text.is_empty() {
         CellType::Missing
@@ -49,13 +60,136 @@ fn cell_type(cell: &str) -> CellType {
     }
 }
 
+/// The split of `-?[0-9]+(\.[0-9]*)?` text into its digits before the
+/// point and the rest after it (`None` when there is no point), or `None`
+/// for any other text.
+fn plain_decimal(text: &str) -> Option<(&[u8], Option<&[u8]>)> {
+    let bytes = text.as_bytes();
+    let body = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    let whole = body.iter().take_while(|b| b.is_ascii_digit()).count();
+    if whole == 0 {
+        return None;
+    }
+    match &body[whole..] {
+        [] => Some((body, None)),
+        [b'.', fraction @ ..] if fraction.iter().all(u8::is_ascii_digit) => {
+            Some((&body[..whole], Some(fraction)))
+        }
+        _ => None,
+    }
+}
+
+/// Plain decimal text, the kind most cells of numbers are, is typed from its
+/// shape without parsing: digits alone are what `int()` reads, digits with a
+/// point and more digits are only what `float()` reads (and finite, being
+/// short). `None` for any other text, which takes the general rules.
+fn plain_number_type(cell: &str) -> Option<CellType> {
+    // 300 digits stay finite as a float and within `int()`'s digit limit.
+    if cell.len() > 300 {
+        return None;
+    }
+    match plain_decimal(cell)? {
+        (_, None) => Some(CellType::Int),
+        (_, Some(fraction)) if !fraction.is_empty() => Some(CellType::Float),
+        _ => None,
+    }
+}
+
+/// Text that `format(float(text), "g")` prints back unchanged: plain decimal
+/// text in `%g`'s fixed notation, which has at most 6 significant digits, a
+/// first one between the 4th decimal and the 6th integer digit (a lone 0
+/// aside), no leading zero and no trailing zero after the point. The float
+/// nearest such a number rounds back to it at 6 digits, and fixed notation
+/// without trailing zeros writes exactly those digits.
+fn prints_as_itself_with_g(text: &str) -> bool {
+    if let Some((mantissa, exponent)) = text.split_once('e') {
+        return prints_as_itself_in_scientific(mantissa, exponent);
+    }
+    let Some((whole, fraction)) = plain_decimal(text) else {
+        return false;
+    };
+    let fraction = match fraction {
+        None => &[][..],
+        Some([.., b'0']) | Some([]) => return false,
+        Some(fraction) => fraction,
+    };
+    match whole {
+        [b'0'] => {
+            let zeros = fraction.iter().take_while(|b| **b == b'0').count();
+            zeros <= 3 && fraction.len() - zeros <= 6
+        }
+        [b'0', ..] => false,
+        _ => whole.len() + fraction.len() <= 6,
+    }
+}
+
+/// What `format(float(text), "g")` prints for plain decimal text that
+/// only differs from `%g`'s own form by zeros: without the leading zeros
+/// of its digits before the point and the trailing zeros after it, the
+/// same number is written, and when that is text `%g` prints back
+/// ([`prints_as_itself_with_g`]), it is the result (`1.000` gives `1`).
+fn g_of_plain_decimal(text: &str) -> Option<String> {
+    let (whole, fraction) = plain_decimal(text)?;
+    let zeros = whole.iter().take_while(|b| **b == b'0').count();
+    let whole = &whole[zeros.min(whole.len() - 1)..];
+    let fraction = fraction.unwrap_or_default();
+    let kept = fraction.len() - fraction.iter().rev().take_while(|b| **b == b'0').count();
+    let mut normal = String::with_capacity(text.len());
+    if text.starts_with('-') {
+        normal.push('-');
+    }
+    normal.extend(whole.iter().map(|&b| char::from(b)));
+    if kept > 0 {
+        normal.push('.');
+        normal.extend(fraction[..kept].iter().map(|&b| char::from(b)));
+    }
+    prints_as_itself_with_g(&normal).then_some(normal)
+}
+
+/// [`prints_as_itself_with_g`] for `%g`'s scientific notation: one digit
+/// from 1 to 9, at most 5 decimals without a trailing zero, and the
+/// exponent (below -4 or above 5) as `%g` writes it, with a sign and at
+/// least two digits. Exponents beyond 300 are left to the general path:
+/// near the subnormals fewer digits round back.
+fn prints_as_itself_in_scientific(mantissa: &str, exponent: &str) -> bool {
+    let Some((whole, fraction)) = plain_decimal(mantissa) else {
+        return false;
+    };
+    let mantissa_ok = match (whole, fraction) {
+        ([b'0'], _) | ([_, _, ..], _) | (_, Some([.., b'0'] | [])) => false,
+        (_, None) => true,
+        (_, Some(fraction)) => fraction.len() <= 5,
+    };
+    let (negative, digits) = match exponent.as_bytes() {
+        [b'-', digits @ ..] => (true, digits),
+        [b'+', digits @ ..] => (false, digits),
+        _ => return false,
+    };
+    let exponent_ok = match digits {
+        [a, b] => a.is_ascii_digit() && b.is_ascii_digit(),
+        [a, b, c] => *a != b'0' && [a, b, c].iter().all(|d| d.is_ascii_digit()),
+        _ => false,
+    };
+    if !(mantissa_ok && exponent_ok) {
+        return false;
+    }
+    let magnitude = digits
+        .iter()
+        .fold(0i32, |value, digit| value * 10 + i32::from(digit - b'0'));
+    let value = if negative { -magnitude } else { magnitude };
+    !(-4..6).contains(&value) && magnitude <= 300
+}
+
 /// `_format`: only numeric columns change their cells.
 pub(super) fn format_cell(cell: Option<&str>, ty: CellType, has_invisible: bool) -> Cow<'_, str> {
     match (cell, ty) {
         (None, _) | (Some(""), _) => Cow::Borrowed(""),
         (Some(text), CellType::Int) if escapes_to_itself(text) => Cow::Borrowed(text),
         (Some(text), CellType::Int) => Cow::Owned(normalize_colored_int(text)),
-        (Some(text), CellType::Float) => Cow::Owned(format_float_cell(text, has_invisible)),
+        (Some(text), CellType::Float) if prints_as_itself_with_g(text) => Cow::Borrowed(text),
+        (Some(text), CellType::Float) => Cow::Owned(
+            g_of_plain_decimal(text).unwrap_or_else(|| format_float_cell(text, has_invisible)),
+        ),
         (Some(text), _) => Cow::Borrowed(text),
     }
 }
@@ -212,4 +346,165 @@ fn hex_char(hex: &str) -> Option<char> {
         return None;
     }
     u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Texts built from pieces that make numbers, near-numbers and words.
+    fn random_texts(count: usize) -> Vec<String> {
+        const PIECES: &[&str] = &[
+            "0", "1", "9", "5", "00", "000", "123", "-", "+", ".", "e", "E", "-3", "_", " ", ",",
+            "\x1b[31m", "\x1b[39m", "inf", "nan", "True", "x", "\u{663}", "\n",
+        ];
+        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..count)
+            .map(|_| {
+                let length = 1 + next() % 7;
+                (0..length)
+                    .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The shape rules against the general ones: `_type` and `_format`.
+    #[test]
+    fn plain_numbers_are_typed_and_printed_as_the_general_rules_do() {
+        let mut texts = random_texts(200_000);
+        texts.extend([
+            "1".repeat(300),
+            "1".repeat(301),
+            format!("{}.5", "9".repeat(299)),
+        ]);
+        for text in &texts {
+            let text = text.as_str();
+            if let Some(fast) = plain_number_type(text) {
+                assert_eq!(fast, cell_type_by_rules(text), "{text:?}");
+            }
+            if prints_as_itself_with_g(text) {
+                for has_invisible in [false, true] {
+                    assert_eq!(format_float_cell(text, has_invisible), text, "{text:?}");
+                }
+            }
+        }
+    }
+
+    /// Decimal texts as axis values and figures print them, and their
+    /// neighbours in digits: every one `%g` keeps is recognised, and no other.
+    #[test]
+    fn texts_g_prints_back_are_recognised() {
+        let mut state = 0x5851_F42D_4C95_7F2Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut recognised = 0;
+        for _ in 0..200_000 {
+            let digits = next() % 10_000_000;
+            let scale = (next() % 12) as i32;
+            let value = digits as f64 / 10f64.powi(scale);
+            let decimals = (next() % 9) as usize;
+            let mut text = format!("{value:.decimals$}");
+            if next() % 4 == 0 {
+                text.insert(0, '-');
+            }
+            let printed = format_float_cell(&text, false);
+            assert_eq!(
+                prints_as_itself_with_g(&text),
+                printed == text,
+                "{text:?} prints as {printed:?}"
+            );
+            recognised += usize::from(printed == text);
+        }
+        assert!(recognised > 10_000, "{recognised}");
+    }
+
+    /// Decimal texts with leading and trailing zeros: the shortcut prints
+    /// what the general path prints, whenever it answers.
+    #[test]
+    fn zeros_around_decimals_are_dropped_as_g_drops_them() {
+        let mut state = 0x1D87_2B41_5F3C_6A97u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut answered = 0;
+        for _ in 0..200_000 {
+            let digits = next() % 10_000_000;
+            let scale = (next() % 12) as i32;
+            let value = digits as f64 / 10f64.powi(scale);
+            let decimals = (next() % 12) as usize;
+            let mut text = format!("{value:.decimals$}");
+            for _ in 0..next() % 3 {
+                text.insert(0, '0');
+            }
+            if next() % 4 == 0 {
+                text.insert(0, '-');
+            }
+            if let Some(shortcut) = g_of_plain_decimal(&text) {
+                assert_eq!(shortcut, format_float_cell(&text, false), "{text:?}");
+                assert_eq!(shortcut, format_float_cell(&text, true), "{text:?}");
+                answered += 1;
+            }
+        }
+        assert!(answered > 10_000, "{answered}");
+        assert_eq!(g_of_plain_decimal("1.000").as_deref(), Some("1"));
+        assert_eq!(g_of_plain_decimal("-0.000").as_deref(), Some("-0"));
+        assert_eq!(g_of_plain_decimal("00.50").as_deref(), Some("0.5"));
+        assert_eq!(g_of_plain_decimal("1.0000001"), None);
+    }
+
+    /// Scientific texts around `%g`'s form: a recognised one prints back,
+    /// and within the exponents handled so does no other.
+    #[test]
+    fn scientific_texts_g_prints_back_are_recognised() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut recognised = 0;
+        for _ in 0..200_000 {
+            let digits = next() % 10_000_000;
+            let scale = (next() % 8) as i32;
+            let mantissa = digits as f64 / 10f64.powi(scale);
+            let decimals = (next() % 8) as usize;
+            let mut mantissa = format!("{mantissa:.decimals$}");
+            if next() % 4 == 0 {
+                mantissa.insert(0, '-');
+            }
+            let exponent = (next() % 661) as i32 - 330;
+            let sign = if exponent < 0 || next() % 16 == 0 {
+                '-'
+            } else {
+                '+'
+            };
+            let width = (next() % 4) as usize;
+            let text = format!("{mantissa}e{sign}{:0width$}", exponent.abs());
+            let printed = format_float_cell(&text, false);
+            let fast = prints_as_itself_with_g(&text);
+            if fast {
+                assert_eq!(printed, text);
+                assert_eq!(format_float_cell(&text, true), text);
+            } else if exponent.abs() <= 300 {
+                assert_ne!(printed, text, "{text:?} is not recognised");
+            }
+            recognised += usize::from(fast);
+        }
+        assert!(recognised > 1_000, "{recognised}");
+    }
 }

@@ -413,31 +413,8 @@ impl Measure {
     fn of_texts<'t, I: Iterator<Item = &'t str>>(texts: impl Fn() -> I) -> Measure {
         // Bytes, not chars: no other character's UTF-8 holds these bytes.
         let multiline = texts().any(|text| text.bytes().any(|b| b == b'\r' || b == b'\n'));
-        // A CSI code cannot reach past a cell (a tab is none of its bytes), so
-        // one inside a cell decides; without any ESC there is no code at all.
-        let mut any_escape = false;
-        for text in texts() {
-            if text.contains('\x1b') {
-                if contains_ansi_code(text) {
-                    return Measure {
-                        has_invisible: true,
-                        multiline,
-                    };
-                }
-                any_escape = true;
-            }
-        }
-        if !any_escape {
-            return Measure {
-                has_invisible: false,
-                multiline,
-            };
-        }
-        // Joined with tabs exactly like tabulate, because an OSC hyperlink may
-        // only match across cell boundaries.
-        let plain_text = texts().collect::<Vec<&str>>().join("\t");
         Measure {
-            has_invisible: contains_ansi_code(&plain_text),
+            has_invisible: has_invisible_codes(texts),
             multiline,
         }
     }
@@ -470,6 +447,24 @@ impl Measure {
             0
         }
     }
+}
+
+/// Whether tabulate finds an ANSI code in the tab-joined texts.
+fn has_invisible_codes<'t, I: Iterator<Item = &'t str>>(texts: impl Fn() -> I) -> bool {
+    // A CSI code cannot reach past a cell (a tab is none of its bytes), so
+    // one inside a cell decides; without any ESC there is no code at all.
+    let mut any_escape = false;
+    for text in texts() {
+        if text.contains('\x1b') {
+            if contains_ansi_code(text) {
+                return true;
+            }
+            any_escape = true;
+        }
+    }
+    // Joined with tabs exactly like tabulate, because an OSC hyperlink may
+    // only match across cell boundaries.
+    any_escape && contains_ansi_code(&texts().collect::<Vec<&str>>().join("\t"))
 }
 
 /// `_align_column`: cells are stripped of surrounding whitespace (except for

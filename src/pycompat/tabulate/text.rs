@@ -35,6 +35,54 @@ pub(super) fn visible_len(text: &str) -> usize {
     if !bytes.contains(&(ESC as u8)) {
         return py_len(text);
     }
+    ascii_visible_len(bytes).unwrap_or_else(|| visible_len_by_codes(text))
+}
+
+/// [`visible_len`] of ASCII text whose every ESC starts a CSI code (coloured
+/// cells), byte by byte; `None` for any other text.
+fn ascii_visible_len(bytes: &[u8]) -> Option<usize> {
+    let mut count = 0;
+    let mut position = 0;
+    while let Some(&byte) = bytes.get(position) {
+        if !byte.is_ascii() {
+            return None;
+        }
+        if byte != ESC as u8 {
+            count += 1;
+            position += 1;
+            continue;
+        }
+        // `ESC [`, parameter bytes, intermediate bytes, one final byte.
+        if bytes.get(position + 1) != Some(&b'[') {
+            return None;
+        }
+        position += 2;
+        while bytes
+            .get(position)
+            .is_some_and(|b| (0x30..=0x3f).contains(b))
+        {
+            position += 1;
+        }
+        while bytes
+            .get(position)
+            .is_some_and(|b| (0x20..=0x2f).contains(b))
+        {
+            position += 1;
+        }
+        if !bytes
+            .get(position)
+            .is_some_and(|b| (0x40..=0x7e).contains(b))
+        {
+            return None;
+        }
+        position += 1;
+    }
+    Some(count)
+}
+
+/// [`visible_len`] by [`ansi_code_at`], for any text.
+fn visible_len_by_codes(text: &str) -> usize {
+    let bytes = text.as_bytes();
     let mut count = 0;
     let mut position = 0;
     while position < bytes.len() {
@@ -184,13 +232,47 @@ pub(super) fn is_py_space(c: char) -> bool {
 }
 
 pub(super) fn py_strip(text: &str) -> &str {
-    // Printable ASCII at both ends (most cells) is no space: nothing to strip.
-    let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
+    // ASCII other than spaces at both ends (most cells, coloured ones
+    // included) is no space: nothing to strip.
+    let solid = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !is_py_space(char::from(*b)));
     let bytes = text.as_bytes();
-    if bytes.is_empty() || (printable(bytes.first()) && printable(bytes.last())) {
+    if bytes.is_empty() || (solid(bytes.first()) && solid(bytes.last())) {
         return text;
     }
-    text.trim_matches(is_py_space)
+    // Spaces that are ASCII up to ASCII that is not (cells padded with
+    // spaces): the bytes tell where the text starts and ends, each an ASCII
+    // character of its own. Anything else is decoded.
+    let ascii_space = |b: &u8| b.is_ascii() && is_py_space(char::from(*b));
+    let start = bytes.iter().position(|b| !ascii_space(b));
+    let end = bytes.iter().rposition(|b| !ascii_space(b));
+    match (start, end) {
+        (None, _) => "",
+        (Some(start), Some(end)) if bytes[start].is_ascii() && bytes[end].is_ascii() => {
+            &text[start..=end]
+        }
+        _ => text.trim_matches(is_py_space),
+    }
+}
+
+/// Whether every byte is printable ASCII (0x20..0x7f), eight at a time.
+pub(super) fn is_printable_ascii(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A byte below 0x20 (exact for bounds up to 0x80), or one with its
+        // high bit set, or 0x7f (which adding 1 carries into the high bit
+        // when no byte has it set already).
+        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        let high_or_del = (x | x.wrapping_add(ONES)) & HIGHS;
+        if below_space | high_or_del != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|b| (0x20..0x7f).contains(b))
 }
 
 pub(super) fn py_rstrip(text: &str) -> &str {
@@ -235,6 +317,65 @@ pub(super) fn py_splitlines(text: &str) -> Vec<&str> {
 
 #[cfg(test)]
 #[test]
+fn printable_ascii_eight_at_a_time_is_the_bytewise_check() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let interesting = [0x00, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff, b'a', b' '];
+    for _ in 0..200_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let length = (state % 20) as usize;
+        let bytes: Vec<u8> = (0..length)
+            .map(|i| {
+                let bits = state.rotate_left(i as u32 * 7);
+                match bits % 4 {
+                    0 => (bits >> 8) as u8,
+                    _ => interesting[((bits >> 8) % interesting.len() as u64) as usize],
+                }
+            })
+            .collect();
+        let expected = bytes.iter().all(|b| (0x20..0x7f).contains(b));
+        assert_eq!(is_printable_ascii(&bytes), expected, "{bytes:?}");
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn strip_shortcut_is_python_strip() {
+    for text in [
+        "",
+        " ",
+        "a",
+        " a",
+        "a ",
+        "\x1b[31mX\x1b[39m",
+        "\x1cx",
+        "x\x1f",
+        "\u{a0}x",
+        "x\u{3000}",
+        "\x7f",
+    ] {
+        assert_eq!(py_strip(text), text.trim_matches(is_py_space), "{text:?}");
+    }
+    // Random texts from pieces with and without spaces at their ends.
+    let pieces = [
+        "", " ", "a", "\t", "\x1b[31m", "\x1c", "\x1f", "\u{a0}", "\u{3000}", "\x7f", "é", "1.5",
+    ];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..50_000 {
+        let mut text = String::new();
+        for _ in 0..state % 6 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+        }
+        assert_eq!(py_strip(&text), text.trim_matches(is_py_space), "{text:?}");
+    }
+}
+
+#[cfg(test)]
+#[test]
 fn visible_len_is_the_length_of_the_stripped_text() {
     let texts = [
         "",
@@ -248,6 +389,40 @@ fn visible_len_is_the_length_of_the_stripped_text() {
     ];
     for text in texts {
         assert_eq!(visible_len(text), py_len(&strip_ansi(text)), "{text:?}");
+    }
+    // Random texts of codes, broken codes and characters: the byte-by-byte
+    // count agrees with the general one whenever it answers.
+    let pieces = [
+        "\x1b[31m",
+        "\x1b[39m",
+        "\x1b[1;2m",
+        "\x1b[",
+        "\x1b",
+        "\x1b[ !m",
+        "\x1b[0",
+        "\x1b]8;;u\x1b\\",
+        "a",
+        "SLOW",
+        " ",
+        "é",
+        "\x7f",
+        "[",
+        "m",
+    ];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..50_000 {
+        let mut text = String::new();
+        for _ in 0..state % 7 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+        }
+        let general = visible_len_by_codes(&text);
+        assert_eq!(general, py_len(&strip_ansi(&text)), "{text:?}");
+        if let Some(fast) = ascii_visible_len(text.as_bytes()) {
+            assert_eq!(fast, general, "{text:?}");
+        }
     }
 }
 

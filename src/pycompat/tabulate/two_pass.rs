@@ -13,11 +13,11 @@ use crate::parallel::map_in_parallel;
 
 use super::cell_table::{CellTable, RowCells};
 use super::cells::{CellType, column_type, format_cell};
-use super::text::{py_rstrip, py_strip, strip_ansi};
+use super::text::{is_printable_ascii, py_rstrip, py_strip, strip_ansi};
 use super::{
     Align, ColumnAlign, MIN_PADDING, Measure, SEPARATING_LINE, align_header, columns_per_thread,
-    default_align, digits_after_point, github_table, push_spaces, rule_line, split_fill,
-    write_row_line,
+    default_align, digits_after_point, github_table, has_invisible_codes, push_spaces, rule_line,
+    split_fill, write_row_line,
 };
 
 /// Byte-identical to [`github_table`] on the same cells.
@@ -25,12 +25,7 @@ pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) 
     if !has_simple_shape(headers, table) {
         return github_table(headers, aligns, &table.to_rows());
     }
-    let measure = Measure::of_texts(|| {
-        headers
-            .iter()
-            .map(String::as_str)
-            .chain(table.cells_by_row())
-    });
+    let measure = measure_of(headers, table);
     if measure.multiline {
         return github_table(headers, aligns, &table.to_rows());
     }
@@ -43,6 +38,25 @@ pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) 
     write_table(headers, &layouts, table, measure)
 }
 
+/// [`Measure::of_texts`] of the headers and cells. A part's text holds its
+/// cells' bytes: one scan of it finds whether any of them has a line break
+/// or an ESC, and only then are its cells looked at one by one.
+fn measure_of(headers: &[String], table: &CellTable) -> Measure {
+    let texts = || {
+        headers
+            .iter()
+            .map(String::as_str)
+            .chain(table.cells_by_row())
+    };
+    let blocks = || headers.iter().map(String::as_str).chain(table.part_texts());
+    let multiline = blocks().any(|text| text.bytes().any(|b| b == b'\r' || b == b'\n'));
+    let has_invisible = blocks().any(|text| text.contains('\x1b')) && has_invisible_codes(texts);
+    Measure {
+        has_invisible,
+        multiline,
+    }
+}
+
 /// Headers over every column and rows without separators: then tabulate
 /// neither adds nor drops headers or columns, nor re-inserts rule lines.
 fn has_simple_shape(headers: &[String], table: &CellTable) -> bool {
@@ -50,7 +64,17 @@ fn has_simple_shape(headers: &[String], table: &CellTable) -> bool {
     columns > 0
         && headers.len() == columns
         && table.row_count() > 0
-        && !table.rows().any(|row| is_separator(row, columns))
+        && !has_separator(table, columns)
+}
+
+/// Whether a row is a separator. Its cell holds the marker's byte: a table
+/// whose parts hold none (a scan of each part's text) has no such row.
+fn has_separator(table: &CellTable, columns: usize) -> bool {
+    let marker = SEPARATING_LINE.as_bytes()[0];
+    table
+        .part_texts()
+        .any(|text| text.as_bytes().contains(&marker))
+        && table.rows().any(|row| is_separator(row, columns))
 }
 
 /// tabulate's `_is_separating_line` on the first two cells.
@@ -97,7 +121,14 @@ impl ColumnLayout {
         // The widest cell before its decimal spaces, less its places: the
         // widest padded cell is this plus the most places.
         let mut widest_less_places = isize::MIN;
+        // A cell like the one above it (columns repeat their values) is
+        // measured alike: only its bytes beyond its width add up again.
+        let mut previous: Option<(&str, usize)> = None;
         for cell in table.column(column) {
+            if let Some((_, extra)) = previous.filter(|(text, _)| *text == cell) {
+                layout.extra_bytes += extra;
+                continue;
+            }
             let formatted = layout.format(cell, measure);
             let text = layout.shaped(&formatted);
             let plain = is_plain(cell, &formatted, text);
@@ -108,6 +139,7 @@ impl ColumnLayout {
                 measure.width(text)
             };
             layout.extra_bytes += text.len() - visible;
+            previous = Some((cell, text.len() - visible));
             if layout.align == ColumnAlign::Decimal {
                 let places = places(text, measure);
                 layout.most_places = layout.most_places.max(places);
@@ -124,8 +156,15 @@ impl ColumnLayout {
     }
 
     /// `_format` of a cell in this column.
+    #[inline]
     fn format<'c>(&self, cell: &'c str, measure: Measure) -> Cow<'c, str> {
-        format_cell(Some(cell), self.ty, measure.has_invisible)
+        match self.ty {
+            // Only numeric columns change their cells.
+            CellType::Int | CellType::Float => {
+                format_cell(Some(cell), self.ty, measure.has_invisible)
+            }
+            _ => Cow::Borrowed(cell),
+        }
     }
 
     /// The formatted cell as `_align_column` pads it: stripped, except for
@@ -145,25 +184,43 @@ impl ColumnLayout {
         }
     }
 
-    /// Writes the padded cell.
-    fn write_cell(&self, line: &mut String, cell: &str, measure: Measure) {
+    /// Writes the padded cell between the column's separators: the space
+    /// after the previous `|`, the cell, and ` |`. `previous` is the last
+    /// cell of the column that was not plain, and its visible width: a
+    /// like cell has the same.
+    fn write_cell<'c>(
+        &self,
+        line: &mut String,
+        cell: &'c str,
+        previous: &mut Option<(&'c str, usize)>,
+        measure: Measure,
+    ) {
         if self.plain {
             let text = self.shaped(cell);
             return self.write_padded(line, text, text.len(), measure);
         }
+        if let Some((_, visible)) = previous.filter(|(text, _)| *text == cell) {
+            // Formatting leaves a cell of a text column as it is.
+            if matches!(self.ty, CellType::Text | CellType::Bool | CellType::Missing) {
+                return self.write_padded(line, self.shaped(cell), visible, measure);
+            }
+        }
         let formatted = self.format(cell, measure);
         let text = self.shaped(&formatted);
-        self.write_padded(line, text, measure.width(text), measure);
+        let visible = measure.width(text);
+        *previous = Some((cell, visible));
+        self.write_padded(line, text, visible, measure);
     }
 
-    /// Writes a shaped cell of the given visible width with its padding.
+    /// Writes a shaped cell of the given visible width with its padding,
+    /// and the separators around it.
     fn write_padded(&self, line: &mut String, text: &str, visible: usize, measure: Measure) {
         let trailing = self.decimal_spaces(text, measure);
         let fill = self.width.saturating_sub(visible + trailing);
         let (left, right) = split_fill(self.align, fill);
-        push_spaces(line, left);
+        push_spaces(line, 1 + left);
         line.push_str(text);
-        push_spaces(line, trailing + right);
+        push_spaces_and_bar(line, trailing + right);
     }
 }
 
@@ -172,7 +229,7 @@ impl ColumnLayout {
 /// and whose shaped text is printable ASCII, as wide as it is long.
 fn is_plain(cell: &str, formatted: &str, shaped: &str) -> bool {
     let unchanged = std::ptr::eq(cell, formatted) || cell.is_empty();
-    unchanged && shaped.bytes().all(|b| (0x20..0x7f).contains(&b))
+    unchanged && is_printable_ascii(shaped.as_bytes())
 }
 
 /// `_afterpoint` as "decimal" alignment applies it (on the text without ANSI codes).
@@ -206,19 +263,30 @@ fn write_table(
     out.push_str(&header_line);
     out.push('\n');
     out.push_str(&rule);
+    let mut previous = vec![None; layouts.len()];
     for row in table.rows() {
         out.push('\n');
         let start = out.len();
         out.push('|');
-        for (column, layout) in layouts.iter().enumerate() {
-            out.push(' ');
-            layout.write_cell(&mut out, row.cell(column), measure);
-            out.push_str(" |");
+        for (column, (layout, previous)) in layouts.iter().zip(&mut previous).enumerate() {
+            layout.write_cell(&mut out, row.cell(column), previous, measure);
         }
         let kept = start + py_rstrip(&out[start..]).len();
         out.truncate(kept);
     }
     out
+}
+
+/// `count` spaces, then ` |`, in one copy when few.
+fn push_spaces_and_bar(line: &mut String, count: usize) {
+    const SPACES_AND_BAR: &str = "                                                               |";
+    match SPACES_AND_BAR.len().checked_sub(count + 2) {
+        Some(start) => line.push_str(&SPACES_AND_BAR[start..]),
+        None => {
+            push_spaces(line, count);
+            line.push_str(" |");
+        }
+    }
 }
 
 /// At most the bytes of the rule and the rows: every row as wide as the
@@ -328,14 +396,21 @@ mod tests {
                 .map(|_| random_cell(&mut random, 1, rare).to_string())
                 .collect();
             let kinds: Vec<usize> = (0..columns).map(|_| random.below(3)).collect();
-            let cells: Vec<Vec<&str>> = (0..rows)
-                .map(|_| {
-                    kinds
-                        .iter()
-                        .map(|k| random_cell(&mut random, *k, rare))
-                        .collect()
-                })
-                .collect();
+            // Columns often repeat the cell above, which both passes
+            // measure once.
+            let repeats = random.below(2) == 0;
+            let mut cells: Vec<Vec<&str>> = Vec::with_capacity(rows);
+            for row in 0..rows {
+                let cells_of_row = kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(column, k)| match row {
+                        1.. if repeats && random.below(3) != 0 => cells[row - 1][column],
+                        _ => random_cell(&mut random, *k, rare),
+                    })
+                    .collect();
+                cells.push(cells_of_row);
+            }
             let aligns = random_aligns(&mut random, columns);
             let table = CellTable::of_rows(columns, &cells);
             assert_eq!(
