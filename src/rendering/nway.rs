@@ -10,13 +10,14 @@ use std::fmt::Write;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::format_f;
+use crate::pycompat::pyfmt::{format_f, push_f};
+use crate::pycompat::tabulate::CellPart;
 use crate::pycompat::tabulate::{Align, github_table_of};
-use crate::rendering::axes::{axis_headers, printable_axis_cells};
-use crate::rendering::repetitions::{delta_cell, reps_cell, significance_cell};
-use crate::rendering::status_cell;
-use crate::rendering::table::{DisplayMode, table_cells};
-use crate::rendering::units::{IntervalWidths, TimingText, percentage};
+use crate::rendering::axes::axis_headers;
+use crate::rendering::push_status_cell;
+use crate::rendering::repetitions::{push_delta_cell, push_reps_cell, push_significance_cell};
+use crate::rendering::table::{DisplayMode, push_axis_cells, table_cells};
+use crate::rendering::units::{IntervalWidths, TimingText, push_percentage};
 use crate::text::printable::printable;
 
 /// A state of an N-way table: each candidate's record (`None` where the
@@ -98,14 +99,17 @@ fn time_of(state: &NWayState, side: usize) -> Option<f64> {
 
 /// `Time(speedup base) / Time`, two decimals and an `x` (`1.09x`), which
 /// also keeps the table from reformatting it as a number.
-fn speedup(state: &NWayState, side: usize, base: usize) -> String {
+fn push_speedup(text: &mut String, state: &NWayState, side: usize, base: usize) {
     let ratio = match (time_of(state, base), time_of(state, side)) {
         (Some(base), Some(time)) if time > 0.0 => Some(base / time),
         _ => None,
     };
     match ratio.filter(|r| r.is_finite()) {
-        Some(ratio) => format!("{}x", format_f(ratio, 2)),
-        None => "n/a".to_string(),
+        Some(ratio) => {
+            push_f(text, ratio, 2);
+            text.push('x');
+        }
+        None => text.push_str("n/a"),
     }
 }
 
@@ -167,44 +171,52 @@ pub fn render_long(
         &lines_with_timings,
         headers.len(),
         |part, (line, timing)| {
-            let row = {
-                let record = line.record();
-                let mut row: Vec<String> = printable_axis_cells(&axis_cells(record)).collect();
-                row.push(printable(&style.labels[line.side]).into_owned());
-                row.push(timing.cell(widths));
-                row.push(percentage(line.side_stats().and_then(|s| s.noise)));
-                row.push(speedup(line.state, line.side, style.speedup_base));
-                let candidate = line.side > 0;
-                let stats = line.stats().filter(|_| candidate);
-                row.push(stats.map_or_else(|| "-".to_string(), delta_cell));
-                row.push(stats.map_or_else(|| "-".to_string(), significance_cell));
-                row.push(line.side_stats().map_or_else(|| "1".to_string(), reps_cell));
-                row.push(if candidate {
-                    status_cell(record.comparison.status, style.no_color)
+            let record = line.record();
+            push_axis_cells(part, record.axis_values.displays());
+            push_printable_cell(part, &style.labels[line.side]);
+            part.write_cell(|t| timing.push_cell(t, widths));
+            part.write_cell(|t| push_percentage(t, line.side_stats().and_then(|s| s.noise)));
+            part.write_cell(|t| push_speedup(t, line.state, line.side, style.speedup_base));
+            let candidate = line.side > 0;
+            let stats = line.stats().filter(|_| candidate);
+            part.write_cell(|t| push_or(t, stats, "-", push_delta_cell));
+            part.write_cell(|t| push_or(t, stats, "-", push_significance_cell));
+            part.write_cell(|t| push_or(t, line.side_stats(), "1", push_reps_cell));
+            part.write_cell(|t| {
+                if candidate {
+                    push_status_cell(t, record.comparison.status, style.no_color);
                 } else {
-                    "base".to_string()
-                });
-                if style.mode == DisplayMode::Explain {
-                    row.push(if candidate {
-                        record.comparison.reason.code.display().to_string()
-                    } else {
-                        String::new()
-                    });
+                    t.push_str("base");
                 }
-                row
-            };
-            row.iter().for_each(|cell| part.push_cell(cell));
+            });
+            if style.mode == DisplayMode::Explain {
+                part.write_cell(|t| {
+                    if candidate {
+                        t.push_str(record.comparison.reason.code.display());
+                    }
+                });
+            }
         },
     );
     github_table_of(&headers, &aligns, &cells)
 }
 
-fn axis_cells(record: &StateRecord) -> Vec<String> {
-    record
-        .axis_values
-        .iter()
-        .map(|a| a.display.to_string())
-        .collect()
+/// `write` of the value, or `absent` without one.
+fn push_or<T: ?Sized>(
+    text: &mut String,
+    value: Option<&T>,
+    absent: &str,
+    write: impl FnOnce(&mut String, &T),
+) {
+    match value {
+        Some(value) => write(text, value),
+        None => text.push_str(absent),
+    }
+}
+
+/// A label as a cell, control characters escaped.
+fn push_printable_cell(part: &mut CellPart, text: &str) {
+    part.write_cell(|t| t.push_str(&printable(text)));
 }
 
 /// The wide layout: a row per shown state, the baseline's Time, then
@@ -249,26 +261,31 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
         aligns.extend([Right, Right, Center]);
     }
     let cells = table_cells(&shown, headers.len(), |part, state| {
-        let row = {
-            let mut row: Vec<String> = printable_axis_cells(&axis_cells(state.first())).collect();
-            let time = |side: usize| {
-                timing(state, side).map_or_else(String::new, |t| t.cell(widths[side]))
-            };
-            row.push(time(0));
-            for candidate in 0..sides - 1 {
-                row.push(time(candidate + 1));
-                match state.records[candidate].filter(|_| state.shown[candidate]) {
-                    Some(record) => {
-                        let stats = record.repetitions.as_deref();
-                        row.push(stats.map_or_else(|| "n/a".to_string(), delta_cell));
-                        row.push(status_cell(record.comparison.status, style.no_color));
-                    }
-                    None => row.extend([String::new(), String::new()]),
+        push_axis_cells(part, state.first().axis_values.displays());
+        let time = |part: &mut CellPart, side: usize| {
+            part.write_cell(|t| {
+                if let Some(timing) = timing(state, side) {
+                    timing.push_cell(t, widths[side]);
+                }
+            })
+        };
+        time(part, 0);
+        for candidate in 0..sides - 1 {
+            time(part, candidate + 1);
+            match state.records[candidate].filter(|_| state.shown[candidate]) {
+                Some(record) => {
+                    let stats = record.repetitions.as_deref();
+                    part.write_cell(|t| push_or(t, stats, "n/a", push_delta_cell));
+                    part.write_cell(|t| {
+                        push_status_cell(t, record.comparison.status, style.no_color)
+                    });
+                }
+                None => {
+                    part.push_cell("");
+                    part.push_cell("");
                 }
             }
-            row
-        };
-        row.iter().for_each(|cell| part.push_cell(cell));
+        }
     });
     github_table_of(&headers, &aligns, &cells)
 }
