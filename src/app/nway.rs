@@ -145,23 +145,57 @@ fn join_states<'a>(
     candidates: usize,
 ) -> Vec<NWayState<'a>> {
     let mut states: Vec<NWayState<'a>> = Vec::new();
-    let mut positions: HashMap<(&'a str, usize), usize> = HashMap::new();
+    let mut index = JoinIndex::default();
     for table in tables {
         let records = &reports[table.candidate].records[table.records.clone()];
+        let mut cursor = 0;
         for record in records {
-            let key = (record.state_key.as_str(), record.occurrence);
-            let index = *positions.entry(key).or_insert_with(|| {
+            let (position, new) =
+                index.position((record.state_key.as_str(), record.occurrence), cursor);
+            if new {
                 states.push(NWayState {
                     records: vec![None; candidates],
                     shown: vec![false; candidates],
                 });
-                states.len() - 1
-            });
-            states[index].records[table.candidate] = Some(record);
-            states[index].shown[table.candidate] = record.displayed;
+            }
+            cursor = position + 1;
+            states[position].records[table.candidate] = Some(record);
+            states[position].shown[table.candidate] = record.displayed;
         }
     }
     states
+}
+
+/// The position of each joined state by key, in order of first
+/// appearance. Candidates nearly always list the states in the same
+/// order: a key is looked for where the previous one was found before any
+/// hashing, and the map is only built when that fails.
+#[derive(Default)]
+struct JoinIndex<'a> {
+    keys: Vec<(&'a str, usize)>,
+    map: Option<HashMap<(&'a str, usize), usize>>,
+}
+
+impl<'a> JoinIndex<'a> {
+    /// The key's position, and whether it is new (given the next one).
+    fn position(&mut self, key: (&'a str, usize), cursor: usize) -> (usize, bool) {
+        if self.keys.get(cursor) == Some(&key) {
+            return (cursor, false);
+        }
+        let keys = &self.keys;
+        let map = self
+            .map
+            .get_or_insert_with(|| keys.iter().enumerate().map(|(i, key)| (*key, i)).collect());
+        let next = self.keys.len();
+        match map.entry(key) {
+            std::collections::hash_map::Entry::Occupied(found) => (*found.get(), false),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(next);
+                self.keys.push(key);
+                (next, true)
+            }
+        }
+    }
 }
 
 /// `--sort`: the states by their candidates' worst status, largest change,
@@ -224,5 +258,56 @@ fn sort_states(states: &mut [NWayState], s: &Settings) {
             name(a).cmp(&name(b))
         }),
         Some(SortKey::Label) | None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cursor shortcut gives the positions a plain map of first
+    /// appearances gives, on candidates in the same, shuffled, partial and
+    /// extended orders.
+    #[test]
+    fn join_index_matches_a_map_of_first_appearances() {
+        let names: Vec<String> = (0..12).map(|i| format!("s{i}")).collect();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |bound: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound as u64) as usize
+        };
+        for _ in 0..2000 {
+            let tables: Vec<Vec<(&str, usize)>> = (0..1 + next(4))
+                .map(|_| {
+                    let mut keys: Vec<(&str, usize)> = (0..next(12))
+                        .map(|i| (names[i].as_str(), next(2)))
+                        .collect();
+                    keys.dedup();
+                    if next(3) == 0 {
+                        let (a, b) = (next(keys.len().max(1)), next(keys.len().max(1)));
+                        if a < keys.len() && b < keys.len() {
+                            keys.swap(a, b);
+                        }
+                    }
+                    let mut seen = std::collections::HashSet::new();
+                    keys.retain(|k| seen.insert(*k));
+                    keys
+                })
+                .collect();
+            let mut index = JoinIndex::default();
+            let mut expected: HashMap<(&str, usize), usize> = HashMap::new();
+            for keys in &tables {
+                let mut cursor = 0;
+                for key in keys {
+                    let size = expected.len();
+                    let want = *expected.entry(*key).or_insert(size);
+                    let (got, new) = index.position(*key, cursor);
+                    assert_eq!((got, new), (want, want == size), "{tables:?}");
+                    cursor = got + 1;
+                }
+            }
+        }
     }
 }
