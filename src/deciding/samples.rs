@@ -67,7 +67,7 @@ impl BulkSamples {
     }
 
     /// Cycles, `time * frequency` in float64, in sample order.
-    pub fn cycles(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
+    pub fn cycles(&self) -> impl ExactSizeIterator<Item = f64> + Clone + '_ {
         self.times
             .iter()
             .zip(&self.frequencies)
@@ -76,25 +76,27 @@ impl BulkSamples {
 
     /// `np.unique(times, return_counts=True)`.
     pub fn unique_times(&self) -> SortedUnique {
-        let stats = float32_bit_stats(&self.times);
         sorted_unique_of_bits(
             self.times.iter().map(|t| u64::from(t.to_bits())),
-            stats,
+            || float32_bit_stats(&self.times),
             true,
         )
     }
 
     /// `np.unique(cycles, return_counts=True)`.
     pub fn unique_cycles(&self) -> SortedUnique {
-        let stats = product_bit_stats(&self.times, &self.frequencies);
-        sorted_unique_of_bits(self.cycles().map(f64::to_bits), stats, false)
+        sorted_unique_of_bits(
+            self.cycles().map(f64::to_bits),
+            || product_bit_stats(&self.times, &self.frequencies),
+            false,
+        )
     }
 
     /// The robust interval of the cycles (spec step 2).
     pub fn cycle_interval(&self) -> Option<SampleInterval> {
         // Positive finite float32 factors give positive finite products,
         // whose bit patterns order like the numbers.
-        sample_interval_of_bits(self.cycles().map(f64::to_bits).collect())
+        sample_interval_of_bits(self.cycles().map(f64::to_bits))
     }
 }
 

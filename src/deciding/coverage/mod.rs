@@ -29,6 +29,7 @@
 //! step-3 [`verdict`]. Test-only code (the old implementation kept as an
 //! oracle, and helpers) lives in [`tests`].
 
+mod few_distinct;
 mod hits;
 mod log_walk;
 mod quantiles;

@@ -6,6 +6,7 @@ use super::super::radix::{
     LARGE_LEN, RadixKey, give_back, lsd_sort, sort_huge, take_buffer, take_scratch,
 };
 use super::super::value_stats::BitStats;
+use super::few_distinct::unique_if_few;
 
 /// Distinct values in ascending order with their occurrence counts, like
 /// `np.unique(values, return_counts=True)`. Compute it once per array.
@@ -81,11 +82,12 @@ impl Drop for SortedBits {
 }
 
 /// `np.unique(values, return_counts=True)` of positive finite values given
-/// as their bit patterns (float32 patterns when `float32`), with the
-/// patterns' statistics.
+/// as their bit patterns (float32 patterns when `float32`); `stats` gives
+/// the patterns' statistics, asked for only when the values are sorted
+/// (arrays of few distinct values are counted without).
 pub(in crate::deciding) fn sorted_unique_of_bits(
-    bits: impl ExactSizeIterator<Item = u64>,
-    stats: BitStats,
+    bits: impl ExactSizeIterator<Item = u64> + Clone,
+    stats: impl FnOnce() -> BitStats,
     float32: bool,
 ) -> SortedUnique {
     if bits.len() == 0 {
@@ -94,7 +96,10 @@ pub(in crate::deciding) fn sorted_unique_of_bits(
             counts: Vec::new(),
         };
     }
-    sort_bits(bits, stats, float32).unique()
+    if let Some(few) = unique_if_few(bits.clone(), float32) {
+        return few;
+    }
+    sort_bits(bits, stats(), float32).unique()
 }
 
 /// Radix sorts the reduced keys of the bit patterns `bits`.
