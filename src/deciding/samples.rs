@@ -104,8 +104,34 @@ impl BulkSamples {
 /// `i32`, lie in `1..0x7f80_0000` (infinity; NaN above it, the negative
 /// values and -0.0 below zero): two integer compares a value in a fold
 /// without early exit, which vectorizes to fewer instructions than the
-/// float tests.
+/// float tests. Compiled for AVX-512F and AVX2 too, picked at run time:
+/// the baseline's four lanes took 1.25 instructions a value, and every
+/// sample of both sidecars of both sides is tested.
 fn all_positive_finite(values: &[f32]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f")]
+        unsafe fn avx512(values: &[f32]) -> bool {
+            positive_finite_lanes(values)
+        }
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2(values: &[f32]) -> bool {
+            positive_finite_lanes(values)
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, checked just above.
+            return unsafe { avx512(values) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { avx2(values) };
+        }
+    }
+    positive_finite_lanes(values)
+}
+
+#[inline(always)]
+fn positive_finite_lanes(values: &[f32]) -> bool {
     const INFINITY_BITS: i32 = 0x7f80_0000;
     !values.is_empty()
         && values.iter().fold(true, |ok, v| {
@@ -194,6 +220,8 @@ mod tests {
             let mut values = vec![1.0f32; 37];
             values[bits as usize % 37] = v;
             assert_eq!(all_positive_finite(&values), float_test(v), "{bits:#x}");
+            // The baseline build as well, whatever this CPU picks.
+            assert_eq!(positive_finite_lanes(&values), float_test(v), "{bits:#x}");
         }
         assert!(!all_positive_finite(&[]));
     }
