@@ -320,6 +320,67 @@ mod tests {
         );
     }
 
+    fn sidecar_ref(filename: &str, count: u64) -> Option<SidecarRef> {
+        Some(SidecarRef {
+            count,
+            count_text: count.to_string(),
+            filename: filename.to_string(),
+        })
+    }
+
+    #[test]
+    fn the_resolving_stat_judges_and_sizes_the_sidecar_as_fresh_stats_did() {
+        let dir = Scratch::new("resolve");
+        let two = [1.5f32, 2.5]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect::<Vec<u8>>();
+        let json_dir = dir.join("runs/base");
+        let json_dir = json_dir.to_str().unwrap();
+        dir.write("runs/base/near.bin", &two);
+        dir.write("runs/far.bin", &two);
+        dir.write("runs/base/empty.bin", b"");
+        std::fs::create_dir_all(dir.join("runs/base/folder.bin")).unwrap();
+        for (name, count) in [
+            ("near.bin", 2),
+            ("far.bin", 2),
+            ("near.bin", 3),
+            ("empty.bin", 2),
+            ("folder.bin", 2),
+            ("missing.bin", 2),
+        ] {
+            let timing = Timing {
+                samples: sidecar_ref(name, count),
+                frequencies: sidecar_ref(name, count),
+                ..Timing::default()
+            };
+            let warnings = RefCell::new(Vec::new());
+            let sidecars = StateSidecars::new(&timing, json_dir, &warnings);
+            // What a stat of the resolved path, taken now, says.
+            let path = resolve_sidecar_path(json_dir, name);
+            assert_eq!(sidecars.paths()[0].unwrap().0, path);
+            let fresh = std::fs::metadata(&path);
+            let material = fresh.as_ref().is_ok_and(|m| m.len() > 0);
+            assert_eq!(sidecars.are_material(), material, "{name}");
+            let (times, _) = sidecars.read();
+            let readable = fresh
+                .as_ref()
+                .is_ok_and(|m| m.is_file() && m.len() / 4 == count);
+            assert_eq!(times.is_some(), readable, "{name} {count}");
+            if readable {
+                assert_eq!(times.unwrap(), [1.5, 2.5]);
+                continue;
+            }
+            let warned = warnings.borrow()[0].clone();
+            let expected = match fresh {
+                Err(error) => os_error_text(&error, path.as_str()),
+                Ok(m) if m.is_dir() => "[Errno 21] Is a directory".to_string(),
+                Ok(m) => format!("expected {count} values in '{path}', found {}", m.len() / 4),
+            };
+            assert!(warned.contains(&expected), "{warned} / {expected}");
+        }
+    }
+
     #[test]
     fn small_and_large_files_read_alike() {
         const SMALL_FILE: u64 = 1 << 20;
