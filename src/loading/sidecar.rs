@@ -16,44 +16,74 @@ use crate::text::path_text::to_path;
 /// the directory the benchmark ran in, e.g. `runs/base/ref.json-bin/0.bin`).
 /// When none exists, the name next to the JSON file is reported.
 pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
+    resolve_with_stat(json_dir, filename).0
+}
+
+/// What one `stat` of a sidecar said: enough to judge it and to size its
+/// read, so that the stat that found the file is the only one it gets
+/// (there were two more, for the material check and before opening: a
+/// path walk each, for thousands of small files).
+#[derive(Debug, Clone, Copy)]
+struct Stat {
+    len: u64,
+    is_dir: bool,
+    is_file: bool,
+}
+
+fn stat(path: &str) -> io::Result<Stat> {
+    let metadata = std::fs::metadata(to_path(path))?;
+    Ok(Stat {
+        len: metadata.len(),
+        is_dir: metadata.is_dir(),
+        is_file: metadata.is_file(),
+    })
+}
+
+/// [`resolve_sidecar_path`] with the stat of the chosen path, when the
+/// search took one that succeeded (`Path::exists` is a successful stat).
+fn resolve_with_stat(json_dir: &str, filename: &str) -> (String, Option<Stat>) {
     if filename.starts_with('/') {
-        return filename.to_string();
+        return (filename.to_string(), None);
     }
     let beside_json = py_join(json_dir, filename);
-    if to_path(&beside_json).exists() {
-        return beside_json;
+    if let Ok(found) = stat(&beside_json) {
+        return (beside_json, Some(found));
     }
     let beside_parent = py_join(&py_dirname(json_dir), filename);
-    if to_path(&beside_parent).exists() {
-        return beside_parent;
+    if let Ok(found) = stat(&beside_parent) {
+        return (beside_parent, Some(found));
     }
-    if to_path(filename).exists() {
-        return filename.to_string();
+    if let Ok(found) = stat(filename) {
+        return (filename.to_string(), Some(found));
     }
-    beside_json
+    (beside_json, None)
 }
 
 /// Opens a sidecar that must be a regular file: a directory, FIFO or device
-/// is rejected before opening, so nothing blocks or reads forever.
-fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
-    let metadata = std::fs::metadata(to_path(path))?;
-    if metadata.is_dir() {
+/// is rejected before opening, so nothing blocks or reads forever. `known`
+/// is the path's stat when it has one already.
+fn open_regular_file(path: &str, known: Option<Stat>) -> io::Result<(File, u64)> {
+    let found = match known {
+        Some(found) => found,
+        None => stat(path)?,
+    };
+    if found.is_dir {
         // EISDIR, as numpy reports for a directory.
         return Err(io::Error::from_raw_os_error(21));
     }
-    if !metadata.is_file() {
+    if !found.is_file {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "not a regular file",
         ));
     }
-    Ok((File::open(to_path(path))?, metadata.len()))
+    Ok((File::open(to_path(path))?, found.len))
 }
 
 /// Reads all complete little-endian float32 values of a file (a trailing
 /// partial value is ignored, as `numpy.fromfile` does).
 pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
-    let (file, length) = open_regular_file(path)?;
+    let (file, length) = open_regular_file(path, None)?;
     read_float32(&file, length)
 }
 
@@ -142,22 +172,32 @@ struct Sidecar {
     count: u64,
     count_text: String,
     path: String,
+    /// The stat that resolved `path`, if it succeeded.
+    found: Option<Stat>,
     description: &'static str,
 }
 
 impl Sidecar {
     fn new(source: &Option<SidecarRef>, json_dir: &str, description: &'static str) -> Option<Self> {
-        source.as_ref().map(|s| Sidecar {
-            count: s.count,
-            count_text: s.count_text.clone(),
-            path: resolve_sidecar_path(json_dir, &s.filename),
-            description,
+        source.as_ref().map(|s| {
+            let (path, found) = resolve_with_stat(json_dir, &s.filename);
+            Sidecar {
+                count: s.count,
+                count_text: s.count_text.clone(),
+                path,
+                found,
+                description,
+            }
         })
     }
 
     /// Advertises values and the file is non-empty.
     fn is_material(&self) -> bool {
-        self.count > 0 && std::fs::metadata(to_path(&self.path)).is_ok_and(|m| m.len() > 0)
+        self.count > 0
+            && self
+                .found
+                .map_or_else(|| stat(&self.path), Ok)
+                .is_ok_and(|found| found.len > 0)
     }
 
     fn load(&self, warnings: &RefCell<Vec<String>>) -> Option<Vec<f32>> {
@@ -178,7 +218,7 @@ impl Sidecar {
         };
         // The length is checked before reading, so a `size` that claims far
         // more values than the file holds allocates nothing.
-        let (file, length) = match open_regular_file(&self.path) {
+        let (file, length) = match open_regular_file(&self.path, self.found) {
             Ok(opened) => opened,
             Err(error) => {
                 warn(read_failure(error));
@@ -278,6 +318,67 @@ mod tests {
             "{:?}",
             warnings.borrow()
         );
+    }
+
+    fn sidecar_ref(filename: &str, count: u64) -> Option<SidecarRef> {
+        Some(SidecarRef {
+            count,
+            count_text: count.to_string(),
+            filename: filename.to_string(),
+        })
+    }
+
+    #[test]
+    fn the_resolving_stat_judges_and_sizes_the_sidecar_as_fresh_stats_did() {
+        let dir = Scratch::new("resolve");
+        let two = [1.5f32, 2.5]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect::<Vec<u8>>();
+        let json_dir = dir.join("runs/base");
+        let json_dir = json_dir.to_str().unwrap();
+        dir.write("runs/base/near.bin", &two);
+        dir.write("runs/far.bin", &two);
+        dir.write("runs/base/empty.bin", b"");
+        std::fs::create_dir_all(dir.join("runs/base/folder.bin")).unwrap();
+        for (name, count) in [
+            ("near.bin", 2),
+            ("far.bin", 2),
+            ("near.bin", 3),
+            ("empty.bin", 2),
+            ("folder.bin", 2),
+            ("missing.bin", 2),
+        ] {
+            let timing = Timing {
+                samples: sidecar_ref(name, count),
+                frequencies: sidecar_ref(name, count),
+                ..Timing::default()
+            };
+            let warnings = RefCell::new(Vec::new());
+            let sidecars = StateSidecars::new(&timing, json_dir, &warnings);
+            // What a stat of the resolved path, taken now, says.
+            let path = resolve_sidecar_path(json_dir, name);
+            assert_eq!(sidecars.paths()[0].unwrap().0, path);
+            let fresh = std::fs::metadata(&path);
+            let material = fresh.as_ref().is_ok_and(|m| m.len() > 0);
+            assert_eq!(sidecars.are_material(), material, "{name}");
+            let (times, _) = sidecars.read();
+            let readable = fresh
+                .as_ref()
+                .is_ok_and(|m| m.is_file() && m.len() / 4 == count);
+            assert_eq!(times.is_some(), readable, "{name} {count}");
+            if readable {
+                assert_eq!(times.unwrap(), [1.5, 2.5]);
+                continue;
+            }
+            let warned = warnings.borrow()[0].clone();
+            let expected = match fresh {
+                Err(error) => os_error_text(&error, path.as_str()),
+                Ok(m) if m.is_dir() => "[Errno 21] Is a directory".to_string(),
+                Ok(m) => format!("expected {count} values in '{path}', found {}", m.len() / 4),
+            };
+            assert!(warned.contains(&expected), "{warned} / {expected}");
+        }
     }
 
     #[test]

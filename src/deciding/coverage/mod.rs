@@ -22,13 +22,15 @@
 //! arrays of positive finite values. Other inputs (empty, NaN, zero) never
 //! panic and give NaN or `None` where NumPy would warn or raise.
 //!
-//! One job a file: [`sorted`] runs of unique values, the rare-value
+//! One job a file: [`sorted`] runs of unique values (arrays of few distinct
+//! values are counted by [`few_distinct`] instead), the rare-value
 //! [`support_filter`](mod@support_filter), the reference's [`log_walk`]
 //! and the faster [`ratio_walk`] that gives the same flags, the [`hits`]
 //! those flags count, [`quantiles`] for the cycle intervals, and the
 //! step-3 [`verdict`]. Test-only code (the old implementation kept as an
 //! oracle, and helpers) lives in [`tests`].
 
+mod few_distinct;
 mod hits;
 mod log_walk;
 mod quantiles;

@@ -52,7 +52,38 @@ pub(super) const MAX_CENTER_RELATIVE: f64 = 1e6;
 /// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
 ///   c = 0.005) is decided by the logs with the very expression of
 ///   `covered_flags_by_logs`.
+///
+/// Compiled for AVX2 too, picked at run time: the scans of adjacent pairs
+/// (the separation check, the wide gaps) run over every unique value of
+/// both runs, and take half the instructions in four lanes as in two.
+/// The arithmetic is the same IEEE operations either way.
 pub(super) fn hits_by_ratio(
+    a: (&Side, Totals),
+    b: (&Side, Totals),
+    center_relative: f64,
+    tolerance: f64,
+) -> Option<(Hits, Hits)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2(
+            a: (&Side, Totals),
+            b: (&Side, Totals),
+            center_relative: f64,
+            tolerance: f64,
+        ) -> Option<(Hits, Hits)> {
+            hits_by_ratio_lanes(a, b, center_relative, tolerance)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { avx2(a, b, center_relative, tolerance) };
+        }
+    }
+    hits_by_ratio_lanes(a, b, center_relative, tolerance)
+}
+
+#[inline(always)]
+fn hits_by_ratio_lanes(
     (a, a_totals): (&Side, Totals),
     (b, b_totals): (&Side, Totals),
     center_relative: f64,
@@ -100,6 +131,7 @@ impl RatioTest {
     /// source values at most `inside` apart is covered by the lower one
     /// (`target <= above <= below * inside`). Only targets in the few wider
     /// gaps, and beyond the ends, are tested one by one.
+    #[inline(always)]
     pub(super) fn uncovered(&self, targets: &[f64], source: &[f64]) -> Vec<usize> {
         let mut uncovered = Vec::new();
         let mut from = 0;
@@ -183,6 +215,7 @@ fn log_is_less(a: f64, b: f64) -> bool {
 }
 
 /// Non-empty ascending values in `[SMALLEST, LARGEST]`.
+#[inline(always)]
 fn in_fast_range(values: &[f64]) -> bool {
     let (Some(&first), Some(&last)) = (values.first(), values.last()) else {
         return false;
@@ -193,6 +226,7 @@ fn in_fast_range(values: &[f64]) -> bool {
 /// Whether the computed logs of the ascending `values` never decrease:
 /// certain for neighbours more than `SEPARATION` apart, checked with the
 /// logs for closer ones (pooled runs often have a few).
+#[inline(always)]
 pub(super) fn logs_ascend(values: &[f64]) -> bool {
     well_separated(values)
         || values
@@ -200,9 +234,14 @@ pub(super) fn logs_ascend(values: &[f64]) -> bool {
             .all(|w| w[1] > w[0] * SEPARATION || !log_is_less(w[1], w[0]))
 }
 
-/// Adjacent values more than `SEPARATION` apart in ratio.
+/// Adjacent values more than `SEPARATION` apart in ratio: zipped slices
+/// (not `windows`), so that the pairs are loaded as whole vectors.
+#[inline(always)]
 fn well_separated(values: &[f64]) -> bool {
-    values
-        .windows(2)
-        .fold(true, |ok, w| ok & (w[1] > w[0] * SEPARATION))
+    let Some(next) = values.get(1..) else {
+        return true;
+    };
+    next.iter()
+        .zip(values)
+        .fold(true, |ok, (&next, &value)| ok & (next > value * SEPARATION))
 }

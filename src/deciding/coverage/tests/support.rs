@@ -160,7 +160,7 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
     if !all_positive_finite(values) {
         return None;
     }
-    sample_interval_of_bits(values.iter().map(|v| v.to_bits()).collect())
+    sample_interval_of_bits(values.iter().map(|v| v.to_bits()))
 }
 
 /// What [`crate::deciding::samples::BulkSamples`] gives for these sidecar
