@@ -84,6 +84,36 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
             r#""n\u0061me": "Device=0 N=1""#,
             true,
         ),
+        // Strings whose end is found from the next token: whitespace
+        // before it, escapes and non-ASCII text in them.
+        (
+            r#""value": "1.5e-3"}"#,
+            "\"value\": \"1.5e-3\" \n\t\r }",
+            true,
+        ),
+        (
+            r#""tag": "nv/cold/time/gpu/mean","#,
+            "\"tag\": \"nv/cold/time/gpu/mean\"\n    ,",
+            true,
+        ),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-3\"""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-3\\""#, true),
+        (r#""name": "GPU Time""#, r#""name": "GPU \"Time\"""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-3é""#, true),
+        (r#""type": "float64""#, r#""type": "float64 ""#, true),
+        (r#""type": "float64""#, r#""type": "flo\u0061t64""#, true),
+        (r#""name": "value""#, r#""name": "valu\u0065""#, true),
+        // Float text the fast parser leaves to the standard one.
+        (
+            r#""value": "1.5e-3""#,
+            r#""value": "0.1234567890123456789012""#,
+            true,
+        ),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-320""#, true),
+        (r#""value": "1.5e-3""#, r#""value": " 1.5e-3""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1_5""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "-inf""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "x""#, true),
         // Other value types and orders.
         (r#""value": "1.5e-3""#, r#""value": 1.5e-3"#, true),
         (r#""value": "1.5e-3""#, r#""value": null"#, true),
