@@ -484,7 +484,7 @@ impl<'a> Walker<'a> {
 
     /// A `summaries` list whose summaries all start with a string `tag`.
     fn summaries(&mut self, start: usize, depth: usize) -> Result<Summaries, Bail> {
-        let mut summaries = Summaries::default();
+        let mut summaries = Summaries::for_reading();
         let member_depth = depth + 2;
         self.elements(start, |this, pos| {
             let Some(first) = this.first_member(pos)? else {
@@ -524,6 +524,7 @@ impl<'a> Walker<'a> {
             }
             match (tag, extracted) {
                 (RawTag::Known(known), Some(value)) => summaries.push_extracted(known, value),
+                (RawTag::Other, _) => summaries.push_other(),
                 (tag, _) => summaries.push_read(tag, SummaryData::Entries(Vec::new())),
             }
             Ok(())
