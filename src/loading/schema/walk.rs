@@ -42,6 +42,44 @@ impl Seen {
     }
 }
 
+/// Whether the string whose body starts with `raw` (16 bytes, read past
+/// its end if need be) is none of the tags the comparison reads, told by
+/// its first bytes: two thirds of the tags, whose ends then need not be
+/// found. Every name of [`Tag`] starts with one of `PREFIXES`; a body
+/// that differs from each of them at a byte that is no backslash (the
+/// bytes before it are the prefix's own, plain) spells none of them,
+/// whatever escapes follow.
+pub(super) fn surely_other_tag(raw: &[u8]) -> bool {
+    const PREFIXES: [&[u8; 16]; 3] = [
+        b"nv/cold/time/gpu",
+        b"nv/cold/sm_clock",
+        b"nv/json/\0\0\0\0\0\0\0\0",
+    ];
+    const LENGTHS: [usize; 3] = [16, 16, 8];
+    let word = |bytes: &[u8], at: usize| {
+        bytes
+            .get(at..at + 8)
+            .and_then(|b| b.try_into().ok())
+            .map(u64::from_le_bytes)
+    };
+    let (Some(raw0), Some(raw1)) = (word(raw, 0), word(raw, 8)) else {
+        return false;
+    };
+    PREFIXES.iter().zip(LENGTHS).all(|(prefix, len)| {
+        let (Some(p0), Some(p1)) = (word(*prefix, 0), word(*prefix, 8)) else {
+            return false;
+        };
+        let differs = if raw0 != p0 {
+            (raw0 ^ p0).trailing_zeros() as usize / 8
+        } else if len == 16 && raw1 != p1 {
+            8 + (raw1 ^ p1).trailing_zeros() as usize / 8
+        } else {
+            return false;
+        };
+        raw[differs] != b'\\'
+    })
+}
+
 /// JSON number grammar from `pos`; the position after it.
 fn number_end(input: &[u8], mut pos: usize) -> Result<usize, Bail> {
     let digit = |pos: usize| input.get(pos).is_some_and(u8::is_ascii_digit);
@@ -498,10 +536,13 @@ impl<'a> Walker<'a> {
             if this.byte(value) != b'"' {
                 return Err(Bail);
             }
-            let tag = match this.plain_string(value).map(Tag::from_name) {
-                Some(Some(tag)) => RawTag::Known(tag),
-                Some(None) => RawTag::Other,
-                None => return Err(Bail),
+            let tag = match this.input.get(value + 1..value + 17) {
+                Some(raw) if surely_other_tag(raw) => RawTag::Other,
+                _ => match this.plain_string(value).map(Tag::from_name) {
+                    Some(Some(tag)) => RawTag::Known(tag),
+                    Some(None) => RawTag::Other,
+                    None => return Err(Bail),
+                },
             };
             // The value of a known tag's `data`, once it is read.
             let mut extracted = None;
