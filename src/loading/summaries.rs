@@ -458,6 +458,23 @@ impl Summaries {
 
     /// Appends a summary read by a reader that walks the list itself
     /// ([`crate::loading::schema`]), as the list's visitor records it.
+    /// Summaries a reader that walks the list itself is about to read:
+    /// room for every tag the comparison reads, so that the list is not
+    /// reallocated as it grows (from 1 to 11 tags, four times a state);
+    /// [`Summaries::finish_reading`] gives the rest back.
+    pub(crate) fn for_reading() -> Summaries {
+        Summaries {
+            first: Vec::with_capacity(Tag::COUNT),
+            ..Summaries::default()
+        }
+    }
+
+    /// A summary whose tag the comparison does not read, for such a
+    /// reader: as [`Summaries::push_read`] records it, only counted.
+    pub(crate) fn push_other(&mut self) {
+        self.count += 1;
+    }
+
     /// The list is read: room for four tags is kept otherwise, on every state.
     pub(crate) fn finish_reading(&mut self) {
         self.first.shrink_to_fit();

@@ -234,6 +234,9 @@ pub(super) fn is_delimiter(byte: u8) -> bool {
 /// the classification runs in a tight loop instead of once per call.
 const CHUNK_BLOCKS: usize = 32;
 
+/// Room for the tokens of a chunk (one per byte at most).
+const FOUND: usize = CHUNK_BLOCKS * 64;
+
 /// The tokens of the input, in order, as positions.
 pub(super) struct Tokens<'a> {
     input: &'a [u8],
@@ -241,7 +244,7 @@ pub(super) struct Tokens<'a> {
     base: usize,
     next_block: usize,
     /// Positions of the tokens classified and not taken yet: `found[head..len]`.
-    found: Box<[usize]>,
+    found: Box<[usize; FOUND]>,
     head: usize,
     len: usize,
     /// All ones when the last block ended inside a string.
@@ -265,7 +268,7 @@ impl<'a> Tokens<'a> {
             input,
             base: 0,
             next_block: 0,
-            found: vec![0; CHUNK_BLOCKS * 64].into_boxed_slice(),
+            found: Box::new([0; FOUND]),
             head: 0,
             len: 0,
             in_string: 0,
@@ -309,6 +312,7 @@ impl<'a> Tokens<'a> {
 
     /// Whether a backslash escape may lie in `start..end` (a string's body
     /// that the blocks read so far cover).
+    #[inline(always)]
     pub fn may_have_escape(&self, start: usize, end: usize) -> bool {
         match self.last_escape {
             Some(last) if last >= start => self.input[start..end].contains(&b'\\'),
@@ -323,9 +327,19 @@ impl<'a> Tokens<'a> {
         if self.head >= self.len {
             self.refill()?;
         }
-        let pos = self.found[self.head];
+        // `head < len <= FOUND`: the remainder only spares a bounds check.
+        let pos = self.found[self.head % FOUND];
         self.head += 1;
         Ok(pos)
+    }
+
+    /// The next token's position, left to be taken.
+    #[inline(always)]
+    pub fn peek(&mut self) -> Result<usize, Bail> {
+        if self.head >= self.len {
+            self.refill()?;
+        }
+        Ok(self.found[self.head % FOUND])
     }
 
     /// Classifies blocks until some have tokens.

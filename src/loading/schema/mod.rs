@@ -19,6 +19,7 @@
 //! whitespace may follow the document.
 
 mod blocks;
+mod decimal;
 mod walk;
 
 use crate::loading::fastjson::Bail;

@@ -84,6 +84,36 @@ fn unusual_shapes_are_read_as_the_full_reader_reads_them() {
             r#""n\u0061me": "Device=0 N=1""#,
             true,
         ),
+        // Strings whose end is found from the next token: whitespace
+        // before it, escapes and non-ASCII text in them.
+        (
+            r#""value": "1.5e-3"}"#,
+            "\"value\": \"1.5e-3\" \n\t\r }",
+            true,
+        ),
+        (
+            r#""tag": "nv/cold/time/gpu/mean","#,
+            "\"tag\": \"nv/cold/time/gpu/mean\"\n    ,",
+            true,
+        ),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-3\"""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-3\\""#, true),
+        (r#""name": "GPU Time""#, r#""name": "GPU \"Time\"""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-3é""#, true),
+        (r#""type": "float64""#, r#""type": "float64 ""#, true),
+        (r#""type": "float64""#, r#""type": "flo\u0061t64""#, true),
+        (r#""name": "value""#, r#""name": "valu\u0065""#, true),
+        // Float text the fast parser leaves to the standard one.
+        (
+            r#""value": "1.5e-3""#,
+            r#""value": "0.1234567890123456789012""#,
+            true,
+        ),
+        (r#""value": "1.5e-3""#, r#""value": "1.5e-320""#, true),
+        (r#""value": "1.5e-3""#, r#""value": " 1.5e-3""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "1_5""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "-inf""#, true),
+        (r#""value": "1.5e-3""#, r#""value": "x""#, true),
         // Other value types and orders.
         (r#""value": "1.5e-3""#, r#""value": 1.5e-3"#, true),
         (r#""value": "1.5e-3""#, r#""value": null"#, true),
@@ -466,4 +496,85 @@ fn mutated_files_never_disagree() {
     // The schema reader must not refuse everything (a sixth of the
     // mutated inputs stay valid documents it reads).
     assert!(accepted * 6 > total, "{accepted}/{total}");
+}
+
+/// A tag told apart by its first bytes is never one the comparison reads,
+/// escapes and all; the names it reads are never told apart so.
+#[test]
+fn tags_told_apart_by_their_first_bytes_are_never_read_ones() {
+    use crate::loading::summaries::Tag;
+    let known = [
+        "nv/cold/time/gpu/min",
+        "nv/cold/time/gpu/max",
+        "nv/cold/time/gpu/mean",
+        "nv/cold/time/gpu/stdev/absolute",
+        "nv/cold/time/gpu/stdev/relative",
+        "nv/cold/time/gpu/q1",
+        "nv/cold/time/gpu/median",
+        "nv/cold/time/gpu/q3",
+        "nv/cold/time/gpu/iqr/absolute",
+        "nv/cold/time/gpu/iqr/relative",
+        "nv/cold/time/gpu/ir/absolute",
+        "nv/cold/time/gpu/ir/relative",
+        "nv/cold/sm_clock_rate/mean",
+        "nv/json/bin:nv/cold/sample_times",
+        "nv/json/freqs-bin:nv/cold/sample_freqs",
+    ];
+    let others = [
+        "nv/cold/sample_size",
+        "nv/cold/walltime",
+        "nv/cold/time/cpu/min",
+        "nv/cold/time/cpu/stdev/relative",
+        "nv/cold/bw/global/bytes_per_second",
+        "nv/batch/time/gpu/mean",
+        "nv/cold/sm_clock_rate/scaling/percent",
+        "x",
+        "",
+    ];
+    for name in known {
+        assert!(Tag::from_name(name).is_some(), "{name}");
+        let mut raw = format!("{name}\"").into_bytes();
+        raw.resize(raw.len().max(16), b' ');
+        assert!(!walk::surely_other_tag(&raw), "{name}");
+    }
+    let mut state = 0x243F_6A88_85A3_08D3u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut told = 0;
+    for _ in 0..200_000 {
+        let base = if next(2) == 0 {
+            known[next(known.len() as u64) as usize]
+        } else {
+            others[next(others.len() as u64) as usize]
+        };
+        let mut body = base.to_string();
+        for _ in 0..next(3) {
+            let at = next(body.len() as u64 + 1) as usize;
+            let piece = [
+                "\\u0067", "\\u0074", "\\/", "\\\\", "g", "t", "s", "/", "c", "j", "\\u006e",
+            ][next(11) as usize];
+            let end = (at + next(2) as usize).min(body.len());
+            if body.is_char_boundary(at) && body.is_char_boundary(end) {
+                body.replace_range(at..end, piece);
+            }
+        }
+        // The body as the full reader decodes it.
+        let Ok(decoded) = serde_json::from_str::<String>(&format!("\"{body}\"")) else {
+            continue;
+        };
+        let mut raw = format!("{body}\", \"name\\u0067\"").into_bytes();
+        raw.truncate(16.max(body.len() + 1));
+        if walk::surely_other_tag(&raw) {
+            told += 1;
+            assert!(
+                Tag::from_name(&decoded).is_none(),
+                "{body:?} is {decoded:?}"
+            );
+        }
+    }
+    assert!(told > 10_000, "{told}");
 }
