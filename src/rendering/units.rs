@@ -530,18 +530,7 @@ fn explicit_values(interval: &Interval) -> Option<([String; 3], &'static str)> {
 }
 
 fn longest_common_prefix(values: &[String; 3]) -> &str {
-    let first = &values[0];
-    let mut end = first.len();
-    for other in &values[1..] {
-        end = first
-            .char_indices()
-            .zip(other.chars())
-            .take_while(|((_, a), b)| a == b)
-            .last()
-            .map_or(0, |((i, a), _)| i + a.len_utf8())
-            .min(end);
-    }
-    &first[..end]
+    common_prefix([&values[0], &values[1], &values[2]])
 }
 
 /// A common prefix is factored out only when it keeps at least two digits

@@ -352,19 +352,23 @@ fn hex_char(hex: &str) -> Option<char> {
 mod tests {
     use super::*;
 
+    /// A xorshift64 stream: the random inputs of these tests, reproducible.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     /// Texts built from pieces that make numbers, near-numbers and words.
     fn random_texts(count: usize) -> Vec<String> {
         const PIECES: &[&str] = &[
             "0", "1", "9", "5", "00", "000", "123", "-", "+", ".", "e", "E", "-3", "_", " ", ",",
             "\x1b[31m", "\x1b[39m", "inf", "nan", "True", "x", "\u{663}", "\n",
         ];
-        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x0DDB_1A5E_5BAD_5EED);
         (0..count)
             .map(|_| {
                 let length = 1 + next() % 7;
@@ -401,13 +405,7 @@ mod tests {
     /// neighbours in digits: every one `%g` keeps is recognised, and no other.
     #[test]
     fn texts_g_prints_back_are_recognised() {
-        let mut state = 0x5851_F42D_4C95_7F2Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x5851_F42D_4C95_7F2D);
         let mut recognised = 0;
         for _ in 0..200_000 {
             let digits = next() % 10_000_000;
@@ -433,13 +431,7 @@ mod tests {
     /// what the general path prints, whenever it answers.
     #[test]
     fn zeros_around_decimals_are_dropped_as_g_drops_them() {
-        let mut state = 0x1D87_2B41_5F3C_6A97u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x1D87_2B41_5F3C_6A97);
         let mut answered = 0;
         for _ in 0..200_000 {
             let digits = next() % 10_000_000;
@@ -470,13 +462,7 @@ mod tests {
     /// and within the exponents handled so does no other.
     #[test]
     fn scientific_texts_g_prints_back_are_recognised() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut recognised = 0;
         for _ in 0..200_000 {
             let digits = next() % 10_000_000;
