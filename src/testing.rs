@@ -111,3 +111,12 @@ pub fn accepted_shipped_files(agree: impl Fn(&[u8]) -> bool) -> (usize, usize) {
     assert!(agree(&std::fs::read(example).unwrap()));
     (accepted, files.len())
 }
+
+/// One step of xorshift64 (Marsaglia): the reproducible random inputs of
+/// the tests. Returns the new state.
+pub fn xorshift_step(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}

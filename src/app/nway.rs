@@ -308,9 +308,7 @@ mod tests {
         let names: Vec<String> = (0..12).map(|i| format!("s{i}")).collect();
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move |bound: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::testing::xorshift_step(&mut seed);
             (seed % bound as u64) as usize
         };
         for _ in 0..2000 {

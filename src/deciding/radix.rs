@@ -244,10 +244,7 @@ mod tests {
     use super::*;
 
     fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
+        crate::testing::xorshift_step(state)
     }
 
     #[test]

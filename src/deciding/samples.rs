@@ -149,9 +149,7 @@ mod tests {
     fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         let mut state = seed;
         move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         }
     }

@@ -929,9 +929,7 @@ mod tests {
     fn mutated_files_never_disagree() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         };
         const INTERESTING: &[u8] = b"\"{}[],:\\ \n0123456789eE.+-tfnu\x00\x1f\x7f\x80\xc3\xff";

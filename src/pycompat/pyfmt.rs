@@ -585,9 +585,7 @@ mod tests {
         for _ in 0..20_000 {
             let mut text = String::new();
             for _ in 0..1 + state % 6 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::testing::xorshift_step(&mut state);
                 text.push_str(pieces[(state % pieces.len() as u64) as usize]);
             }
             let general = parse_py_float(&format!(" {text}\t"));
@@ -612,9 +610,7 @@ mod tests {
         for _ in 0..50_000 {
             let mut text = String::new();
             for _ in 0..1 + state % 8 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::testing::xorshift_step(&mut state);
                 text.push_str(pieces[(state % pieces.len() as u64) as usize]);
             }
             assert_eq!(
@@ -773,9 +769,7 @@ mod tests {
         }
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         };
         for _ in 0..300_000 {
@@ -838,9 +832,7 @@ mod tests {
         }
         let mut state = 0x1234_5678_9ABC_DEF1u64;
         let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         };
         for _ in 0..60_000 {
@@ -892,9 +884,7 @@ mod tests {
     fn fixed_lengths_are_the_lengths_of_the_texts() {
         let mut state = 0x3C6E_F372_FE94_F82Bu64;
         let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         };
         let check = |x: f64, decimals: usize| {

@@ -791,9 +791,7 @@ mod tests {
     fn random_timings(count: usize) -> Vec<(Option<f64>, Option<Interval>)> {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         };
         let mut value = move |scales: &[f64]| {

@@ -78,9 +78,7 @@ fn schema_reader_agrees_on_edited_real_files() {
     files.sort();
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        crate::util::xorshift_step(&mut state);
         state
     };
     const EDITS: &[&[u8]] = &[

@@ -61,9 +61,7 @@ fn write_pair(dir: &Path, distinct: bool) {
     for (side, seed) in [("ref", 1u64), ("cmp", 2)] {
         let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
         let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::util::xorshift_step(&mut state);
             state
         };
         let times: Vec<f32> = (0..SAMPLES)

@@ -155,10 +155,7 @@ mod tests {
     use crate::deciding::value_stats::BitStats;
 
     fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
+        crate::testing::xorshift_step(state)
     }
 
     fn stats(bits: &[u64]) -> BitStats {

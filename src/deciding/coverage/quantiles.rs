@@ -91,9 +91,7 @@ mod tests {
     fn order_statistics_of_counts_match_the_selection() {
         let mut state = 0x853c_49e6_748f_ea9bu64;
         let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         };
         for round in 0..2000 {

@@ -309,10 +309,7 @@ mod tests {
     use super::*;
 
     fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
+        crate::testing::xorshift_step(state)
     }
 
     /// Ascending keys with runs of random lengths (1 to `longest`).

@@ -583,9 +583,7 @@ mod tests {
         for _ in 0..2000 {
             let mut block = [0u8; 64];
             for byte in &mut block {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::testing::xorshift_step(&mut state);
                 *byte = b"\"\\{}[]:, \t\n\r\x01\x1f\x7f\x80\xffa0"[(state % 19) as usize]
                     ^ if state % 97 == 0 {
                         (state >> 20) as u8
@@ -609,9 +607,7 @@ mod tests {
         for _ in 0..500 {
             let mut bytes = vec![b'a'; 256];
             for byte in &mut bytes {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::testing::xorshift_step(&mut state);
                 if state % 3 == 0 {
                     *byte = b'\\';
                 }

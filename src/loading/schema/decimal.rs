@@ -246,9 +246,7 @@ mod tests {
 
     impl Rng {
         fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
+            crate::testing::xorshift_step(&mut self.0);
             self.0
         }
 

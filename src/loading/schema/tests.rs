@@ -434,9 +434,7 @@ fn deep_values_are_left_to_the_full_reader() {
 fn mutated_files_never_disagree() {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        crate::testing::xorshift_step(&mut state);
         state
     };
     const INTERESTING: &[u8] = b"\"{}[],:\\ \n0123456789eE.+-tfnu\x00\x1f\x7f\x80\xc3\xff";
@@ -539,9 +537,7 @@ fn tags_told_apart_by_their_first_bytes_are_never_read_ones() {
     }
     let mut state = 0x243F_6A88_85A3_08D3u64;
     let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        crate::testing::xorshift_step(&mut state);
         state % n
     };
     let mut told = 0;

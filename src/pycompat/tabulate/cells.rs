@@ -355,9 +355,7 @@ mod tests {
     /// A xorshift64 stream: the random inputs of these tests, reproducible.
     fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
         move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             state
         }
     }

@@ -321,9 +321,7 @@ fn printable_ascii_eight_at_a_time_is_the_bytewise_check() {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let interesting = [0x00, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff, b'a', b' '];
     for _ in 0..200_000 {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        crate::testing::xorshift_step(&mut state);
         let length = (state % 20) as usize;
         let bytes: Vec<u8> = (0..length)
             .map(|i| {
@@ -365,9 +363,7 @@ fn strip_shortcut_is_python_strip() {
     for _ in 0..50_000 {
         let mut text = String::new();
         for _ in 0..state % 6 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             text.push_str(pieces[(state % pieces.len() as u64) as usize]);
         }
         assert_eq!(py_strip(&text), text.trim_matches(is_py_space), "{text:?}");
@@ -413,9 +409,7 @@ fn visible_len_is_the_length_of_the_stripped_text() {
     for _ in 0..50_000 {
         let mut text = String::new();
         for _ in 0..state % 7 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift_step(&mut state);
             text.push_str(pieces[(state % pieces.len() as u64) as usize]);
         }
         let general = visible_len_by_codes(&text);

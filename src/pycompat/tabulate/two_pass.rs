@@ -307,9 +307,7 @@ mod tests {
 
     impl Random {
         fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
+            crate::testing::xorshift_step(&mut self.0);
             (self.0 % n as u64) as usize
         }
 

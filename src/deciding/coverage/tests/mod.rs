@@ -19,9 +19,7 @@ use support::{
 fn radix_order_matches_comparison_order() {
     let mut state = 0x2545F4914F6CDD1Du64;
     let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        crate::testing::xorshift_step(&mut state);
         state
     };
     for size in [0, 1, 2, 3, 100, 5000] {
@@ -278,10 +276,7 @@ fn no_rare_values_when_every_value_repeats() {
 /// Tiny deterministic generator so the merge can be checked on many
 /// arrays without extra crates.
 fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
+    crate::testing::xorshift_step(state)
 }
 
 /// The reference's formulation: binary search, clamp, take the minimum.

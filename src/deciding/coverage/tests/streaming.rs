@@ -10,9 +10,7 @@ use super::oracle;
 
 fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
     move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        crate::testing::xorshift_step(&mut state);
         state
     }
 }
