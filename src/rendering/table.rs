@@ -156,22 +156,15 @@ fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
     table_cells(rows, columns, |part, row| {
         push_axis_cells(part, row.axis_cells);
         let c = row.comparison;
-        part.write_cell(|text| {
-            push_timing_with_explicit_interval(
-                text,
-                c.ref_time,
-                c.ref_interval.as_ref(),
-                ref_explicit,
-            )
-        });
-        part.write_cell(|text| {
-            push_timing_with_explicit_interval(
-                text,
-                c.cmp_time,
-                c.cmp_interval.as_ref(),
-                cmp_explicit,
-            )
-        });
+        let sides = [
+            (c.ref_time, c.ref_interval.as_ref(), ref_explicit),
+            (c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+        ];
+        for (time, interval, widths) in sides {
+            part.write_cell(|text| {
+                push_timing_with_explicit_interval(text, time, interval, widths)
+            });
+        }
         part.write_cell(|text| push_percentage(text, c.ref_noise));
         part.write_cell(|text| push_percentage(text, c.cmp_noise));
         if with_utest {
