@@ -100,10 +100,44 @@ impl DecidedState {
 
 /// The side-effect-free work of one device pair: its state matching, the
 /// decisions and, when every decision succeeded, its table.
-pub(super) struct PairWork<'a> {
-    pub(super) state_match: StateMatch<'a>,
+pub(super) struct PairWork {
+    /// The `(key, occurrence)` of states of the reference side only.
+    pub(super) only_reference: Vec<(String, usize)>,
+    /// The `(key, occurrence)` of states of the compare side only.
+    pub(super) only_compare: Vec<(String, usize)>,
     pub(super) decided: Vec<DecidedState>,
+    /// What the summary chart takes from each decided state's compare
+    /// state, when the chart is drawn: the matched states (and their
+    /// borrow of the parsed runs) are dropped before the table is made.
+    pub(super) chart_keys: Option<Vec<ChartKey>>,
     pub(super) table: Option<String>,
+}
+
+/// The summary chart's view of a compare state: the axis-filter group it
+/// matches and its device id.
+#[derive(Clone, Copy)]
+pub(super) struct ChartKey {
+    pub(super) group: Option<u32>,
+    pub(super) device: Option<i64>,
+}
+
+impl ChartKey {
+    fn of(state: &State, groups: &[Vec<AxisFilter>]) -> ChartKey {
+        let group = groups
+            .iter()
+            .position(|group| crate::matching::filters::matches_filters(state, group));
+        ChartKey {
+            group: group.and_then(|g| u32::try_from(g).ok()),
+            device: state.device.id(),
+        }
+    }
+
+    /// The filters of the group the state matched (none when it matched no group).
+    pub(super) fn filters<'g>(&self, groups: &'g [Vec<AxisFilter>]) -> &'g [AxisFilter] {
+        self.group
+            .and_then(|g| groups.get(g as usize))
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 /// The reference and compare device of each device pair, paired by position.
@@ -187,7 +221,7 @@ pub(super) fn prepare_benchmark<'a>(
     context: &FileContext,
     pair: &BenchPair<'a>,
     resolve_sidecars: bool,
-) -> Option<Vec<PairWork<'a>>> {
+) -> Option<Vec<PairWork>> {
     let device_pairs = benchmark_device_pairs(s, pair).ok()?;
     check_states(pair).ok()?;
     let groups = s.filters.axis_filter_groups(&pair.bench().name);
@@ -215,7 +249,7 @@ pub(super) fn prepare_pair<'a>(
     devices: (i64, i64),
     (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
     resolve_sidecars: bool,
-) -> Result<PairWork<'a>, Failure> {
+) -> Result<PairWork, Failure> {
     let mut state_match = matching::match_states(
         &pair.bench().name,
         (&pair.reference, &pair.compare),
@@ -245,6 +279,19 @@ pub(super) fn prepare_pair<'a>(
     if s.sort_by_change {
         sort_by_change(&mut state_match.matched, &mut decided, s.display);
     }
+    let chart_keys = (s.charts.summary && s.inputs.layout != Layout::NWay).then(|| {
+        let keys = state_match.matched.iter();
+        keys.map(|m| ChartKey::of(m.compare_state(), groups))
+            .collect()
+    });
+    // The matched states are not needed past this point; on huge inputs
+    // they would otherwise be held while the table is made.
+    let StateMatch {
+        matched,
+        only_reference,
+        only_compare,
+    } = state_match;
+    drop(matched);
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
     // An N-way table joins every candidate's records later.
@@ -253,8 +300,10 @@ pub(super) fn prepare_pair<'a>(
         .filter(|_| s.inputs.layout != Layout::NWay)
         .map(|records| table_text(s, axis_names, records));
     Ok(PairWork {
-        state_match,
+        only_reference,
+        only_compare,
         decided,
+        chart_keys,
         table,
     })
 }
