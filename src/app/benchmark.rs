@@ -21,7 +21,7 @@ use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
 use crate::rendering::axes::axis_cells;
 use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
-use crate::rendering::table::{DisplayMode, Row, render_table};
+use crate::rendering::table::{DisplayMode, Row, TableText, render_table_text};
 use crate::settings::{Layout, Settings};
 
 use super::sections::{FileContext, device_names};
@@ -110,7 +110,7 @@ pub(super) struct PairWork {
     /// state, when the chart is drawn: the matched states (and their
     /// borrow of the parsed runs) are dropped before the table is made.
     pub(super) chart_keys: Option<Vec<ChartKey>>,
-    pub(super) table: Option<String>,
+    pub(super) table: Option<TableText>,
 }
 
 /// The summary chart's view of a compare state: the axis-filter group it
@@ -257,6 +257,10 @@ pub(super) fn prepare_pair<'a>(
         groups,
         s.report_missing,
     )?;
+    let huge = state_match.matched.len() >= crate::memory::HUGE_COMPARISON;
+    if huge {
+        crate::memory::release_free_memory();
+    }
     let (ref_name, cmp_name) = device_names(context, devices);
     let decider = Decider {
         settings: s,
@@ -292,6 +296,9 @@ pub(super) fn prepare_pair<'a>(
         only_compare,
     } = state_match;
     drop(matched);
+    if huge {
+        crate::memory::release_free_memory();
+    }
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
     // An N-way table joins every candidate's records later.
@@ -356,7 +363,7 @@ pub(super) fn table_text<'r>(
     s: &Settings,
     axis_names: &[String],
     records: impl IntoIterator<Item = &'r StateRecord>,
-) -> String {
+) -> TableText {
     let shown = records.into_iter().filter(|r| r.displayed);
     let cells = |r: &StateRecord| {
         r.axis_values
@@ -372,7 +379,8 @@ pub(super) fn table_text<'r>(
                     comparison: &r.comparison,
                 })
                 .collect();
-            render_table(axis_names, &rows, s.display, s.no_color)
+            let mode = (s.display, s.no_color);
+            render_table_text(axis_names, &rows, mode, crate::memory::HUGE_COMPARISON)
         }
         Layout::Repetitions | Layout::NWay => {
             let rows: Vec<RepetitionRow> = shown
@@ -384,7 +392,9 @@ pub(super) fn table_text<'r>(
                     })
                 })
                 .collect();
-            render_repetition_table(axis_names, &rows, s.display, s.no_color)
+            TableText::Text(render_repetition_table(
+                axis_names, &rows, s.display, s.no_color,
+            ))
         }
     }
 }

@@ -465,7 +465,10 @@ impl<'s> Run<'s> {
         if table_rows > 0 {
             let heading = device_heading(context, &pair.bench.name, ref_id, cmp_id)?;
             let table = table.unwrap_or_else(|| table_text(s, pair.axis_names, &records));
-            write!(console.tables(), "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
+            let out = console.tables();
+            write!(out, "{heading}\n\n").map_err(Failure::write)?;
+            table.write_to(out).map_err(Failure::write)?;
+            out.write_all(b"\n\n").map_err(Failure::write)?;
             // As in the reference, an along chart follows a printed table.
             let cmp_name = find_device(context.cmp_devices, cmp_id)
                 .map(device_name)
