@@ -348,10 +348,10 @@ fn sort_by_change(
 /// in the others, where only FAST and SLOW rows show one.
 fn shown_change(c: &Comparison, display: DisplayMode) -> Option<f64> {
     match display {
-        DisplayMode::Legacy | DisplayMode::Simple => c.frac_diff,
+        DisplayMode::Legacy | DisplayMode::Simple => c.frac_diff(),
         DisplayMode::Intervals | DisplayMode::Explain => match c.status {
-            Status::Fast => c.frac_diff_interval.map(|(_, upper)| upper),
-            Status::Slow => c.frac_diff_interval.map(|(lower, _)| lower),
+            Status::Fast => c.frac_diff_interval().map(|(_, upper)| upper),
+            Status::Slow => c.frac_diff_interval().map(|(lower, _)| lower),
             _ => None,
         },
     }
@@ -452,11 +452,11 @@ impl Decider<'_> {
             Layout::Repetitions | Layout::NWay => self.decide_runs(state, warnings, run_files)?,
         };
         let mut decided = decided;
-        decided.comparison.utest_p = utest_p(state);
+        decided.comparison.set_utest_p(utest_p(state));
         Ok(StateRecord {
             pair: self
                 .names
-                .shared(state.reference[0].path, state.compare[0].path),
+                .shared(state.reference[0].path(), state.compare[0].path()),
             state_key: state.key.into(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
@@ -491,8 +491,8 @@ impl Decider<'_> {
         let cmp_timing = cmp_timing?;
         let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
         // Paths are resolved once, here; nothing is read until a decision needs it.
-        let ref_bulk = SidecarEvidence::new(&ref_timing, reference.dir, warnings);
-        let cmp_bulk = SidecarEvidence::new(&cmp_timing, compare.dir, warnings);
+        let ref_bulk = SidecarEvidence::new(&ref_timing, reference.dir(), warnings);
+        let cmp_bulk = SidecarEvidence::new(&cmp_timing, compare.dir(), warnings);
         let sidecars = if self.resolve_sidecars {
             let [rs, rf] = ref_bulk.paths();
             let [cs, cf] = cmp_bulk.paths();
@@ -641,7 +641,9 @@ fn presence(state: &State) -> decision::Presence {
 /// with `--show`, only rows of the listed statuses.
 fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
     let over_threshold = comparison.status == Status::Unknown
-        || comparison.frac_diff.is_some_and(|f| f.abs() >= s.threshold);
+        || comparison
+            .frac_diff()
+            .is_some_and(|f| f.abs() >= s.threshold);
     over_threshold
         && s.show
             .as_ref()

@@ -11,8 +11,8 @@ use crate::loading::gbench::{Format, check_schema_version, context_warnings};
 use crate::loading::inputs::{Parsed, check_file_version, parse_input};
 use crate::loading::model::{Device, Root};
 use crate::loading::runs::{Run, RunGroup};
-use crate::matching::RunBench;
 use crate::matching::filters::{DeviceFilter, FilterPlan};
+use crate::matching::{RunBench, RunInfo};
 use crate::parallel::map_in_parallel;
 use crate::pycompat::paths::py_dirname;
 use crate::settings::{Layout, Settings};
@@ -23,7 +23,8 @@ use super::sections::{report_device_mismatch, selected_devices};
 /// One loaded run.
 pub(super) struct LoadedRun {
     pub(super) run: Run,
-    pub(super) dir: String,
+    /// What the run's benchmarks and states point to.
+    pub(super) info: RunInfo,
     pub(super) root: Root,
 }
 
@@ -64,7 +65,11 @@ pub(super) fn load_group(
         };
         loaded.push(LoadedRun {
             run: run.clone(),
-            dir: py_dirname(&run.path),
+            info: RunInfo {
+                run: run.index,
+                path: run.path.clone(),
+                dir: py_dirname(&run.path),
+            },
             root,
         });
     }
@@ -248,9 +253,7 @@ pub(super) fn bench_runs(runs: &[LoadedRun]) -> Result<Vec<Vec<RunBench<'_>>>, F
             Ok(list
                 .iter()
                 .map(|bench| RunBench {
-                    run: loaded.run.index,
-                    path: &loaded.run.path,
-                    dir: &loaded.dir,
+                    info: &loaded.info,
                     bench,
                 })
                 .collect())
@@ -267,7 +270,7 @@ pub(super) struct SideBench<'a> {
 
 impl<'a> SideBench<'a> {
     pub(super) fn path(&self) -> &'a str {
-        self.runs[0].path
+        self.runs[0].path()
     }
 }
 

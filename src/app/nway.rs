@@ -151,8 +151,10 @@ fn join_states<'a>(
         let records = &reports[table.candidate].records[table.records.clone()];
         let mut cursor = 0;
         for record in records {
-            let (position, new) =
-                index.position((record.state_key.as_str(), record.occurrence), cursor);
+            let (position, new) = index.position(
+                (record.state_key.as_str(), record.occurrence as usize),
+                cursor,
+            );
             if new {
                 states.push(NWayState {
                     records: vec![None; candidates],
@@ -222,7 +224,7 @@ fn sort_states(states: &mut [NWayState], s: &Settings) {
                 most(
                     candidates(s)
                         .iter()
-                        .filter_map(|r| r.comparison.frac_diff)
+                        .filter_map(|r| r.comparison.frac_diff())
                         .collect(),
                 )
             };

@@ -6,6 +6,9 @@ use crate::deciding::coverage;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::timing::Timing;
 
+mod comparison;
+pub use comparison::{Comparison, SideNumbers};
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub status: Status,
@@ -19,11 +22,7 @@ fn decision(
 ) -> Decision {
     Decision {
         status,
-        reason: Reason {
-            code,
-            message: message.into(),
-            severity: 0.0,
-        },
+        reason: Reason::new(code, message),
     }
 }
 
@@ -116,27 +115,6 @@ pub fn summary_cycle_interval(timing: &Timing, interval: Option<&Interval>) -> C
         Some(scaled) => CycleInterval::Scaled(scaled),
         None => CycleInterval::Invalid,
     }
-}
-
-/// The outcome for one matched state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Comparison {
-    pub ref_interval: Option<Interval>,
-    pub cmp_interval: Option<Interval>,
-    pub ref_time: Option<f64>,
-    pub cmp_time: Option<f64>,
-    pub ref_noise: Option<f64>,
-    pub cmp_noise: Option<f64>,
-    pub diff: Option<f64>,
-    pub frac_diff: Option<f64>,
-    pub diff_interval: Option<(f64, f64)>,
-    pub frac_diff_interval: Option<(f64, f64)>,
-    pub status: Status,
-    pub reason: Reason,
-    /// Repetitions of both sides (Google Benchmark): the two-sided
-    /// Mann-Whitney U test's p-value, shown beside the decision, never
-    /// part of it (the tree decides on the intervals).
-    pub utest_p: Option<f64>,
 }
 
 pub fn is_positive_finite(value: Option<f64>) -> bool {
@@ -639,11 +617,7 @@ fn bulk_values_same(
     let (message, severity) = coverage::mismatch_message(&coverages, &thresholds);
     Decision {
         status: Status::Undecided,
-        reason: Reason {
-            code: mismatch,
-            message: message.into(),
-            severity,
-        },
+        reason: Reason::with_severity(mismatch, message, severity),
     }
 }
 
@@ -691,22 +665,11 @@ pub fn unavailable_evidence_comparison(
     reference: &Evidence,
     compare: &Evidence,
 ) -> Comparison {
-    let (ref_estimate, cmp_estimate) = (reference.estimate, compare.estimate);
-    Comparison {
-        ref_interval: reference.interval,
-        cmp_interval: compare.interval,
-        ref_time: ref_estimate.center,
-        cmp_time: cmp_estimate.center,
-        ref_noise: ref_estimate.relative_dispersion,
-        cmp_noise: cmp_estimate.relative_dispersion,
-        diff: None,
-        frac_diff: None,
-        diff_interval: None,
-        frac_diff_interval: None,
-        status: decision.status,
-        reason: decision.reason,
-        utest_p: None,
-    }
+    Comparison::new(
+        SideNumbers::of(reference),
+        SideNumbers::of(compare),
+        decision,
+    )
 }
 
 /// The whole decision tree for one matched state whose summaries are present.
@@ -721,19 +684,10 @@ pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comp
 
 /// The decision tree on the evidence of both sides.
 pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Comparison {
-    let (ref_estimate, cmp_estimate) = (reference.estimate, compare.estimate);
-    let (ref_time, cmp_time) = (ref_estimate.center, cmp_estimate.center);
+    let (ref_time, cmp_time) = (reference.estimate.center, compare.estimate.center);
     if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
         return unavailable_evidence_comparison(unusable, reference, compare);
     }
-    let (ref_value, cmp_value) = (ref_time.unwrap_or(f64::NAN), cmp_time.unwrap_or(f64::NAN));
-    let (ref_interval, cmp_interval) = (reference.interval, compare.interval);
-    let intervals = ref_interval.zip(cmp_interval);
-    let (ref_noise, cmp_noise) = (
-        ref_estimate.relative_dispersion,
-        cmp_estimate.relative_dispersion,
-    );
-
     let mut outcome = decide_clear_gap(reference, compare, t);
     if matches!(
         outcome.reason.code,
@@ -742,23 +696,12 @@ pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds
         outcome = decide_bulk_same(reference.bulk, compare.bulk, t)
             .unwrap_or_else(|| decide_summary_same(reference, compare, t));
     }
-    let diff = cmp_value - ref_value;
-    Comparison {
-        ref_interval,
-        cmp_interval,
-        ref_time,
-        cmp_time,
-        ref_noise,
-        cmp_noise,
-        diff: Some(diff),
-        frac_diff: Some(diff / ref_value),
-        diff_interval: intervals.map(|(r, c)| (c.lower - r.upper, c.upper - r.lower)),
-        frac_diff_interval: intervals
-            .map(|(r, c)| (c.lower / r.upper - 1.0, c.upper / r.lower - 1.0)),
-        status: outcome.status,
-        reason: outcome.reason,
-        utest_p: None,
-    }
+    Comparison::new(
+        SideNumbers::of(reference),
+        SideNumbers::of(compare),
+        outcome,
+    )
+    .with_differences()
 }
 
 /// A decision on a side with a single repetition (of one file) is AMBG
@@ -772,13 +715,10 @@ pub fn too_few_repetitions(comparison: &mut Comparison, repetitions: [Option<usi
     );
     if decided && repetitions.iter().any(|r| r.is_some_and(|n| n < 2)) {
         comparison.status = Status::Undecided;
-        comparison.reason = Reason {
-            code: ReasonCode::TooFewRepetitions,
-            message:
-                "a side has a single repetition: no run-to-run variation to judge the change by"
-                    .into(),
-            severity: 0.0,
-        };
+        comparison.reason = Reason::new(
+            ReasonCode::TooFewRepetitions,
+            "a side has a single repetition: no run-to-run variation to judge the change by",
+        );
     }
 }
 

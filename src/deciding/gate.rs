@@ -194,11 +194,7 @@ mod tests {
     fn report_with(statuses: &[Status]) -> Report {
         let mut report = Report::default();
         for status in statuses {
-            let reason = Reason {
-                code: ReasonCode::NoiseTooHigh,
-                message: "".into(),
-                severity: 0.0,
-            };
+            let reason = Reason::new(ReasonCode::NoiseTooHigh, "");
             report.tally.record(*status, &reason);
         }
         report

@@ -12,22 +12,18 @@ use crate::loading::model::AxisValue;
 use crate::loading::scalar::Scalar;
 use crate::text::printable::printable;
 
-/// Occurrences of one reason, keeping the message of its most severe instance.
+/// Occurrences of one reason, keeping its most severe instance.
 #[derive(Debug, Clone)]
 struct ReasonTally {
     key: &'static str,
-    canonical: ReasonCode,
     count: usize,
-    message: std::borrow::Cow<'static, str>,
-    severity: f64,
+    most_severe: Reason,
 }
 
 impl ReasonTally {
     fn record(&mut self, reason: &Reason) {
-        if self.count == 0 || reason.severity > self.severity {
-            self.canonical = reason.code;
-            self.message = reason.message.clone();
-            self.severity = reason.severity;
+        if reason.severity() > self.most_severe.severity() {
+            self.most_severe = reason.clone();
         }
         self.count += 1;
     }
@@ -39,20 +35,14 @@ struct ReasonTallies(Vec<ReasonTally>);
 
 impl ReasonTallies {
     fn record(&mut self, key: &'static str, reason: &Reason) {
-        let index = match self.0.iter().position(|t| t.key == key) {
-            Some(index) => index,
-            None => {
-                self.0.push(ReasonTally {
-                    key,
-                    canonical: reason.code,
-                    count: 0,
-                    message: std::borrow::Cow::Borrowed(""),
-                    severity: 0.0,
-                });
-                self.0.len() - 1
-            }
-        };
-        self.0[index].record(reason);
+        match self.0.iter_mut().find(|t| t.key == key) {
+            Some(tally) => tally.record(reason),
+            None => self.0.push(ReasonTally {
+                key,
+                count: 1,
+                most_severe: reason.clone(),
+            }),
+        }
     }
 }
 
@@ -92,7 +82,7 @@ impl Tally {
             .undecided_reasons
             .0
             .iter()
-            .map(|t| (t.canonical, t.count, t.message.as_ref()))
+            .map(|t| (t.most_severe.code, t.count, t.most_severe.message()))
             .collect();
         reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
         reasons
@@ -104,8 +94,8 @@ impl Tally {
         tallies.sort_by_key(|t| t.key);
         tallies
             .into_iter()
-            .filter(|t| t.key != t.canonical.canonical().replace('_', "-"))
-            .map(|t| format!("{} = {}", t.key, t.canonical.canonical()))
+            .filter(|t| t.key != t.most_severe.code.canonical().replace('_', "-"))
+            .map(|t| format!("{} = {}", t.key, t.most_severe.code.canonical()))
             .collect()
     }
 }
@@ -192,8 +182,8 @@ pub struct PairNames {
 pub struct StateRecord {
     pub pair: Arc<PairNames>,
     pub state_key: CompactString,
-    pub occurrence: usize,
-    pub occurrence_count: usize,
+    pub occurrence: u32,
+    pub occurrence_count: u32,
     pub axis_values: RecordAxes,
     pub comparison: Comparison,
     /// Shown in the tables (after `--threshold-diff`).
@@ -222,7 +212,7 @@ impl StateRecord {
         if c.status == Status::Unknown {
             return None;
         }
-        let (r, m) = (c.ref_time?, c.cmp_time?);
+        let (r, m) = (c.ref_time()?, c.cmp_time()?);
         let ratio = m / r;
         (ratio.is_finite() && ratio > 0.0).then_some(ratio)
     }
@@ -429,5 +419,41 @@ impl Report {
             .iter()
             .filter(|m| m.presence == presence)
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record is held for every matched state until the outputs are written.
+    #[test]
+    fn records_are_small() {
+        assert_eq!(std::mem::size_of::<StateRecord>(), 232);
+    }
+
+    #[test]
+    fn the_most_severe_message_of_a_reason_is_kept() {
+        let code = ReasonCode::BulkTimeSupportMismatch;
+        let mut tally = Tally::default();
+        for (message, severity) in [
+            ("first", 0.2),
+            ("worst", 0.7),
+            ("later", 0.5),
+            ("nan", f64::NAN),
+        ] {
+            tally.record(
+                Status::Undecided,
+                &Reason::with_severity(code, message, severity),
+            );
+        }
+        tally.record(
+            Status::Undecided,
+            &Reason::new(ReasonCode::NoClearGap, "no gap"),
+        );
+        assert_eq!(
+            tally.undecided_reasons(),
+            [(code, 4, "worst"), (ReasonCode::NoClearGap, 1, "no gap")]
+        );
     }
 }

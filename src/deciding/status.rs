@@ -134,11 +134,100 @@ impl ReasonCode {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// The reason for a status: its code and message. Nearly every message is
+/// a fixed text, held as a pointer; the rare built one (and the severity,
+/// which only built messages have) is boxed, so a reason is 24 bytes.
+#[derive(Debug, Clone)]
 pub struct Reason {
     pub code: ReasonCode,
-    /// Nearly always a fixed text: borrowed, not copied into every record.
-    pub message: std::borrow::Cow<'static, str>,
+    message: Message,
+}
+
+#[derive(Debug, Clone)]
+enum Message {
+    Fixed(&'static str),
+    Built(Box<BuiltMessage>),
+}
+
+#[derive(Debug, Clone)]
+struct BuiltMessage {
+    text: String,
+    severity: f64,
+}
+
+impl Reason {
+    /// A reason of severity 0.
+    pub fn new(code: ReasonCode, message: impl Into<std::borrow::Cow<'static, str>>) -> Reason {
+        Reason::with_severity(code, message, 0.0)
+    }
+
+    pub fn with_severity(
+        code: ReasonCode,
+        message: impl Into<std::borrow::Cow<'static, str>>,
+        severity: f64,
+    ) -> Reason {
+        let message = match message.into() {
+            // Bits, not `==`: a severity of -0.0 is kept as given.
+            std::borrow::Cow::Borrowed(text) if severity.to_bits() == 0 => Message::Fixed(text),
+            text => Message::Built(Box::new(BuiltMessage {
+                text: text.into_owned(),
+                severity,
+            })),
+        };
+        Reason { code, message }
+    }
+
+    pub fn message(&self) -> &str {
+        match &self.message {
+            Message::Fixed(text) => text,
+            Message::Built(built) => &built.text,
+        }
+    }
+
     /// Orders reasons of the same code: the summary shows the most severe message.
-    pub severity: f64,
+    pub fn severity(&self) -> f64 {
+        match &self.message {
+            Message::Fixed(_) => 0.0,
+            Message::Built(built) => built.severity,
+        }
+    }
+}
+
+impl PartialEq for Reason {
+    fn eq(&self, other: &Reason) -> bool {
+        self.code == other.code
+            && self.message() == other.message()
+            && self.severity() == other.severity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_is_a_code_and_a_pointer() {
+        assert_eq!(std::mem::size_of::<Reason>(), 24);
+    }
+
+    #[test]
+    fn reasons_keep_their_message_and_severity() {
+        let code = ReasonCode::NoClearGap;
+        for severity in [0.0, -0.0, 1e-300, 0.47, f64::INFINITY, f64::NAN] {
+            for message in [
+                std::borrow::Cow::Borrowed("fixed"),
+                std::borrow::Cow::Owned("built".to_string()),
+            ] {
+                let reason = Reason::with_severity(code, message.clone(), severity);
+                assert_eq!(reason.code, code);
+                assert_eq!(reason.message(), message);
+                assert_eq!(reason.severity().to_bits(), severity.to_bits());
+            }
+        }
+        assert_eq!(Reason::new(code, "x"), Reason::new(code, "x".to_string()));
+        assert_ne!(
+            Reason::new(code, "x"),
+            Reason::with_severity(code, "x", 0.5)
+        );
+    }
 }

@@ -8,4 +8,6 @@ pub mod nothing_compared;
 pub mod states;
 
 pub use devices::{benchmark_device_ids, select_devices};
-pub use states::{MatchedState, RunBench, RunState, StateMatch, match_states, state_match_key};
+pub use states::{
+    MatchedState, RunBench, RunInfo, RunState, StateMatch, match_states, state_match_key,
+};

@@ -118,28 +118,64 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// One run's instance of a benchmark.
-#[derive(Debug, Clone, Copy)]
-pub struct RunBench<'a> {
+/// What the states of a run share: its position and files, held once a
+/// run so that each state's instance is two pointers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunInfo {
     /// The run's position among its side's paths.
     pub run: usize,
     /// The run's JSON file.
-    pub path: &'a str,
+    pub path: String,
     /// The directory of the run's JSON file (sidecar paths are relative to it).
-    pub dir: &'a str,
+    pub dir: String,
+}
+
+/// One run's instance of a benchmark.
+#[derive(Debug, Clone, Copy)]
+pub struct RunBench<'a> {
+    pub info: &'a RunInfo,
     pub bench: &'a Benchmark,
 }
 
 /// One run's instance of a state.
 #[derive(Debug, Clone, Copy)]
 pub struct RunState<'a> {
-    /// The run's position among its side's paths.
-    pub run: usize,
+    pub info: &'a RunInfo,
     pub state: &'a State,
+}
+
+impl<'a> RunBench<'a> {
+    /// The run's position among its side's paths.
+    pub fn run(&self) -> usize {
+        self.info.run
+    }
+
     /// The run's JSON file.
-    pub path: &'a str,
+    pub fn path(&self) -> &'a str {
+        &self.info.path
+    }
+
+    /// The directory of the run's JSON file.
+    pub fn dir(&self) -> &'a str {
+        &self.info.dir
+    }
+}
+
+impl<'a> RunState<'a> {
+    /// The run's position among its side's paths.
+    pub fn run(&self) -> usize {
+        self.info.run
+    }
+
+    /// The run's JSON file.
+    pub fn path(&self) -> &'a str {
+        &self.info.path
+    }
+
     /// The directory of the run's JSON file (sidecar paths are relative to it).
-    pub dir: &'a str,
+    pub fn dir(&self) -> &'a str {
+        &self.info.dir
+    }
 }
 
 /// A state both sides have: its instances in the runs of each side that
@@ -147,16 +183,23 @@ pub struct RunState<'a> {
 pub struct MatchedState<'a> {
     pub key: &'a str,
     /// Zero-based position among the states with the same key.
-    pub occurrence: usize,
+    pub occurrence: u32,
     /// How many states of the compare side have this key (the most of any run).
-    pub occurrence_count: usize,
+    pub occurrence_count: u32,
     pub reference: Instances<'a>,
     pub compare: Instances<'a>,
 }
 
 /// A state's instances in the runs of a side: one in a pair, kept in place
-/// (no allocation, 64 bytes of heap less a side on every state).
+/// (no allocation a side on every state).
 pub type Instances<'a> = SmallVec<[RunState<'a>; 1]>;
+
+/// A count of states as held per state: more than `u32::MAX` states of one
+/// key cannot be in a file (each takes more than one byte), so saturating
+/// never changes a count.
+fn state_count(count: usize) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
+}
 
 impl<'a> MatchedState<'a> {
     /// The first compare run's instance: its name and axis values stand
@@ -170,10 +213,8 @@ impl<'a> RunBench<'a> {
     /// A state of this run's benchmark, with the run it is from.
     fn instance(&self, state: &'a State) -> RunState<'a> {
         RunState {
-            run: self.run,
+            info: self.info,
             state,
-            path: self.path,
-            dir: self.dir,
         }
     }
 
@@ -249,11 +290,12 @@ fn next_instances<'a, I: Iterator<Item = &'a State>>(
 
 /// Each key's `(occurrence, count)`: its position among the equal keys
 /// before it, and how many there are.
-fn key_occurrences(keys: &[&str]) -> Vec<(usize, usize)> {
+fn key_occurrences(keys: &[&str]) -> Vec<(u32, u32)> {
     let mut counts: HashMap<&str, (u32, u32)> =
         HashMap::with_capacity_and_hasher(keys.len(), KeyHash::default());
     for key in keys {
-        counts.entry(key).or_default().0 += 1;
+        let (count, _) = counts.entry(key).or_default();
+        *count = count.saturating_add(1);
     }
     if counts.len() == keys.len() {
         return vec![(0, 1); keys.len()];
@@ -261,8 +303,8 @@ fn key_occurrences(keys: &[&str]) -> Vec<(usize, usize)> {
     keys.iter()
         .map(|key| {
             let (count, seen) = counts.get_mut(key).expect("counted above");
-            *seen += 1;
-            ((*seen - 1) as usize, *count as usize)
+            *seen = seen.saturating_add(1);
+            (*seen - 1, *count)
         })
         .collect()
 }
@@ -402,8 +444,8 @@ fn match_by_key<'a>(
         match ref_side.instances.remove(id) {
             Some(reference) => result.matched.push(MatchedState {
                 key: id.0,
-                occurrence: id.1,
-                occurrence_count: cmp_side.counts[id.0],
+                occurrence: state_count(id.1),
+                occurrence_count: state_count(cmp_side.counts[id.0]),
                 reference,
                 compare,
             }),
@@ -486,20 +528,26 @@ mod tests {
         }
     }
 
-    fn runs(benches: &[Benchmark]) -> Vec<RunBench<'_>> {
-        benches
-            .iter()
-            .enumerate()
-            .map(|(run, bench)| RunBench {
+    /// The run information of up to three runs, for [`runs`].
+    fn infos() -> Vec<RunInfo> {
+        (0..3)
+            .map(|run| RunInfo {
                 run,
-                path: "f.json",
-                dir: "",
-                bench,
+                path: format!("f{run}.json"),
+                dir: String::new(),
             })
             .collect()
     }
 
-    fn ids<'a>(matched: &[MatchedState<'a>]) -> Vec<(&'a str, usize, usize, usize)> {
+    fn runs<'a>(benches: &'a [Benchmark], infos: &'a [RunInfo]) -> Vec<RunBench<'a>> {
+        benches
+            .iter()
+            .zip(infos)
+            .map(|(bench, info)| RunBench { info, bench })
+            .collect()
+    }
+
+    fn ids<'a>(matched: &[MatchedState<'a>]) -> Vec<(&'a str, u32, usize, usize)> {
         matched
             .iter()
             .map(|m| (m.key, m.occurrence, m.reference.len(), m.compare.len()))
@@ -508,10 +556,11 @@ mod tests {
 
     #[test]
     fn a_pair_matches_by_key_and_occurrence_in_compare_order() {
+        let infos = infos();
         let (reference, compare) = (bench(&["a", "b", "a"]), bench(&["b", "a", "a"]));
         let (r, c) = (
-            runs(std::slice::from_ref(&reference)),
-            runs(std::slice::from_ref(&compare)),
+            runs(std::slice::from_ref(&reference), &infos),
+            runs(std::slice::from_ref(&compare), &infos),
         );
         let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
         assert_eq!(
@@ -524,10 +573,11 @@ mod tests {
 
     #[test]
     fn a_changed_set_fails_strictly_and_is_listed_leniently() {
+        let infos = infos();
         let (reference, compare) = (bench(&["a", "b", "a", "c"]), bench(&["b", "d"]));
         let (r, c) = (
-            runs(std::slice::from_ref(&reference)),
-            runs(std::slice::from_ref(&compare)),
+            runs(std::slice::from_ref(&reference), &infos),
+            runs(std::slice::from_ref(&compare), &infos),
         );
         let Err(Failure::ReportedWithNotes(message, _)) =
             match_states("b", (&r, &c), (0, 0), &[vec![]], false)
@@ -599,15 +649,38 @@ mod tests {
     fn a_state_some_runs_lack_is_merged_from_the_others() {
         let reference = [bench(&["a", "b"]), bench(&["a"]), bench(&["b", "a"])];
         let compare = [bench(&["a", "b"]), bench(&["b"])];
-        let (r, c) = (runs(&reference), runs(&compare));
+        let infos = infos();
+        let (r, c) = (runs(&reference, &infos), runs(&compare, &infos));
         let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
         assert_eq!(ids(&found.matched), [("a", 0, 3, 1), ("b", 0, 2, 2)]);
-        let runs_of = |m: &MatchedState| m.reference.iter().map(|s| s.run).collect::<Vec<_>>();
+        let runs_of = |m: &MatchedState| m.reference.iter().map(|s| s.run()).collect::<Vec<_>>();
         assert_eq!(runs_of(&found.matched[1]), [0, 2]);
         // A key some run has twice counts twice for its side.
         let twice = [bench(&["a", "a"]), bench(&["a"])];
         let once = [bench(&["a"])];
-        let (r, c) = (runs(&twice), runs(&once));
+        let (r, c) = (runs(&twice, &infos), runs(&once, &infos));
         assert!(match_states("b", (&r, &c), (0, 0), &[vec![]], false).is_err());
+    }
+
+    /// What each matched state holds: two pointers a run instance, one
+    /// instance a side in place.
+    #[test]
+    fn matched_states_are_small() {
+        assert_eq!(std::mem::size_of::<RunState>(), 16);
+        assert_eq!(std::mem::size_of::<MatchedState>(), 72);
+    }
+
+    #[test]
+    fn a_state_names_its_run_files() {
+        let infos = infos();
+        let (reference, compare) = ([bench(&["a"]), bench(&["a"])], [bench(&["a"])]);
+        let (r, c) = (runs(&reference, &infos), runs(&compare, &infos));
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
+        let second = found.matched[0].reference[1];
+        assert_eq!(
+            (second.run(), second.path(), second.dir()),
+            (1, "f1.json", "")
+        );
+        assert_eq!(found.matched[0].compare[0].path(), "f0.json");
     }
 }

@@ -83,11 +83,7 @@ mod tests {
     #[test]
     fn one_line_per_reason_present() {
         let mut tally = Tally::default();
-        let reason = |code| Reason {
-            code,
-            message: "".into(),
-            severity: 0.0,
-        };
+        let reason = |code| Reason::new(code, "");
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
         tally.record(Status::Same, &reason(ReasonCode::BulkSame));

@@ -69,10 +69,10 @@ pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRe
             PyValue::Int(record.pair.devices.1),
         ),
         ("state_key".into(), text(&record.state_key)),
-        ("occurrence".into(), count_value(record.occurrence)),
+        ("occurrence".into(), count_value(record.occurrence as usize)),
         (
             "occurrence_count".into(),
-            count_value(record.occurrence_count),
+            count_value(record.occurrence_count as usize),
         ),
         (
             "axis_values".into(),
@@ -80,10 +80,13 @@ pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRe
         ),
         ("status".into(), text(c.status.label())),
         ("reason".into(), text(c.reason.code.canonical())),
-        ("reason_message".into(), text(&c.reason.message)),
-        ("reference_time".into(), optional_float(c.ref_time)),
-        ("compare_time".into(), optional_float(c.cmp_time)),
-        ("fractional_difference".into(), optional_float(c.frac_diff)),
+        ("reason_message".into(), text(c.reason.message())),
+        ("reference_time".into(), optional_float(c.ref_time())),
+        ("compare_time".into(), optional_float(c.cmp_time())),
+        (
+            "fractional_difference".into(),
+            optional_float(c.frac_diff()),
+        ),
     ];
     let prefixes = [
         "reference_sample",

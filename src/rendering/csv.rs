@@ -76,12 +76,12 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
     };
     let delta = match stats {
         Some(stats) => stats.delta,
-        None => match (c.ref_time, c.cmp_time) {
+        None => match (c.ref_time(), c.cmp_time()) {
             (Some(r), Some(m)) if r > 0.0 => Some(m / r - 1.0),
             _ => None,
         },
     };
-    let speedup = match (c.ref_time, c.cmp_time) {
+    let speedup = match (c.ref_time(), c.cmp_time()) {
         (Some(r), Some(m)) if m > 0.0 => Some(r / m),
         _ => None,
     };
@@ -106,14 +106,14 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
             .and_then(|a| a.value)
             .map_or_else(String::new, |v| v.py_str())
     }));
-    let (low, high) = c.frac_diff_interval.unzip();
+    let (low, high) = c.frac_diff_interval().unzip();
     fields.extend([
         base.to_string(),
         candidate.to_string(),
-        number(c.ref_time),
-        number(c.cmp_time),
-        noise(stats.map(|s| &s.reference), c.ref_noise),
-        noise(stats.map(|s| &s.compare), c.cmp_noise),
+        number(c.ref_time()),
+        number(c.cmp_time()),
+        noise(stats.map(|s| &s.reference), c.ref_noise()),
+        noise(stats.map(|s| &s.compare), c.cmp_noise()),
         number(speedup),
         number(delta),
         number(stats.and_then(|s| s.sigma)),

@@ -150,8 +150,8 @@ struct StateJson<'a> {
     compare_device_name: Option<&'a str>,
     state_key: &'a str,
     axis_values: Vec<AxisJson<'a>>,
-    occurrence: usize,
-    occurrence_count: usize,
+    occurrence: u32,
+    occurrence_count: u32,
     status: &'static str,
     reason: ReasonJson<'a>,
     reference: SideJson,
@@ -215,27 +215,27 @@ fn state(record: &StateRecord) -> StateJson<'_> {
         reason: ReasonJson {
             code: c.reason.code.canonical(),
             short: c.reason.code.display(),
-            message: &c.reason.message,
+            message: c.reason.message(),
         },
         reference: side(
-            c.ref_time,
-            &c.ref_interval,
-            c.ref_noise,
+            c.ref_time(),
+            &c.ref_interval(),
+            c.ref_noise(),
             [&record.sidecars.files()[0], &record.sidecars.files()[1]],
         ),
         compare: side(
-            c.cmp_time,
-            &c.cmp_interval,
-            c.cmp_noise,
+            c.cmp_time(),
+            &c.cmp_interval(),
+            c.cmp_noise(),
             [&record.sidecars.files()[2], &record.sidecars.files()[3]],
         ),
-        diff_fraction: finite(c.frac_diff),
+        diff_fraction: finite(c.frac_diff()),
         diff_fraction_interval: c
-            .frac_diff_interval
+            .frac_diff_interval()
             .map(|(l, u)| [finite(Some(l)), finite(Some(u))]),
         bulk_evidence: c.reason.code.uses_bulk_evidence(),
         displayed: record.displayed,
-        utest_p: finite(c.utest_p),
+        utest_p: finite(c.utest_p()),
         repetitions: record
             .repetitions
             .as_deref()

@@ -224,11 +224,11 @@ fn row(record: &StateRecord) -> String {
         .collect();
     // Every row shows the change of the centers; FAST and SLOW add the
     // bound the decision rests on (as ≥ / ≤, not HTML entities).
-    let centers = match c.frac_diff.filter(|f| f.is_finite()) {
+    let centers = match c.frac_diff().filter(|f| f.is_finite()) {
         Some(f) => format!("{}%", format_f_signed(f * 100.0, 2)),
-        None => percentage(c.frac_diff),
+        None => percentage(c.frac_diff()),
     };
-    let bound = change(c.status, c.frac_diff_interval)
+    let bound = change(c.status, c.frac_diff_interval())
         .replace(">=", "≥")
         .replace("<=", "≤");
     let change_text = if bound.is_empty() {
@@ -242,8 +242,8 @@ fn row(record: &StateRecord) -> String {
         record.pair.devices.0,
         record.pair.devices.1,
         name_cell(&axes.join(" ")),
-        positive_duration(c.ref_time),
-        positive_duration(c.cmp_time),
+        positive_duration(c.ref_time()),
+        positive_duration(c.cmp_time()),
         cell(&change_text),
         cell(c.reason.code.canonical())
     )

@@ -81,9 +81,9 @@ impl Line<'_> {
     fn timing(&self) -> TimingText {
         let c = &self.record().comparison;
         if self.side == 0 {
-            TimingText::new(c.ref_time, c.ref_interval.as_ref())
+            TimingText::new(c.ref_time(), c.ref_interval().as_ref())
         } else {
-            TimingText::new(c.cmp_time, c.cmp_interval.as_ref())
+            TimingText::new(c.cmp_time(), c.cmp_interval().as_ref())
         }
     }
 }
@@ -92,8 +92,8 @@ impl Line<'_> {
 /// candidate's from its own.
 fn time_of(state: &NWayState, side: usize) -> Option<f64> {
     match side {
-        0 => state.first().comparison.ref_time,
-        side => state.records.get(side - 1)?.as_ref()?.comparison.cmp_time,
+        0 => state.first().comparison.ref_time(),
+        side => state.records.get(side - 1)?.as_ref()?.comparison.cmp_time(),
     }
 }
 
@@ -236,9 +236,9 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
         }?;
         let c = &record.comparison;
         Some(if side == 0 {
-            TimingText::new(c.ref_time, c.ref_interval.as_ref())
+            TimingText::new(c.ref_time(), c.ref_interval().as_ref())
         } else {
-            TimingText::new(c.cmp_time, c.cmp_interval.as_ref())
+            TimingText::new(c.cmp_time(), c.cmp_interval().as_ref())
         })
     };
     let widths: Vec<IntervalWidths> = (0..sides)

@@ -243,7 +243,7 @@ fn row_cells(
 ) {
     let (c, stats) = (row.comparison, row.stats);
     push_timing_cells(part, c, widths);
-    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
     part.write_cell(|text| push_percentage(text, stats.reference.noise));
     part.write_cell(|text| push_percentage(text, stats.compare.noise));
     part.write_cell(|text| push_delta_cell(text, stats));

@@ -78,11 +78,7 @@ mod tests {
     use crate::deciding::status::{Reason, ReasonCode, Status};
 
     fn reason(code: ReasonCode, message: &str, severity: f64) -> Reason {
-        Reason {
-            code,
-            message: message.to_string().into(),
-            severity,
-        }
+        Reason::with_severity(code, message.to_string(), severity)
     }
 
     #[test]

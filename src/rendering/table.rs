@@ -74,22 +74,22 @@ fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
 }
 
 fn legacy_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
-    part.write_cell(|text| push_positive_duration(text, c.ref_time));
-    part.write_cell(|text| push_percentage(text, c.ref_noise));
-    part.write_cell(|text| push_positive_duration(text, c.cmp_time));
-    part.write_cell(|text| push_percentage(text, c.cmp_noise));
-    part.write_cell(|text| push_duration(text, c.diff, true, true));
-    part.write_cell(|text| push_percentage(text, c.frac_diff));
+    part.write_cell(|text| push_positive_duration(text, c.ref_time()));
+    part.write_cell(|text| push_percentage(text, c.ref_noise()));
+    part.write_cell(|text| push_positive_duration(text, c.cmp_time()));
+    part.write_cell(|text| push_percentage(text, c.cmp_noise()));
+    part.write_cell(|text| push_duration(text, c.diff(), true, true));
+    part.write_cell(|text| push_percentage(text, c.frac_diff()));
     part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
 fn simple_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
-    part.write_cell(|text| push_positive_duration(text, c.ref_time));
-    part.write_cell(|text| push_interval_span(text, c.ref_interval.as_ref()));
-    part.write_cell(|text| push_positive_duration(text, c.cmp_time));
-    part.write_cell(|text| push_interval_span(text, c.cmp_interval.as_ref()));
-    part.write_cell(|text| push_center_diff(text, c.ref_time, c.cmp_time));
-    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+    part.write_cell(|text| push_positive_duration(text, c.ref_time()));
+    part.write_cell(|text| push_interval_span(text, c.ref_interval().as_ref()));
+    part.write_cell(|text| push_positive_duration(text, c.cmp_time()));
+    part.write_cell(|text| push_interval_span(text, c.cmp_interval().as_ref()));
+    part.write_cell(|text| push_center_diff(text, c.ref_time(), c.cmp_time()));
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
     part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
@@ -101,7 +101,7 @@ fn interval_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
         push_axis_cells(part, row.axis_cells);
         let c = row.comparison;
         push_timing_cells(part, c, widths);
-        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
         part.write_cell(|text| push_status_cell(text, c.status, no_color));
     })
 }
@@ -116,8 +116,8 @@ pub(crate) fn timing_widths<T: Sync>(
     let widths = map_in_parallel(&chunks, 1, |chunk| {
         let mut widths = [IntervalWidths::default(); 2];
         for c in chunk.iter().map(&comparison) {
-            widths[0].fit_timing(c.ref_time, c.ref_interval.as_ref());
-            widths[1].fit_timing(c.cmp_time, c.cmp_interval.as_ref());
+            widths[0].fit_timing(c.ref_time(), c.ref_interval().as_ref());
+            widths[1].fit_timing(c.cmp_time(), c.cmp_interval().as_ref());
         }
         widths
     });
@@ -130,14 +130,18 @@ pub(crate) fn timing_widths<T: Sync>(
 /// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`].
 pub(crate) fn push_timing_cells(part: &mut CellPart, c: &Comparison, widths: [IntervalWidths; 2]) {
     let [ref_widths, cmp_widths] = widths;
-    part.write_cell(|text| push_timing_cell(text, c.ref_time, c.ref_interval.as_ref(), ref_widths));
-    part.write_cell(|text| push_timing_cell(text, c.cmp_time, c.cmp_interval.as_ref(), cmp_widths));
+    part.write_cell(|text| {
+        push_timing_cell(text, c.ref_time(), c.ref_interval().as_ref(), ref_widths)
+    });
+    part.write_cell(|text| {
+        push_timing_cell(text, c.cmp_time(), c.cmp_interval().as_ref(), cmp_widths)
+    });
 }
 
 /// Rows of Google Benchmark repetitions carry a U test p-value: the
 /// explain view shows it (NVBench rows have none, and no such column).
 fn has_utest(rows: &[Row]) -> bool {
-    rows.iter().any(|r| r.comparison.utest_p.is_some())
+    rows.iter().any(|r| r.comparison.utest_p().is_some())
 }
 
 /// The header of the U test column, after the noise columns.
@@ -148,35 +152,35 @@ fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
     let with_utest = has_utest(rows);
     let refs = || {
         rows.iter()
-            .map(|r| (r.comparison.ref_time, r.comparison.ref_interval))
+            .map(|r| (r.comparison.ref_time(), r.comparison.ref_interval()))
     };
     let cmps = || {
         rows.iter()
-            .map(|r| (r.comparison.cmp_time, r.comparison.cmp_interval))
+            .map(|r| (r.comparison.cmp_time(), r.comparison.cmp_interval()))
     };
     let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
     table_cells(rows, columns, |part, row| {
         push_axis_cells(part, row.axis_cells);
         let c = row.comparison;
         let sides = [
-            (c.ref_time, c.ref_interval.as_ref(), ref_explicit),
-            (c.cmp_time, c.cmp_interval.as_ref(), cmp_explicit),
+            (c.ref_time(), c.ref_interval(), ref_explicit),
+            (c.cmp_time(), c.cmp_interval(), cmp_explicit),
         ];
         for (time, interval, widths) in sides {
             part.write_cell(|text| {
-                push_timing_with_explicit_interval(text, time, interval, widths)
+                push_timing_with_explicit_interval(text, time, interval.as_ref(), widths)
             });
         }
-        part.write_cell(|text| push_percentage(text, c.ref_noise));
-        part.write_cell(|text| push_percentage(text, c.cmp_noise));
+        part.write_cell(|text| push_percentage(text, c.ref_noise()));
+        part.write_cell(|text| push_percentage(text, c.cmp_noise()));
         if with_utest {
-            match c.utest_p {
+            match c.utest_p() {
                 Some(p) => part.push_cell(&crate::pycompat::pyfmt::format_g(p, 3)),
                 None => part.push_cell("-"),
             }
         }
         part.push_cell(c.reason.code.display());
-        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval));
+        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
         part.write_cell(|text| push_status_cell(text, c.status, no_color));
     })
 }

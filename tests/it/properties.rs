@@ -736,7 +736,7 @@ fn strict_can_turn_ambg_into_same_via_rare_support() {
         (Status::Undecided, ReasonCode::BulkTimeSupportMismatch)
     );
     assert_eq!(
-        default.reason.message,
+        default.reason.message(),
         "sample: min(ref=99.8%, cmp=100.0%) >= 97.0%; support: min(ref=75.0%, cmp=100.0%) >= 80.0%"
     );
     let strict = decide(&reference, &compare, &preset("strict").unwrap());
@@ -825,7 +825,7 @@ fn permissive_demands_more_sample_coverage_than_default() {
         (Status::Undecided, ReasonCode::BulkTimeSupportMismatch)
     );
     assert_eq!(
-        with_permissive.reason.message,
+        with_permissive.reason.message(),
         "sample: min(ref=97.2%, cmp=100.0%) >= 98.0%; support: min(ref=90.0%, cmp=100.0%) >= 60.0%"
     );
 }

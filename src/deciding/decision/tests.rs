@@ -256,10 +256,10 @@ fn step3_bulk_same_and_mismatch() {
     assert!(
         result
             .reason
-            .message
+            .message()
             .starts_with("sample: min(ref=0.0%, cmp=0.0%) >= 97.0%"),
         "{}",
-        result.reason.message
+        result.reason.message()
     );
 }
 
@@ -397,7 +397,7 @@ fn unusable_centers_are_unknown() {
         (result.status, result.reason.code),
         (Status::Unknown, ReasonCode::TimingCenterNonpositive)
     );
-    assert_eq!(result.frac_diff, None);
+    assert_eq!(result.frac_diff(), None);
 }
 
 #[test]
@@ -453,12 +453,12 @@ fn skipped_and_missing_summaries() {
     )
     .unwrap();
     assert_eq!(
-        decision.reason.message,
+        decision.reason.message(),
         "reference state skipped: too slow; compare state skipped"
     );
     let decision = missing_summaries_decision(present.clone(), Presence::default()).unwrap();
     assert_eq!(
-        decision.reason.message,
+        decision.reason.message(),
         "compare GPU timing summaries are missing"
     );
     assert!(missing_summaries_decision(present.clone(), present).is_none());

@@ -94,7 +94,7 @@ impl<'w> MergedSide<'w> {
         let bulk = runs
             .iter()
             .zip(timings)
-            .map(|(run, timing)| SidecarEvidence::new(timing, run.dir, warnings))
+            .map(|(run, timing)| SidecarEvidence::new(timing, run.dir(), warnings))
             .collect();
         MergedSide {
             estimate: merged_estimate(&estimates),
@@ -105,7 +105,7 @@ impl<'w> MergedSide<'w> {
                 .iter()
                 .zip(&estimates)
                 .map(|(run, e)| RunCenter {
-                    run: run.run,
+                    run: run.run(),
                     center: e.center,
                 })
                 .collect(),
@@ -135,8 +135,8 @@ impl<'w> MergedSide<'w> {
         runs.iter()
             .zip(self.bulk.runs())
             .map(|(run, bulk)| RunFiles {
-                run: run.run,
-                json: run.path.to_string(),
+                run: run.run(),
+                json: run.path().to_string(),
                 sidecars: bulk
                     .paths()
                     .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string()))),
@@ -203,11 +203,7 @@ fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String
 }
 
 fn reason(code: ReasonCode, message: impl Into<std::borrow::Cow<'static, str>>) -> Reason {
-    Reason {
-        code,
-        message: message.into(),
-        severity: 0.0,
-    }
+    Reason::new(code, message)
 }
 
 /// What the tests' verdict makes of the tree's decision: only a test calls
@@ -231,8 +227,7 @@ fn apply_verdict(comparison: &mut Comparison, verdict: &Verdict) {
                 },
             );
             let (lower, upper) = test.change_bounds();
-            comparison.frac_diff_interval = Some((lower, upper));
-            comparison.diff_interval = comparison.ref_time.map(|r| (r * lower, r * upper));
+            comparison.set_change_bounds(lower, upper);
         }
         Verdict::Conflict(..) => {
             comparison.status = Status::Undecided;
@@ -348,7 +343,7 @@ pub fn decide_repeated(
     let stats = RepetitionStats::new(
         ref_side.stats(reference.total_runs),
         cmp_side.stats(compare.total_runs),
-        comparison.frac_diff,
+        comparison.frac_diff(),
         shown,
     );
     Ok(RepeatedDecision {

@@ -99,7 +99,7 @@ fn hull_change(record: &StateRecord) -> Option<(f64, f64)> {
         return None;
     }
     let c = &record.comparison;
-    let (r, m) = (c.ref_interval.as_ref()?, c.cmp_interval.as_ref()?);
+    let (r, m) = (c.ref_interval()?, c.cmp_interval()?);
     let (low, high) = (m.lower / r.upper - 1.0, m.upper / r.lower - 1.0);
     (low.is_finite() && high.is_finite()).then_some((low, high))
 }
@@ -137,7 +137,7 @@ impl<'s> Charts<'s> {
         if !self.settings.summary {
             return;
         }
-        let Some(fraction) = record.comparison.frac_diff.filter(|f| f.is_finite()) else {
+        let Some(fraction) = record.comparison.frac_diff().filter(|f| f.is_finite()) else {
             return;
         };
         let benchmark = printable(&record.pair.benchmark).into_owned();
@@ -430,7 +430,7 @@ type AxisValue = (String, String);
 /// measured.
 fn along_place(axis: &str, record: &StateRecord) -> Result<Option<(f64, Vec<AxisValue>)>, Failure> {
     let c = &record.comparison;
-    if !(usable_time(c.ref_time) || usable_time(c.cmp_time)) {
+    if !(usable_time(c.ref_time()) || usable_time(c.cmp_time())) {
         return Ok(None);
     }
     let value = record
@@ -523,9 +523,9 @@ fn usable_time(time: Option<f64>) -> bool {
 fn side_point(x: f64, record: &StateRecord, reference: bool) -> Option<AlongPoint> {
     let c = &record.comparison;
     let (time, noise, interval) = if reference {
-        (c.ref_time, c.ref_noise, c.ref_interval.as_ref())
+        (c.ref_time(), c.ref_noise(), c.ref_interval())
     } else {
-        (c.cmp_time, c.cmp_noise, c.cmp_interval.as_ref())
+        (c.cmp_time(), c.cmp_noise(), c.cmp_interval())
     };
     let time = time.filter(|t| usable_time(Some(*t)))?;
     let point = if merges_runs(record) {
