@@ -21,7 +21,7 @@ use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
 use crate::rendering::axes::axis_cells;
 use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
-use crate::rendering::table::{DisplayMode, Row, TableText, render_table_text};
+use crate::rendering::table::{DisplayMode, Row, render_table, write_table_in_pieces};
 use crate::settings::{Layout, Settings};
 
 use super::sections::{FileContext, device_names};
@@ -110,7 +110,7 @@ pub(super) struct PairWork {
     /// state, when the chart is drawn: the matched states (and their
     /// borrow of the parsed runs) are dropped before the table is made.
     pub(super) chart_keys: Option<Vec<ChartKey>>,
-    pub(super) table: Option<TableText>,
+    pub(super) table: Option<String>,
 }
 
 /// The summary chart's view of a compare state: the axis-filter group it
@@ -302,9 +302,11 @@ pub(super) fn prepare_pair<'a>(
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
     // An N-way table joins every candidate's records later.
+    let displayed = |records: &Vec<&StateRecord>| records.iter().filter(|r| r.displayed).count();
     let table = records
         .filter(|records| records.iter().any(|r| r.displayed))
         .filter(|_| s.inputs.layout != Layout::NWay)
+        .filter(|records| !written_in_pieces(s, displayed(records)))
         .map(|records| table_text(s, axis_names, records));
     Ok(PairWork {
         only_reference,
@@ -363,7 +365,7 @@ pub(super) fn table_text<'r>(
     s: &Settings,
     axis_names: &[String],
     records: impl IntoIterator<Item = &'r StateRecord>,
-) -> TableText {
+) -> String {
     let shown = records.into_iter().filter(|r| r.displayed);
     let cells = |r: &StateRecord| {
         r.axis_values
@@ -379,8 +381,7 @@ pub(super) fn table_text<'r>(
                     comparison: &r.comparison,
                 })
                 .collect();
-            let mode = (s.display, s.no_color);
-            render_table_text(axis_names, &rows, mode, crate::memory::HUGE_COMPARISON)
+            render_table(axis_names, &rows, s.display, s.no_color)
         }
         Layout::Repetitions | Layout::NWay => {
             let rows: Vec<RepetitionRow> = shown
@@ -392,11 +393,39 @@ pub(super) fn table_text<'r>(
                     })
                 })
                 .collect();
-            TableText::Text(render_repetition_table(
-                axis_names, &rows, s.display, s.no_color,
-            ))
+            render_repetition_table(axis_names, &rows, s.display, s.no_color)
         }
     }
+}
+
+/// A pair's table of this many rows and more is not made ahead: it is
+/// written in pieces when printed, from the records alone, after the
+/// matched states are freed (see `write_table_text`).
+fn written_in_pieces(s: &Settings, displayed: usize) -> bool {
+    s.inputs.layout == Layout::Pair && displayed >= crate::memory::HUGE_COMPARISON
+}
+
+/// Writes the table of `records` to `out`: [`table_text`], or for a huge
+/// pair table the same text in pieces, never held whole.
+pub(super) fn write_table_text(
+    s: &Settings,
+    axis_names: &[String],
+    records: &[StateRecord],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let displayed = records.iter().filter(|r| r.displayed).count();
+    if !written_in_pieces(s, displayed) {
+        return out.write_all(table_text(s, axis_names, records).as_bytes());
+    }
+    let rows: Vec<Row> = records
+        .iter()
+        .filter(|r| r.displayed)
+        .map(|r| Row {
+            axis_cells: r.axis_values.displays(),
+            comparison: &r.comparison,
+        })
+        .collect();
+    write_table_in_pieces(axis_names, &rows, (s.display, s.no_color), out)
 }
 
 /// A decision, the sidecar files both sides advertise (the first run's),

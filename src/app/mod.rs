@@ -36,7 +36,7 @@ use crate::text::printable::{not_a_marker, printable};
 
 use benchmark::{
     BENCHMARKS_PER_THREAD, BenchPair, PairWork, axis_names, benchmark_device_pairs, check_states,
-    prepare_benchmark, prepare_pair, table_text,
+    prepare_benchmark, prepare_pair, write_table_text,
 };
 use group::{FirstByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
 use sections::{FileContext, device_heading, device_name, find_device};
@@ -464,10 +464,13 @@ impl<'s> Run<'s> {
         }
         if table_rows > 0 {
             let heading = device_heading(context, &pair.bench.name, ref_id, cmp_id)?;
-            let table = table.unwrap_or_else(|| table_text(s, pair.axis_names, &records));
             let out = console.tables();
             write!(out, "{heading}\n\n").map_err(Failure::write)?;
-            table.write_to(out).map_err(Failure::write)?;
+            match table {
+                Some(text) => out.write_all(text.as_bytes()),
+                None => write_table_text(s, pair.axis_names, &records, out),
+            }
+            .map_err(Failure::write)?;
             out.write_all(b"\n\n").map_err(Failure::write)?;
             // As in the reference, an along chart follows a printed table.
             let cmp_name = find_device(context.cmp_devices, cmp_id)

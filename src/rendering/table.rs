@@ -5,7 +5,7 @@ use compact_str::CompactString;
 use crate::deciding::decision::Comparison;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{
-    Align, CellPart, CellTable, MeasuredTable, github_table_of, measured_github_table,
+    Align, CellPart, CellTable, github_table_of, write_github_table_in_chunks,
 };
 
 use crate::rendering::axes::axis_headers;
@@ -93,17 +93,17 @@ fn simple_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
     part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
-/// Cells of the intervals mode; timing columns are aligned over the whole
-/// table, so they are measured first.
-fn interval_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
-    let widths = timing_widths(rows, |row| row.comparison);
-    table_cells(rows, columns, |part, row| {
-        push_axis_cells(part, row.axis_cells);
-        let c = row.comparison;
-        push_timing_cells(part, c, widths);
-        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
-        part.write_cell(|text| push_status_cell(text, c.status, no_color));
-    })
+/// Cells of the intervals mode, with the timing columns' widths over the
+/// whole table.
+fn interval_cells(
+    part: &mut CellPart,
+    c: &Comparison,
+    widths: [IntervalWidths; 2],
+    no_color: bool,
+) {
+    push_timing_cells(part, c, widths);
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
+    part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
 /// The widths of the Ref and Cmp timing columns, measured on all cores
@@ -148,41 +148,44 @@ fn has_utest(rows: &[Row]) -> bool {
 const UTEST_HEADER: &str = "U-test p";
 const UTEST_AT: usize = 4;
 
-fn explain_cells(rows: &[Row], columns: usize, no_color: bool) -> CellTable {
-    let with_utest = has_utest(rows);
-    let refs = || {
-        rows.iter()
-            .map(|r| (r.comparison.ref_time(), r.comparison.ref_interval()))
-    };
-    let cmps = || {
-        rows.iter()
-            .map(|r| (r.comparison.cmp_time(), r.comparison.cmp_interval()))
-    };
-    let (ref_explicit, cmp_explicit) = (explicit_widths(refs()), explicit_widths(cmps()));
-    table_cells(rows, columns, |part, row| {
-        push_axis_cells(part, row.axis_cells);
-        let c = row.comparison;
-        let sides = [
-            (c.ref_time(), c.ref_interval(), ref_explicit),
-            (c.cmp_time(), c.cmp_interval(), cmp_explicit),
-        ];
-        for (time, interval, widths) in sides {
-            part.write_cell(|text| {
-                push_timing_with_explicit_interval(text, time, interval.as_ref(), widths)
-            });
+/// The explicit interval widths of the Ref and Cmp columns of the explain
+/// mode, over the whole table.
+fn explain_widths(rows: &[Row]) -> [[usize; 3]; 2] {
+    let refs = rows
+        .iter()
+        .map(|r| (r.comparison.ref_time(), r.comparison.ref_interval()));
+    let cmps = rows
+        .iter()
+        .map(|r| (r.comparison.cmp_time(), r.comparison.cmp_interval()));
+    [explicit_widths(refs), explicit_widths(cmps)]
+}
+
+fn explain_cells(
+    part: &mut CellPart,
+    c: &Comparison,
+    (explicit, with_utest): ([[usize; 3]; 2], bool),
+    no_color: bool,
+) {
+    let sides = [
+        (c.ref_time(), c.ref_interval(), explicit[0]),
+        (c.cmp_time(), c.cmp_interval(), explicit[1]),
+    ];
+    for (time, interval, widths) in sides {
+        part.write_cell(|text| {
+            push_timing_with_explicit_interval(text, time, interval.as_ref(), widths)
+        });
+    }
+    part.write_cell(|text| push_percentage(text, c.ref_noise()));
+    part.write_cell(|text| push_percentage(text, c.cmp_noise()));
+    if with_utest {
+        match c.utest_p() {
+            Some(p) => part.push_cell(&crate::pycompat::pyfmt::format_g(p, 3)),
+            None => part.push_cell("-"),
         }
-        part.write_cell(|text| push_percentage(text, c.ref_noise()));
-        part.write_cell(|text| push_percentage(text, c.cmp_noise()));
-        if with_utest {
-            match c.utest_p() {
-                Some(p) => part.push_cell(&crate::pycompat::pyfmt::format_g(p, 3)),
-                None => part.push_cell("-"),
-            }
-        }
-        part.push_cell(c.reason.code.display());
-        part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
-        part.write_cell(|text| push_status_cell(text, c.status, no_color));
-    })
+    }
+    part.push_cell(c.reason.code.display());
+    part.write_cell(|text| push_change(text, c.status, c.frac_diff_interval()));
+    part.write_cell(|text| push_status_cell(text, c.status, no_color));
 }
 
 /// Rows whose cells are written by one thread into one part of the table.
@@ -226,80 +229,102 @@ pub fn render_table(
     mode: DisplayMode,
     no_color: bool,
 ) -> String {
-    let (headers, aligns, cells) = table_parts(axis_names, rows, mode, no_color);
-    github_table_of(&headers, &aligns, &cells)
+    let layout = TableLayout::of(axis_names, rows, mode, no_color);
+    github_table_of(&layout.headers, &layout.aligns, &layout.cells(rows))
 }
 
-/// A table as made ahead of printing: its text, or for a huge table its
-/// cells and column layouts, written in pieces when printed.
-pub enum TableText {
-    Text(String),
-    Measured(MeasuredTable),
-}
+/// Rows a huge table is made of at a time, when it is written in pieces.
+const ROWS_A_CHUNK: usize = 16 * 1024;
 
 /// Pieces a huge table is written in.
 const TABLE_PIECE: usize = 1 << 20;
 
-impl TableText {
-    /// The text of [`render_table`].
-    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        match self {
-            TableText::Text(text) => out.write_all(text.as_bytes()),
-            TableText::Measured(table) => {
-                table.write_in_pieces(TABLE_PIECE, |piece| out.write_all(piece.as_bytes()))
-            }
-        }
-    }
-}
-
-/// [`render_table`], kept as cells and layouts when the table has at
-/// least `rows_to_measure` rows: a huge table's text is never held whole.
-pub fn render_table_text(
+/// The text of [`render_table`] written to `out` in pieces, its cells made
+/// a chunk of rows at a time: a huge table is never held whole (its cells
+/// are made three times instead of once).
+pub fn write_table_in_pieces(
     axis_names: &[String],
     rows: &[Row],
     (mode, no_color): (DisplayMode, bool),
-    rows_to_measure: usize,
-) -> TableText {
-    if rows.len() < rows_to_measure {
-        return TableText::Text(render_table(axis_names, rows, mode, no_color));
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let layout = TableLayout::of(axis_names, rows, mode, no_color);
+    let chunks: Vec<&[Row]> = rows.chunks(ROWS_A_CHUNK).collect();
+    let chunk = |index: usize| layout.cells(chunks[index]);
+    let written = write_github_table_in_chunks(
+        &layout.headers,
+        &layout.aligns,
+        (chunks.len(), &chunk),
+        TABLE_PIECE,
+        |piece| out.write_all(piece.as_bytes()),
+    )?;
+    if !written {
+        let text = github_table_of(&layout.headers, &layout.aligns, &layout.cells(rows));
+        out.write_all(text.as_bytes())?;
     }
-    let (headers, aligns, cells) = table_parts(axis_names, rows, mode, no_color);
-    match measured_github_table(headers, &aligns, cells) {
-        Ok(measured) => TableText::Measured(measured),
-        Err(text) => TableText::Text(text),
-    }
+    Ok(())
 }
 
-/// The headers, alignments and cells of a table.
-fn table_parts(
-    axis_names: &[String],
-    rows: &[Row],
-    mode: DisplayMode,
-    no_color: bool,
-) -> (Vec<String>, Vec<Align>, CellTable) {
-    let mut columns = mode_columns(mode);
-    if mode == DisplayMode::Explain && has_utest(rows) {
-        columns.insert(UTEST_AT, (UTEST_HEADER, Align::Right));
-    }
-    let mut headers = axis_headers(axis_names);
-    let mut aligns = vec![Align::Center; axis_names.len()];
-    headers.extend(columns.iter().map(|(name, _)| name.to_string()));
-    aligns.extend(columns.iter().map(|(_, align)| *align));
+/// What every row's cells need from the whole table.
+#[derive(Clone, Copy)]
+enum ColumnsOf {
+    Legacy,
+    Simple,
+    Explain([[usize; 3]; 2], bool),
+    Intervals([IntervalWidths; 2]),
+}
 
-    let count = headers.len();
-    let cells = match mode {
-        DisplayMode::Legacy => table_cells(rows, count, |part, row| {
+/// A table's headers, alignments, and what its rows' cells need.
+struct TableLayout {
+    headers: Vec<String>,
+    aligns: Vec<Align>,
+    columns: ColumnsOf,
+    no_color: bool,
+}
+
+impl TableLayout {
+    fn of(axis_names: &[String], rows: &[Row], mode: DisplayMode, no_color: bool) -> Self {
+        let with_utest = mode == DisplayMode::Explain && has_utest(rows);
+        let mut columns = mode_columns(mode);
+        if with_utest {
+            columns.insert(UTEST_AT, (UTEST_HEADER, Align::Right));
+        }
+        let mut headers = axis_headers(axis_names);
+        let mut aligns = vec![Align::Center; axis_names.len()];
+        headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+        aligns.extend(columns.iter().map(|(_, align)| *align));
+        let columns = match mode {
+            DisplayMode::Legacy => ColumnsOf::Legacy,
+            DisplayMode::Simple => ColumnsOf::Simple,
+            DisplayMode::Explain => ColumnsOf::Explain(explain_widths(rows), with_utest),
+            DisplayMode::Intervals => {
+                ColumnsOf::Intervals(timing_widths(rows, |row| row.comparison))
+            }
+        };
+        TableLayout {
+            headers,
+            aligns,
+            columns,
+            no_color,
+        }
+    }
+
+    /// The cells of these rows.
+    fn cells(&self, rows: &[Row]) -> CellTable {
+        let no_color = self.no_color;
+        table_cells(rows, self.headers.len(), |part, row| {
             push_axis_cells(part, row.axis_cells);
-            legacy_cells(part, row.comparison, no_color);
-        }),
-        DisplayMode::Simple => table_cells(rows, count, |part, row| {
-            push_axis_cells(part, row.axis_cells);
-            simple_cells(part, row.comparison, no_color);
-        }),
-        DisplayMode::Explain => explain_cells(rows, count, no_color),
-        DisplayMode::Intervals => interval_cells(rows, count, no_color),
-    };
-    (headers, aligns, cells)
+            let c = row.comparison;
+            match self.columns {
+                ColumnsOf::Legacy => legacy_cells(part, c, no_color),
+                ColumnsOf::Simple => simple_cells(part, c, no_color),
+                ColumnsOf::Explain(explicit, utest) => {
+                    explain_cells(part, c, (explicit, utest), no_color)
+                }
+                ColumnsOf::Intervals(widths) => interval_cells(part, c, widths, no_color),
+            }
+        })
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::parallel::map_in_parallel;
 
 use super::cell_table::{CellTable, RowCells};
 use super::cells::{CellType, column_type, format_cell};
-use super::text::{is_printable_ascii, py_rstrip, py_strip, strip_ansi};
+use super::text::{contains_ansi_code, is_printable_ascii, py_rstrip, py_strip, strip_ansi};
 use super::{
     Align, ColumnAlign, MIN_PADDING, Measure, SEPARATING_LINE, align_header, columns_per_thread,
     default_align, digits_after_point, github_table, has_invisible_codes, push_spaces, rule_line,
@@ -28,31 +28,101 @@ pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) 
     }
 }
 
-/// A table whose first pass is done, written by the second on demand (in
-/// pieces, so that a huge table is never held as one text).
-pub struct MeasuredTable {
-    headers: Vec<String>,
-    layouts: Vec<ColumnLayout>,
-    cells: CellTable,
-    measure: Measure,
+/// [`github_table_of`] of a table made chunk by chunk (`chunk(i)` gives the
+/// cells of the `i`-th of `chunks` chunks of rows, in order), written in
+/// pieces of about `piece` bytes: no chunk is kept past its use, so a huge
+/// table is never held whole. Each chunk is made three times (types and
+/// codes, widths, text). `Ok(false)`, with nothing written, when the table
+/// takes tabulate's general path (a separator row, a line break, an escape
+/// not within one cell): the caller then makes it whole.
+pub fn write_github_table_in_chunks<E>(
+    headers: &[String],
+    aligns: &[Align],
+    (chunks, chunk): (usize, &(dyn Fn(usize) -> CellTable + Sync)),
+    piece: usize,
+    mut write: impl FnMut(&str) -> Result<(), E>,
+) -> Result<bool, E> {
+    let Some((measure, types)) = first_pass_in_chunks(headers, chunks, chunk) else {
+        return Ok(false);
+    };
+    let indices: Vec<usize> = (0..headers.len()).collect();
+    let mut widths: Vec<ColumnWidths> = indices
+        .iter()
+        .map(|&column| ColumnWidths::new(types[column], aligns.get(column).copied()))
+        .collect();
+    for index in 0..chunks {
+        let table = chunk(index);
+        let per_thread = columns_per_thread(table.row_count());
+        widths = map_in_parallel(&indices, per_thread, |&column| {
+            let mut column_widths = widths[column].clone();
+            column_widths.add(table.column(column), measure);
+            column_widths
+        });
+    }
+    let layouts: Vec<ColumnLayout> = widths
+        .into_iter()
+        .zip(headers)
+        .map(|(column_widths, header)| column_widths.finish(header, measure))
+        .collect();
+    let mut out = String::new();
+    let mut flush = |out: &mut String| {
+        write(out)?;
+        out.clear();
+        Ok(())
+    };
+    write_head(headers, &layouts, measure, &mut out);
+    for index in 0..chunks {
+        let table = chunk(index);
+        write_body(&layouts, &table, measure, (&mut out, piece), &mut flush)?;
+    }
+    flush(&mut out)?;
+    Ok(true)
 }
 
-/// The first pass of [`github_table_of`], or the text itself when the
-/// table takes tabulate's general path.
-pub fn measured_github_table(
-    headers: Vec<String>,
-    aligns: &[Align],
-    cells: CellTable,
-) -> Result<MeasuredTable, String> {
-    match first_pass(&headers, aligns, &cells) {
-        Some((measure, layouts)) => Ok(MeasuredTable {
-            headers,
-            layouts,
-            cells,
-            measure,
-        }),
-        None => Err(github_table(&headers, aligns, &cells.to_rows())),
+/// The measure and column types of a table made in chunks, or `None` when
+/// it does not have the shape the second pass writes.
+fn first_pass_in_chunks(
+    headers: &[String],
+    chunks: usize,
+    chunk: &(dyn Fn(usize) -> CellTable + Sync),
+) -> Option<(Measure, Vec<CellType>)> {
+    let line_break = |text: &str| text.bytes().any(|b| b == b'\r' || b == b'\n');
+    if chunks == 0 || headers.iter().any(|h| line_break(h)) {
+        return None;
     }
+    let mut any_escape = headers.iter().any(|h| h.contains('\x1b'));
+    let mut has_invisible = headers.iter().any(|h| contains_ansi_code(h));
+    let mut types = vec![CellType::Bool; headers.len()];
+    let indices: Vec<usize> = (0..headers.len()).collect();
+    for index in 0..chunks {
+        let table = chunk(index);
+        if !has_simple_shape(headers, &table) || table.part_texts().any(line_break) {
+            return None;
+        }
+        if table.part_texts().any(|text| text.contains('\x1b')) {
+            for cell in table.cells_by_row().filter(|cell| cell.contains('\x1b')) {
+                any_escape = true;
+                has_invisible |= contains_ansi_code(cell);
+            }
+        }
+        let per_thread = columns_per_thread(table.row_count());
+        let chunk_types = map_in_parallel(&indices, per_thread, |&column| {
+            column_type(table.column(column).map(Some))
+        });
+        for (ty, chunk_ty) in types.iter_mut().zip(chunk_types) {
+            *ty = (*ty).max(chunk_ty);
+        }
+    }
+    // An escape outside any code may start one that reaches into the next
+    // cell: only the whole table's joined text tells.
+    if any_escape && !has_invisible {
+        return None;
+    }
+    let measure = Measure {
+        has_invisible,
+        multiline: false,
+    };
+    Some((measure, types))
 }
 
 /// The measure and column layouts, when the table has the shape the
@@ -123,6 +193,7 @@ fn is_separator(row: RowCells, columns: usize) -> bool {
 }
 
 /// What the second pass needs to know of a column.
+#[derive(Clone)]
 struct ColumnLayout {
     ty: CellType,
     align: ColumnAlign,
@@ -150,49 +221,9 @@ impl ColumnLayout {
         measure: Measure,
     ) -> Self {
         let ty = column_type(table.column(column).map(Some));
-        let mut layout = ColumnLayout {
-            ty,
-            align: align.map_or(default_align(ty), ColumnAlign::from),
-            width: 0,
-            most_places: -1,
-            extra_bytes: 0,
-            plain: true,
-        };
-        // The widest cell before its decimal spaces, less its places: the
-        // widest padded cell is this plus the most places.
-        let mut widest_less_places = isize::MIN;
-        // A cell like the one above it (columns repeat their values) is
-        // measured alike: only its bytes beyond its width add up again.
-        let mut previous: Option<(&str, usize)> = None;
-        for cell in table.column(column) {
-            if let Some((_, extra)) = previous.filter(|(text, _)| *text == cell) {
-                layout.extra_bytes += extra;
-                continue;
-            }
-            let formatted = layout.format(cell, measure);
-            let text = layout.shaped(&formatted);
-            let plain = is_plain(cell, &formatted, text);
-            layout.plain &= plain;
-            let visible = if plain {
-                text.len()
-            } else {
-                measure.width(text)
-            };
-            layout.extra_bytes += text.len() - visible;
-            previous = Some((cell, text.len() - visible));
-            if layout.align == ColumnAlign::Decimal {
-                let places = places(text, measure);
-                layout.most_places = layout.most_places.max(places);
-                widest_less_places = widest_less_places.max(visible as isize - places);
-            } else {
-                layout.width = layout.width.max(visible);
-            }
-        }
-        if layout.align == ColumnAlign::Decimal {
-            layout.width = (widest_less_places + layout.most_places) as usize;
-        }
-        layout.width = layout.width.max(measure.width(header) + MIN_PADDING);
-        layout
+        let mut widths = ColumnWidths::new(ty, align);
+        widths.add(table.column(column), measure);
+        widths.finish(header, measure)
     }
 
     /// `_format` of a cell in this column.
@@ -264,6 +295,74 @@ impl ColumnLayout {
     }
 }
 
+/// A column's layout while its cells are measured, in one or more runs of
+/// rows.
+#[derive(Clone)]
+struct ColumnWidths {
+    layout: ColumnLayout,
+    /// The widest cell before its decimal spaces, less its places: the
+    /// widest padded cell is this plus the most places.
+    widest_less_places: isize,
+}
+
+impl ColumnWidths {
+    fn new(ty: CellType, align: Option<Align>) -> Self {
+        ColumnWidths {
+            layout: ColumnLayout {
+                ty,
+                align: align.map_or(default_align(ty), ColumnAlign::from),
+                width: 0,
+                most_places: -1,
+                extra_bytes: 0,
+                plain: true,
+            },
+            widest_less_places: isize::MIN,
+        }
+    }
+
+    /// Measures the next cells of the column.
+    fn add<'c>(&mut self, cells: impl Iterator<Item = &'c str>, measure: Measure) {
+        let layout = &mut self.layout;
+        // A cell like the one above it (columns repeat their values) is
+        // measured alike: only its bytes beyond its width add up again.
+        let mut previous: Option<(&str, usize)> = None;
+        for cell in cells {
+            if let Some((_, extra)) = previous.filter(|(text, _)| *text == cell) {
+                layout.extra_bytes += extra;
+                continue;
+            }
+            let formatted = layout.format(cell, measure);
+            let text = layout.shaped(&formatted);
+            let plain = is_plain(cell, &formatted, text);
+            layout.plain &= plain;
+            let visible = if plain {
+                text.len()
+            } else {
+                measure.width(text)
+            };
+            layout.extra_bytes += text.len() - visible;
+            previous = Some((cell, text.len() - visible));
+            if layout.align == ColumnAlign::Decimal {
+                let places = places(text, measure);
+                layout.most_places = layout.most_places.max(places);
+                self.widest_less_places = self.widest_less_places.max(visible as isize - places);
+            } else {
+                layout.width = layout.width.max(visible);
+            }
+        }
+    }
+
+    /// The layout once every cell is measured.
+    fn finish(self, header: &str, measure: Measure) -> ColumnLayout {
+        let mut layout = self.layout;
+        if layout.align == ColumnAlign::Decimal {
+            layout.width = (self.widest_less_places + layout.most_places) as usize;
+        }
+        layout.width = layout.width.max(measure.width(header) + MIN_PADDING);
+        layout
+    }
+}
+
 /// A cell that formatting leaves as it is (`formatted` is the very text of
 /// the cell, not a copy), so that the second pass can shape the cell itself,
 /// and whose shaped text is printable ASCII, as wide as it is long.
@@ -289,70 +388,39 @@ fn write_table(
     table: &CellTable,
     measure: Measure,
 ) -> String {
-    let mut out = String::new();
+    let mut head = String::new();
+    write_head(headers, layouts, measure, &mut head);
+    let rule_len = head.len() - head.rfind('\n').map_or(0, |at| at + 1);
+    let mut out =
+        String::with_capacity(head.len() + body_capacity(layouts, table.row_count(), rule_len));
+    out.push_str(&head);
     let never = |_: &mut String| -> Result<(), std::convert::Infallible> { Ok(()) };
-    let Ok(()) = write_rows(
-        headers,
-        layouts,
-        table,
-        measure,
-        (&mut out, usize::MAX),
-        never,
-    );
+    let Ok(()) = write_body(layouts, table, measure, (&mut out, usize::MAX), never);
     out
 }
 
-impl MeasuredTable {
-    /// The text of [`github_table_of`], handed to `write` in pieces of
-    /// about `piece` bytes (whole lines).
-    pub fn write_in_pieces<E>(
-        &self,
-        piece: usize,
-        mut write: impl FnMut(&str) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let mut out = String::new();
-        let flush = |out: &mut String| {
-            write(out)?;
-            out.clear();
-            Ok(())
-        };
-        let (headers, layouts) = (&self.headers, &self.layouts);
-        write_rows(
-            headers,
-            layouts,
-            &self.cells,
-            self.measure,
-            (&mut out, piece),
-            flush,
-        )?;
-        write(&out)
-    }
-}
-
-/// The second pass into `out`, handed to `flush` (which empties it) each
-/// time it holds at least `piece` bytes.
-fn write_rows<E>(
-    headers: &[String],
-    layouts: &[ColumnLayout],
-    table: &CellTable,
-    measure: Measure,
-    (out, piece): (&mut String, usize),
-    mut flush: impl FnMut(&mut String) -> Result<(), E>,
-) -> Result<(), E> {
+/// The header line and the rule, into `out`.
+fn write_head(headers: &[String], layouts: &[ColumnLayout], measure: Measure, out: &mut String) {
     let widths: Vec<usize> = layouts.iter().map(|layout| layout.width).collect();
     let header_cells: Vec<_> = headers
         .iter()
         .zip(layouts)
         .map(|(header, layout)| align_header(header, layout.align, layout.width, measure))
         .collect();
-    let rule = rule_line(&widths);
-    let mut header_line = String::new();
-    write_row_line(&mut header_line, header_cells.iter());
-    let capacity = header_line.len() + body_capacity(layouts, table.row_count(), &rule);
-    out.reserve(capacity.min(piece.saturating_add(2 * rule.len() + 2)));
-    out.push_str(&header_line);
+    write_row_line(out, header_cells.iter());
     out.push('\n');
-    out.push_str(&rule);
+    out.push_str(&rule_line(&widths));
+}
+
+/// The rows of `table`, each after a line break, into `out`, handed to
+/// `flush` (which empties it) each time it holds at least `piece` bytes.
+fn write_body<E>(
+    layouts: &[ColumnLayout],
+    table: &CellTable,
+    measure: Measure,
+    (out, piece): (&mut String, usize),
+    mut flush: impl FnMut(&mut String) -> Result<(), E>,
+) -> Result<(), E> {
     let mut previous = vec![None; layouts.len()];
     for row in table.rows() {
         if out.len() >= piece {
@@ -385,9 +453,9 @@ fn push_spaces_and_bar(line: &mut String, count: usize) {
 /// At most the bytes of the rule and the rows: every row as wide as the
 /// rule (`|`, and for each column a space, the cell, a space and `|`), plus
 /// what the cells take beyond their width, and a line break each.
-fn body_capacity(layouts: &[ColumnLayout], rows: usize, rule: &str) -> usize {
+fn body_capacity(layouts: &[ColumnLayout], rows: usize, rule_len: usize) -> usize {
     let extra: usize = layouts.iter().map(|layout| layout.extra_bytes).sum();
-    (rows + 1) * (rule.len() + 1) + extra
+    (rows + 1) * (rule_len + 1) + extra
 }
 
 #[cfg(test)]
@@ -470,6 +538,7 @@ mod tests {
     #[test]
     fn two_passes_write_what_the_general_path_writes() {
         let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        let mut chunked = 0;
         for case in 0..4000 {
             let columns = 1 + random.below(6);
             let rows = match random.below(10) {
@@ -511,33 +580,48 @@ mod tests {
                 "case {case}: {headers:?} {aligns:?} {cells:?}"
             );
             let piece = [1, 7, 100, 1 << 20][random.below(4)];
-            assert_eq!(
-                in_pieces(headers, &aligns, table, piece),
-                expected,
-                "case {case}, pieces of {piece}: {aligns:?} {cells:?}"
-            );
+            let rows_a_chunk = 1 + random.below(rows.max(1) + 2);
+            if let Some(text) = in_chunks(&headers, &aligns, &cells, rows_a_chunk, piece) {
+                chunked += 1;
+                assert_eq!(
+                    text, expected,
+                    "case {case}, chunks of {rows_a_chunk} rows, pieces of {piece}: {aligns:?} {cells:?}"
+                );
+            }
         }
+        assert!(
+            chunked > 2000,
+            "only {chunked} tables were written in chunks"
+        );
     }
 
-    /// The text of [`measured_github_table`] written in pieces of `piece`
-    /// bytes, each piece ending a line (or the table).
-    fn in_pieces(headers: Vec<String>, aligns: &[Align], cells: CellTable, piece: usize) -> String {
-        let measured = match measured_github_table(headers, aligns, cells) {
-            Ok(measured) => measured,
-            Err(text) => return text,
-        };
+    /// The text of [`write_github_table_in_chunks`] on chunks of
+    /// `rows_a_chunk` rows, checking its pieces: each at least `piece`
+    /// bytes but the last, each but the first starting a line.
+    fn in_chunks(
+        headers: &[String],
+        aligns: &[Align],
+        cells: &[Vec<&str>],
+        rows_a_chunk: usize,
+        piece: usize,
+    ) -> Option<String> {
+        let columns = cells.first().map_or(headers.len(), Vec::len);
+        let chunks: Vec<&[Vec<&str>]> = cells.chunks(rows_a_chunk).collect();
+        let chunk = |index: usize| CellTable::of_rows(columns, chunks[index]);
         let mut pieces: Vec<String> = Vec::new();
-        let Ok(()) = measured.write_in_pieces(piece, |text| {
-            pieces.push(text.to_string());
-            Ok::<(), std::convert::Infallible>(())
-        });
+        let written =
+            write_github_table_in_chunks(headers, aligns, (chunks.len(), &chunk), piece, |text| {
+                pieces.push(text.to_string());
+                Ok::<(), std::convert::Infallible>(())
+            });
+        let Ok(true) = written else {
+            assert!(pieces.is_empty(), "a table not written wrote {pieces:?}");
+            return None;
+        };
         let (_, whole) = pieces.split_last().expect("at least one piece");
-        for text in whole {
-            assert!(text.len() >= piece, "a piece of {} bytes", text.len());
-        }
-        // Every piece but the first starts a line.
+        assert!(whole.iter().all(|text| text.len() >= piece));
         assert!(pieces[1..].iter().all(|text| text.starts_with('\n')));
-        pieces.concat()
+        Some(pieces.concat())
     }
 
     #[test]
