@@ -198,7 +198,7 @@ pub(super) fn check_states(pair: &BenchPair) -> Result<(), Failure> {
     if let Some(bench) = pair.instances().find(|b| b.states.is_none()) {
         return fail(bench, "has no 'states'");
     }
-    let positional = |b: &Benchmark| b.states().iter().any(|state| state.positional);
+    let positional = |b: &Benchmark| b.states().iter().any(|state| state.positional());
     if let Some(bench) = pair.instances().find(|b| positional(b)) {
         return fail(bench, "has a state that is an array, not an object");
     }
@@ -465,7 +465,7 @@ impl Decider<'_> {
     ) -> Result<StateRecord, Failure> {
         let (bench, compare) = (self.bench, state.compare_state());
         let axes = bench.axes.as_deref().unwrap_or(&[]);
-        if compare.axis_values.is_none() {
+        if !compare.has_axis_values_key() {
             // The reference's KeyError, where it reads the row's axis values.
             return Err(Failure::fatal(format!(
                 "state {} of benchmark {} has no 'axis_values'",
@@ -643,7 +643,7 @@ fn utest_p(state: &MatchedState) -> Option<f64> {
     let pool = |runs: &[crate::matching::RunState]| -> Option<Vec<f64>> {
         let mut samples = Vec::new();
         for run in runs {
-            samples.extend_from_slice(&run.state.gbench.as_ref()?.samples);
+            samples.extend_from_slice(&run.state.gbench()?.samples);
         }
         Some(samples)
     };
@@ -657,11 +657,7 @@ fn utest_p(state: &MatchedState) -> Option<f64> {
 fn presence(state: &State) -> decision::Presence {
     decision::Presence {
         skipped: state.is_skipped(),
-        skip_reason: state
-            .skip_reason
-            .as_ref()
-            .filter(|r| r.truthy())
-            .map(|r| r.py_str()),
+        skip_reason: state.skip_reason().map(|r| r.py_str()),
         has_summaries: state.has_summaries(),
     }
 }

@@ -361,38 +361,71 @@ pub struct Axis {
     pub flags: Option<String>,
 }
 
-/// A state. The derived reader (`remote = "Self"`) reads objects; the
-/// `Deserialize` impl below also takes an array, which serde would read
-/// positionally, as a marked state that fails when its benchmark is
-/// compared (the reference fails there, after the benchmark's heading).
-#[derive(Debug, Deserialize)]
-#[serde(remote = "Self")]
+/// A state, as the comparison reads it. 104 bytes (every state of every
+/// run is held until its benchmark is compared): what nearly every state
+/// has in place, the rest ([`RareState`]) boxed, and the flags in a byte.
+#[derive(Debug)]
 pub struct State {
-    /// Written as an array instead of an object.
-    #[serde(skip)]
-    pub positional: bool,
     /// Inline up to 24 bytes, as most state names are.
-    #[serde(deserialize_with = "state_name")]
     pub name: CompactString,
     /// [`StateDevice::Missing`] when the key is missing: the reference
     /// fails only when it filters the benchmark's states by device.
-    #[serde(default = "missing_device", deserialize_with = "state_device")]
     pub device: StateDevice,
+    /// Shared with the records of the state (`Arc`), not copied into them;
+    /// `None` for a JSON `null` or a missing key (told apart by a flag).
+    axis_values: Option<Arc<[AxisValue]>>,
+    pub summaries: Option<Summaries>,
+    rare: Option<Box<RareState>>,
+    flags: u8,
+}
+
+/// What few states have.
+#[derive(Debug, Default)]
+struct RareState {
+    /// A truthy `skip_reason` (the only kind the comparison reads).
+    skip_reason: Option<Scalar>,
+    /// A Google Benchmark instance: its repetitions (never in NVBench files).
+    gbench: Option<crate::loading::gbench::mapping::GbenchState>,
+}
+
+/// Written as an array instead of an object.
+const POSITIONAL: u8 = 1;
+/// No `axis_values` key.
+const NO_AXIS_VALUES: u8 = 2;
+/// A truthy `is_skipped` (the only kind the comparison reads).
+const SKIPPED: u8 = 4;
+
+/// A state object as the derived reader reads it (`State` keeps less).
+#[derive(Deserialize)]
+#[serde(rename = "State")]
+struct StateFields {
+    #[serde(deserialize_with = "state_name")]
+    name: CompactString,
+    #[serde(default = "missing_device", deserialize_with = "state_device")]
+    device: StateDevice,
     /// `None` when the key is missing (the reference's KeyError where it
     /// reads the row), `Some(None)` for a JSON `null` (no axis values).
     #[serde(default, deserialize_with = "present_axis_values")]
-    /// Shared with the records of the state (`Arc`), not copied into them.
-    pub axis_values: Option<Option<Arc<[AxisValue]>>>,
+    axis_values: Option<Option<Arc<[AxisValue]>>>,
     #[serde(default)]
-    pub summaries: Option<Summaries>,
+    summaries: Option<Summaries>,
     #[serde(default)]
-    pub is_skipped: Option<Scalar>,
-    /// Boxed: nearly every state has none (8 bytes instead of 24).
+    is_skipped: Option<Scalar>,
     #[serde(default)]
-    pub skip_reason: Option<Box<Scalar>>,
-    /// A Google Benchmark instance: its repetitions (never in NVBench files).
-    #[serde(skip)]
-    pub gbench: Option<Box<crate::loading::gbench::mapping::GbenchState>>,
+    skip_reason: Option<Scalar>,
+}
+
+impl From<StateFields> for State {
+    fn from(fields: StateFields) -> State {
+        let mut state = State::unnamed(false);
+        state.name = fields.name;
+        state.device = fields.device;
+        state.set_axis_values(fields.axis_values);
+        state.summaries = fields.summaries;
+        state.set_skipped(fields.is_skipped.as_ref());
+        state.set_skip_reason(fields.skip_reason);
+        state
+    }
 }
 
 impl State {
@@ -400,15 +433,72 @@ impl State {
     /// an array).
     pub(crate) fn unnamed(positional: bool) -> State {
         State {
-            positional,
             name: CompactString::default(),
             device: StateDevice::Missing,
             axis_values: None,
             summaries: None,
-            is_skipped: None,
-            skip_reason: None,
-            gbench: None,
+            rare: None,
+            flags: if positional {
+                POSITIONAL | NO_AXIS_VALUES
+            } else {
+                NO_AXIS_VALUES
+            },
         }
+    }
+
+    fn set_flag(&mut self, flag: u8, on: bool) {
+        self.flags = (self.flags & !flag) | if on { flag } else { 0 };
+    }
+
+    fn rare_mut(&mut self) -> &mut RareState {
+        self.rare.get_or_insert_with(Box::default)
+    }
+
+    /// Written as an array instead of an object.
+    pub fn positional(&self) -> bool {
+        self.flags & POSITIONAL != 0
+    }
+
+    /// The `axis_values` key: `None` when missing, `Some(None)` for `null`.
+    pub(crate) fn set_axis_values(&mut self, values: Option<Option<Arc<[AxisValue]>>>) {
+        self.set_flag(NO_AXIS_VALUES, values.is_none());
+        self.axis_values = values.flatten();
+    }
+
+    /// Whether the state has an `axis_values` key (`null` included).
+    pub fn has_axis_values_key(&self) -> bool {
+        self.flags & NO_AXIS_VALUES == 0
+    }
+
+    /// The `is_skipped` value, if any: only its truthiness is kept.
+    pub(crate) fn set_skipped(&mut self, is_skipped: Option<&Scalar>) {
+        self.set_flag(SKIPPED, is_skipped.is_some_and(Scalar::truthy));
+    }
+
+    /// The `skip_reason` value, if any: only a truthy one is kept.
+    pub(crate) fn set_skip_reason(&mut self, reason: Option<Scalar>) {
+        match reason.filter(Scalar::truthy) {
+            Some(reason) => self.rare_mut().skip_reason = Some(reason),
+            None => {
+                if let Some(rare) = &mut self.rare {
+                    rare.skip_reason = None;
+                }
+            }
+        }
+    }
+
+    /// A truthy `skip_reason`.
+    pub fn skip_reason(&self) -> Option<&Scalar> {
+        self.rare.as_ref()?.skip_reason.as_ref()
+    }
+
+    pub(crate) fn set_gbench(&mut self, gbench: crate::loading::gbench::mapping::GbenchState) {
+        self.rare_mut().gbench = Some(gbench);
+    }
+
+    /// A Google Benchmark instance's repetitions.
+    pub fn gbench(&self) -> Option<&crate::loading::gbench::mapping::GbenchState> {
+        self.rare.as_ref()?.gbench.as_ref()
     }
 }
 
@@ -421,7 +511,8 @@ impl<'de> Deserialize<'de> for State {
                 f.write_str("struct State")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<State, A::Error> {
-                State::deserialize(de::value::MapAccessDeserializer::new(map))
+                StateFields::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(State::from)
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<State, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
@@ -434,27 +525,24 @@ impl<'de> Deserialize<'de> for State {
 
 impl State {
     pub fn axis_values(&self) -> &[AxisValue] {
-        self.axis_values
-            .as_ref()
-            .and_then(Option::as_deref)
-            .unwrap_or(&[])
+        self.axis_values.as_deref().unwrap_or(&[])
     }
 
     /// The axis values, shared (an empty list when there are none).
     pub fn shared_axis_values(&self) -> Arc<[AxisValue]> {
         match &self.axis_values {
-            Some(Some(values)) => Arc::clone(values),
-            _ => Arc::from(Vec::new()),
+            Some(values) => Arc::clone(values),
+            None => Arc::from(Vec::new()),
         }
     }
 
     pub fn is_skipped(&self) -> bool {
-        self.is_skipped.as_ref().is_some_and(Scalar::truthy)
+        self.flags & SKIPPED != 0
     }
 
     /// `bool(state.get("summaries"))`.
     pub fn has_summaries(&self) -> bool {
-        self.summaries.as_ref().is_some_and(|s| s.count > 0)
+        self.summaries.as_ref().is_some_and(Summaries::is_truthy)
     }
 }
 
@@ -511,6 +599,37 @@ impl<'de> Deserialize<'de> for AxisValue {
 }
 
 #[cfg(test)]
+mod state_tests {
+    use super::*;
+
+    fn state(json: &str) -> State {
+        serde_json::from_str(json).expect(json)
+    }
+
+    /// What the flags and the boxed rare fields keep reads as the values
+    /// themselves would.
+    #[test]
+    fn flags_and_rare_fields_read_as_the_values() {
+        let plain = state(r#"{"name": "a", "axis_values": [], "is_skipped": false}"#);
+        assert!(plain.has_axis_values_key() && !plain.is_skipped() && !plain.positional());
+        assert!(plain.skip_reason().is_none() && plain.rare.is_none());
+        let missing = state(r#"{"name": "a", "is_skipped": "yes", "skip_reason": 0}"#);
+        assert!(!missing.has_axis_values_key() && missing.is_skipped());
+        // A falsy reason is no reason (and takes no box).
+        assert!(missing.skip_reason().is_none() && missing.rare.is_none());
+        let null = state(r#"{"name": "a", "axis_values": null, "skip_reason": "why"}"#);
+        assert!(null.has_axis_values_key() && null.axis_values().is_empty());
+        assert_eq!(
+            null.skip_reason().map(Scalar::py_str).as_deref(),
+            Some("why")
+        );
+        let skipped = state(r#"{"name": "a", "is_skipped": {"k": 1}}"#);
+        assert!(skipped.is_skipped());
+        assert!(state("[1, 2]").positional());
+    }
+}
+
+#[cfg(test)]
 mod size_tests {
     use super::*;
 
@@ -521,7 +640,8 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<StateDevice>(), 16);
         assert_eq!(std::mem::size_of::<AxisValue>(), 8);
         assert_eq!(std::mem::size_of::<AxisValueData>(), 72);
-        assert_eq!(std::mem::size_of::<Summaries>(), 56);
-        assert_eq!(std::mem::size_of::<State>(), 168);
+        assert_eq!(std::mem::size_of::<Summaries>(), 32);
+        assert_eq!(std::mem::size_of::<Option<Summaries>>(), 32);
+        assert_eq!(std::mem::size_of::<State>(), 104);
     }
 }

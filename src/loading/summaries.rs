@@ -351,20 +351,24 @@ pub enum SummaryData {
 /// The `summaries` list of a state, reduced to what the comparison reads:
 /// the extracted value of the first summary of each known tag, as a linear
 /// search would find it.
+///
+/// 32 bytes (every state holds one until its benchmark is compared): the
+/// entries in a boxed slice, counts and positions in 4 bytes each.
 #[derive(Debug, Clone, Default)]
 pub struct Summaries {
-    pub count: usize,
     /// `(tag, position in the list, value)` of the first summary of each tag.
-    first: Vec<(Tag, Position, Slot)>,
+    first: Box<[(Tag, Position, Slot)]>,
+    /// The length of the list (saturated at `u32::MAX`).
+    count: u32,
     /// Position of the first summary without a `tag` key: a linear search
     /// reaching it fails.
-    first_untagged: Option<Position>,
+    first_untagged: Option<Counted>,
+    /// Summaries computed from this many repetitions of an input without a
+    /// clock domain (Google Benchmark), not read from an NVBench file.
+    repetitions: Option<Counted>,
     /// `summaries` is a truthy value that is not a list (a number, a
     /// string, an object): the reference fails only where it looks inside.
     not_a_list: bool,
-    /// Summaries computed from this many repetitions of an input without a
-    /// clock domain (Google Benchmark), not read from an NVBench file.
-    repetitions: Option<u32>,
 }
 
 /// A summary's position in its list, in 4 bytes: 24-byte entries instead
@@ -374,6 +378,22 @@ type Position = u32;
 
 fn position(index: usize) -> Position {
     Position::try_from(index).unwrap_or(Position::MAX)
+}
+
+/// A position or a count in an `Option` of 4 bytes: one more than it
+/// (saturated at `u32::MAX - 1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Counted(std::num::NonZeroU32);
+
+impl Counted {
+    fn of(value: usize) -> Counted {
+        let stored = u32::try_from(value).unwrap_or(u32::MAX).saturating_add(1);
+        Counted(std::num::NonZeroU32::new(stored).unwrap_or(std::num::NonZeroU32::MAX))
+    }
+
+    fn get(self) -> u32 {
+        self.0.get() - 1
+    }
 }
 
 /// An extracted value as kept: a number in place (what nearly every
@@ -416,7 +436,7 @@ impl Summaries {
     /// tag once, in the order given).
     pub fn computed(values: &[(Tag, f64)], repetitions: usize) -> Summaries {
         Summaries {
-            count: values.len().max(1),
+            count: position(values.len().max(1)),
             first: values
                 .iter()
                 .enumerate()
@@ -424,60 +444,61 @@ impl Summaries {
                 .collect(),
             first_untagged: None,
             not_a_list: false,
-            repetitions: Some(u32::try_from(repetitions).unwrap_or(u32::MAX)),
+            repetitions: Some(Counted::of(repetitions)),
         }
     }
 
     /// The repetitions computed summaries come from (`None`: read from a file).
     pub fn repetitions(&self) -> Option<usize> {
-        self.repetitions.map(|count| count as usize)
+        self.repetitions.map(|count| count.get() as usize)
+    }
+
+    /// `bool(state.get("summaries"))`, when `summaries` is present.
+    pub fn is_truthy(&self) -> bool {
+        self.count > 0
     }
 
     /// A `summaries` value that is not a list; a falsy one is no summaries
     /// at all (`bool(state.get("summaries"))`), a truthy one fails when read.
     fn not_a_list(truthy: bool) -> Summaries {
         Summaries {
-            count: usize::from(truthy),
+            count: u32::from(truthy),
             not_a_list: truthy,
             ..Summaries::default()
         }
     }
 
+    #[inline]
     pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
         if self.not_a_list {
             return Lookup::NotAList;
         }
         let found = self.first.iter().find(|(t, _, _)| *t == tag);
-        match (found, self.first_untagged) {
+        match (found, self.first_untagged.map(Counted::get)) {
             (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
             (None, Some(_)) => Lookup::Untagged,
             (Some((_, _, value)), _) => Lookup::Found(value.get()),
             (None, None) => Lookup::Missing,
         }
     }
+}
 
-    /// Appends a summary read by a reader that walks the list itself
-    /// ([`crate::loading::schema`]), as the list's visitor records it.
-    /// Summaries a reader that walks the list itself is about to read:
-    /// room for every tag the comparison reads, so that the list is not
-    /// reallocated as it grows (from 1 to 11 tags, four times a state);
-    /// [`Summaries::finish_reading`] gives the rest back.
-    pub(crate) fn for_reading() -> Summaries {
-        Summaries {
-            first: Vec::with_capacity(Tag::COUNT),
-            ..Summaries::default()
-        }
-    }
+/// A `summaries` list as it is read: [`SummariesReader::finish`] moves
+/// what was kept into a [`Summaries`] of its exact size, and the reader
+/// (its room for every tag the comparison reads) serves the next list.
+#[derive(Default)]
+pub(crate) struct SummariesReader {
+    count: usize,
+    first: Vec<(Tag, Position, Slot)>,
+    first_untagged: Option<Counted>,
+}
 
-    /// A summary whose tag the comparison does not read, for such a
-    /// reader: as [`Summaries::push_read`] records it, only counted.
+impl SummariesReader {
+    /// A summary whose tag the comparison does not read, for a reader that
+    /// walks the list itself ([`crate::loading::schema`]): as
+    /// [`SummariesReader::push_read`] records it, only counted.
     pub(crate) fn push_other(&mut self) {
         self.count += 1;
-    }
-
-    /// The list is read: room for four tags is kept otherwise, on every state.
-    pub(crate) fn finish_reading(&mut self) {
-        self.first.shrink_to_fit();
     }
 
     pub(crate) fn push_read(&mut self, tag: RawTag, data: SummaryData) {
@@ -486,16 +507,35 @@ impl Summaries {
     }
 
     /// A summary of a known tag whose value the schema reader extracted
-    /// itself (see `schema::walk`): as [`Summaries::push_read`] with its data.
+    /// itself (see `schema::walk`): as [`SummariesReader::push_read`] with
+    /// its data.
     pub(crate) fn push_extracted(&mut self, tag: Tag, value: Extracted) {
         self.keep_first(tag, self.count, || value);
         self.count += 1;
     }
 
+    /// Forgets a list given up on.
+    pub(crate) fn clear(&mut self) {
+        self.count = 0;
+        self.first.clear();
+        self.first_untagged = None;
+    }
+
+    /// The list read so far, as kept; the reader is empty again.
+    pub(crate) fn finish(&mut self) -> Summaries {
+        Summaries {
+            first: self.first.drain(..).collect(),
+            count: position(std::mem::take(&mut self.count)),
+            first_untagged: self.first_untagged.take(),
+            repetitions: None,
+            not_a_list: false,
+        }
+    }
+
     fn record(&mut self, position: usize, summary: RawSummary) {
         match summary.tag {
             RawTag::Missing => {
-                self.first_untagged.get_or_insert(self::position(position));
+                self.first_untagged.get_or_insert(Counted::of(position));
             }
             RawTag::Known(tag) => {
                 self.keep_first(tag, position, || extract_summary(tag, &summary.data));
@@ -661,13 +701,12 @@ impl<'de> Deserialize<'de> for Summaries {
                 Ok(Summaries::not_a_list(truthy))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Summaries, A::Error> {
-                let mut summaries = Summaries::default();
+                let mut summaries = SummariesReader::default();
                 while let Some(summary) = seq.next_element::<RawSummary>()? {
                     summaries.record(summaries.count, summary);
                     summaries.count += 1;
                 }
-                summaries.finish_reading();
-                Ok(summaries)
+                Ok(summaries.finish())
             }
         }
         deserializer.deserialize_any(SummariesVisitor)

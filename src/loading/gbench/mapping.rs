@@ -167,26 +167,20 @@ fn instance_state(
     } else {
         format!("Device=0 {}", key.join(" "))
     };
-    let mut state = State {
-        positional: false,
-        name: name.into(),
-        device: StateDevice::Id(0),
-        axis_values: Some(Some(
-            axes.iter()
-                .map(|(n, v)| {
-                    AxisValue::new(
-                        n.as_str().into(),
-                        Some(Scalar::Str("int64".into())),
-                        Some(Scalar::Int(*v)),
-                    )
-                })
-                .collect(),
-        )),
-        summaries: None,
-        is_skipped: None,
-        skip_reason: None,
-        gbench: None,
-    };
+    let mut state = State::unnamed(false);
+    state.name = name.into();
+    state.device = StateDevice::Id(0);
+    state.set_axis_values(Some(Some(
+        axes.iter()
+            .map(|(n, v)| {
+                AxisValue::new(
+                    n.as_str().into(),
+                    Some(Scalar::Str("int64".into())),
+                    Some(Scalar::Int(*v)),
+                )
+            })
+            .collect(),
+    )));
     let label = instance
         .iterations
         .iter()
@@ -197,12 +191,12 @@ fn instance_state(
             return Ok(None);
         };
         state.summaries = Some(Summaries::computed(&values, repetitions));
-        state.gbench = Some(Box::new(GbenchState {
+        state.set_gbench(GbenchState {
             repetitions,
             from_aggregates: true,
             label,
             ..GbenchState::default()
-        }));
+        });
         return Ok(Some(state));
     }
     let (failed, succeeded): (Vec<&Entry>, Vec<&Entry>) =
@@ -235,8 +229,8 @@ fn instance_state(
             .iter()
             .find_map(|e| e.failure_message())
             .unwrap_or("every repetition failed");
-        state.is_skipped = Some(Scalar::Bool(true));
-        state.skip_reason = Some(Box::new(Scalar::Str(message.into())));
+        state.set_skipped(Some(&Scalar::Bool(true)));
+        state.set_skip_reason(Some(Scalar::Str(message.into())));
     } else {
         let mut sorted = samples.clone();
         sorted.sort_by(f64::total_cmp);
@@ -263,13 +257,13 @@ fn instance_state(
             ));
         }
     }
-    state.gbench = Some(Box::new(GbenchState {
+    state.set_gbench(GbenchState {
         repetitions: samples.len(),
         samples,
         dropped: failed.len(),
         from_aggregates: false,
         label,
-    }));
+    });
     Ok(Some(state))
 }
 
@@ -337,7 +331,7 @@ pub fn map_file(path: &str, file: &GbenchFile, metric: Metric) -> Result<Mapped,
         let Some(state) = instance_state(path, instance, &axes, metric)? else {
             continue;
         };
-        if let Some(g) = &state.gbench {
+        if let Some(g) = state.gbench() {
             if g.dropped > 0 && g.repetitions > 0 {
                 dropped += g.dropped;
                 dropped_states += 1;
@@ -419,7 +413,7 @@ mod tests {
         assert_eq!(benches[0].name, "BM_x");
         let state = &benches[0].states()[0];
         assert_eq!(state.name, "Device=0 arg0=8");
-        let g = state.gbench.as_ref().unwrap();
+        let g = state.gbench().unwrap();
         assert_eq!(g.samples, [10.0 * 1e-6, 12.0 * 1e-6, 11.0 * 1e-6]);
         let timing = crate::loading::timing::extract_timing(
             state.summaries.as_ref().unwrap(),
@@ -441,9 +435,9 @@ mod tests {
         bad["error_message"] = "boom".into();
         let f = file(serde_json::json!([bad, rep("BM_e", 1, 5.0, "ns")]));
         let mapped = map_file("f.json", &f, Metric::Real).unwrap();
-        let state = &mapped.root.benchmarks.unwrap()[0].states()[0]
-            .gbench
-            .clone()
+        let state = mapped.root.benchmarks.unwrap()[0].states()[0]
+            .gbench()
+            .cloned()
             .unwrap();
         assert_eq!((state.repetitions, state.dropped), (1, 1));
         assert_eq!(mapped.notes.len(), 1);

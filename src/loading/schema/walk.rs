@@ -14,7 +14,8 @@ use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{self, Axis, AxisValue, Benchmark, Meta, Root, State};
 use crate::loading::scalar::Scalar;
 use crate::loading::summaries::{
-    DataEntry, Extracted, RawTag, Summaries, SummaryData, Tag, Word, extract_summary,
+    DataEntry, Extracted, RawTag, Summaries, SummariesReader, SummaryData, Tag, Word,
+    extract_summary,
 };
 use crate::pycompat::{pyfmt, pyjson};
 
@@ -28,6 +29,8 @@ pub(super) struct Walker<'a> {
     /// into an allocation of its exact length (no growth, no slack).
     axis_scratch: Vec<AxisValue>,
     axis_handles: AxisInterner<'a>,
+    /// A state's summaries as they are read (its room is kept for the next).
+    summaries: SummariesReader,
 }
 
 /// Keys seen in an object, one bit each: a second one is left to the full reader.
@@ -146,6 +149,7 @@ impl<'a> Walker<'a> {
             tokens: Tokens::new(input, avx2),
             axis_scratch: Vec::new(),
             axis_handles: AxisInterner::default(),
+            summaries: SummariesReader::default(),
         }
     }
 
@@ -454,7 +458,7 @@ impl<'a> Walker<'a> {
                 }
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
-                    state.axis_values = if this.byte(value) == b'[' {
+                    state.set_axis_values(if this.byte(value) == b'[' {
                         Some(Some(this.walk_or_delegate(
                             value,
                             inner,
@@ -463,7 +467,7 @@ impl<'a> Walker<'a> {
                         )?))
                     } else {
                         this.delegate(value, inner, |p| model::present_axis_values(p))?
-                    };
+                    });
                 }
                 _ if this.is(key, b"summaries\"") => {
                     seen.first(3)?;
@@ -477,13 +481,20 @@ impl<'a> Walker<'a> {
                 }
                 _ if this.is(key, b"is_skipped\"") => {
                     seen.first(4)?;
-                    state.is_skipped =
-                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                    let is_skipped = if matches!(this.byte(value), b't' | b'f') {
+                        // The usual `false`, without the full reader.
+                        this.check_scalar(value)?;
+                        Some(Scalar::Bool(this.byte(value) == b't'))
+                    } else {
+                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?
+                    };
+                    state.set_skipped(is_skipped.as_ref());
                 }
                 _ if this.is(key, b"skip_reason\"") => {
                     seen.first(5)?;
-                    state.skip_reason =
-                        this.delegate(value, inner, |p| Option::<Box<Scalar>>::deserialize(p))?;
+                    let reason =
+                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
+                    state.set_skip_reason(reason);
                 }
                 _ => return Ok(false),
             }
@@ -596,7 +607,20 @@ impl<'a> Walker<'a> {
 
     /// A `summaries` list whose summaries all start with a string `tag`.
     fn summaries(&mut self, start: usize, depth: usize) -> Result<Summaries, Bail> {
-        let mut summaries = Summaries::for_reading();
+        let mut summaries = std::mem::take(&mut self.summaries);
+        let read = self.summary_list(start, depth, &mut summaries);
+        let list = read.map(|()| summaries.finish());
+        summaries.clear();
+        self.summaries = summaries;
+        list
+    }
+
+    fn summary_list(
+        &mut self,
+        start: usize,
+        depth: usize,
+        summaries: &mut SummariesReader,
+    ) -> Result<(), Bail> {
         let member_depth = depth + 2;
         self.elements(start, |this, pos| {
             let Some(first) = this.first_member(pos)? else {
@@ -643,9 +667,7 @@ impl<'a> Walker<'a> {
                 (tag, _) => summaries.push_read(tag, SummaryData::Entries(Vec::new())),
             }
             Ok(())
-        })?;
-        summaries.finish_reading();
-        Ok(summaries)
+        })
     }
 
     /// The value of the `data` of a summary the comparison reads.
