@@ -62,3 +62,28 @@ pub fn reserve_heap(_bytes: usize) {}
 /// Other allocators keep their own policies.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn keep_freed_memory() {}
+
+/// States compared in one device pair from which [`release_free_memory`]
+/// is worth its cost (a walk over the heap's free blocks, about a
+/// millisecond a hundred megabytes).
+pub const HUGE_COMPARISON: usize = 50_000;
+
+/// Hands the whole free pages of every heap back to the kernel. With the
+/// thresholds of [`keep_freed_memory`] nothing is handed back on its own,
+/// so on a huge comparison the temporaries of one step (the match's maps,
+/// the matched states) would stay resident beside what the next step
+/// allocates in other heaps: the peak RSS would be the sum of every heap's
+/// high-water mark.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn release_free_memory() {
+    unsafe extern "C" {
+        fn malloc_trim(pad: usize) -> std::ffi::c_int;
+    }
+    // SAFETY: glibc's documented call; it only returns free pages.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn release_free_memory() {}

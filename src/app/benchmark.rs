@@ -21,7 +21,7 @@ use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
 use crate::rendering::axes::axis_cells;
 use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
-use crate::rendering::table::{DisplayMode, Row, render_table};
+use crate::rendering::table::{DisplayMode, Row, TableText, render_table_text};
 use crate::settings::{Layout, Settings};
 
 use super::sections::{FileContext, device_names};
@@ -100,10 +100,44 @@ impl DecidedState {
 
 /// The side-effect-free work of one device pair: its state matching, the
 /// decisions and, when every decision succeeded, its table.
-pub(super) struct PairWork<'a> {
-    pub(super) state_match: StateMatch<'a>,
+pub(super) struct PairWork {
+    /// The `(key, occurrence)` of states of the reference side only.
+    pub(super) only_reference: Vec<(String, usize)>,
+    /// The `(key, occurrence)` of states of the compare side only.
+    pub(super) only_compare: Vec<(String, usize)>,
     pub(super) decided: Vec<DecidedState>,
-    pub(super) table: Option<String>,
+    /// What the summary chart takes from each decided state's compare
+    /// state, when the chart is drawn: the matched states (and their
+    /// borrow of the parsed runs) are dropped before the table is made.
+    pub(super) chart_keys: Option<Vec<ChartKey>>,
+    pub(super) table: Option<TableText>,
+}
+
+/// The summary chart's view of a compare state: the axis-filter group it
+/// matches and its device id.
+#[derive(Clone, Copy)]
+pub(super) struct ChartKey {
+    pub(super) group: Option<u32>,
+    pub(super) device: Option<i64>,
+}
+
+impl ChartKey {
+    fn of(state: &State, groups: &[Vec<AxisFilter>]) -> ChartKey {
+        let group = groups
+            .iter()
+            .position(|group| crate::matching::filters::matches_filters(state, group));
+        ChartKey {
+            group: group.and_then(|g| u32::try_from(g).ok()),
+            device: state.device.id(),
+        }
+    }
+
+    /// The filters of the group the state matched (none when it matched no group).
+    pub(super) fn filters<'g>(&self, groups: &'g [Vec<AxisFilter>]) -> &'g [AxisFilter] {
+        self.group
+            .and_then(|g| groups.get(g as usize))
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 /// The reference and compare device of each device pair, paired by position.
@@ -187,7 +221,7 @@ pub(super) fn prepare_benchmark<'a>(
     context: &FileContext,
     pair: &BenchPair<'a>,
     resolve_sidecars: bool,
-) -> Option<Vec<PairWork<'a>>> {
+) -> Option<Vec<PairWork>> {
     let device_pairs = benchmark_device_pairs(s, pair).ok()?;
     check_states(pair).ok()?;
     let groups = s.filters.axis_filter_groups(&pair.bench().name);
@@ -215,7 +249,7 @@ pub(super) fn prepare_pair<'a>(
     devices: (i64, i64),
     (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
     resolve_sidecars: bool,
-) -> Result<PairWork<'a>, Failure> {
+) -> Result<PairWork, Failure> {
     let mut state_match = matching::match_states(
         &pair.bench().name,
         (&pair.reference, &pair.compare),
@@ -223,6 +257,10 @@ pub(super) fn prepare_pair<'a>(
         groups,
         s.report_missing,
     )?;
+    let huge = state_match.matched.len() >= crate::memory::HUGE_COMPARISON;
+    if huge {
+        crate::memory::release_free_memory();
+    }
     let (ref_name, cmp_name) = device_names(context, devices);
     let decider = Decider {
         settings: s,
@@ -245,6 +283,22 @@ pub(super) fn prepare_pair<'a>(
     if s.sort_by_change {
         sort_by_change(&mut state_match.matched, &mut decided, s.display);
     }
+    let chart_keys = (s.charts.summary && s.inputs.layout != Layout::NWay).then(|| {
+        let keys = state_match.matched.iter();
+        keys.map(|m| ChartKey::of(m.compare_state(), groups))
+            .collect()
+    });
+    // The matched states are not needed past this point; on huge inputs
+    // they would otherwise be held while the table is made.
+    let StateMatch {
+        matched,
+        only_reference,
+        only_compare,
+    } = state_match;
+    drop(matched);
+    if huge {
+        crate::memory::release_free_memory();
+    }
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
     // An N-way table joins every candidate's records later.
@@ -253,8 +307,10 @@ pub(super) fn prepare_pair<'a>(
         .filter(|_| s.inputs.layout != Layout::NWay)
         .map(|records| table_text(s, axis_names, records));
     Ok(PairWork {
-        state_match,
+        only_reference,
+        only_compare,
         decided,
+        chart_keys,
         table,
     })
 }
@@ -307,7 +363,7 @@ pub(super) fn table_text<'r>(
     s: &Settings,
     axis_names: &[String],
     records: impl IntoIterator<Item = &'r StateRecord>,
-) -> String {
+) -> TableText {
     let shown = records.into_iter().filter(|r| r.displayed);
     let cells = |r: &StateRecord| {
         r.axis_values
@@ -323,7 +379,8 @@ pub(super) fn table_text<'r>(
                     comparison: &r.comparison,
                 })
                 .collect();
-            render_table(axis_names, &rows, s.display, s.no_color)
+            let mode = (s.display, s.no_color);
+            render_table_text(axis_names, &rows, mode, crate::memory::HUGE_COMPARISON)
         }
         Layout::Repetitions | Layout::NWay => {
             let rows: Vec<RepetitionRow> = shown
@@ -335,7 +392,9 @@ pub(super) fn table_text<'r>(
                     })
                 })
                 .collect();
-            render_repetition_table(axis_names, &rows, s.display, s.no_color)
+            TableText::Text(render_repetition_table(
+                axis_names, &rows, s.display, s.no_color,
+            ))
         }
     }
 }

@@ -24,8 +24,7 @@ use crate::deciding::report::{MissingKind, Presence, Report, StateRecord};
 use crate::failure::Failure;
 use crate::loading::runs::{Mixed, RunGroup, RunGroups, SideArgs, run_groups};
 use crate::loading::sidecar::Warnings;
-use crate::matching::StateMatch;
-use crate::matching::filters::{AxisFilter, matching_group};
+use crate::matching::filters::AxisFilter;
 use crate::matching::nothing_compared::{Offer, pair_offer};
 use crate::output::{Console, Outputs};
 use crate::parallel::{drop_in_background, map_in_parallel};
@@ -355,7 +354,7 @@ impl<'s> Run<'s> {
         &mut self,
         pair: &BenchPair<'a>,
         context: &FileContext,
-        prepared: Option<Vec<PairWork<'a>>>,
+        prepared: Option<Vec<PairWork>>,
         console: &mut Console,
     ) -> Result<(), Failure> {
         let s = self.settings;
@@ -407,13 +406,10 @@ impl<'s> Run<'s> {
         let s = self.settings;
         let (context, (ref_id, cmp_id)) = (pair.context, pair.devices);
         let PairWork {
-            state_match:
-                StateMatch {
-                    matched,
-                    only_reference,
-                    only_compare,
-                },
+            only_reference,
+            only_compare,
             decided,
+            chart_keys,
             table,
         } = work;
         self.report().add_missing_states(
@@ -423,7 +419,7 @@ impl<'s> Run<'s> {
         );
         let mut decided = decided;
         let mut table_rows = 0;
-        for (index, state) in matched.iter().enumerate() {
+        for index in 0..decided.len() {
             for warning in decided[index].take_warnings() {
                 self.warnings.warn(warning);
             }
@@ -440,15 +436,12 @@ impl<'s> Run<'s> {
             }
             if record.displayed {
                 self.add_bulk_rows(record, table_rows, run_files);
-                if s.charts.summary && s.inputs.layout != Layout::NWay {
-                    let compare = state.compare_state();
-                    let name = compare
+                if let Some(key) = chart_keys.as_ref().map(|keys| keys[index]) {
+                    let name = key
                         .device
-                        .id()
-                        .and_then(|id| find_device(context.cmp_devices, id));
-                    let name = name.map(device_name);
-                    let filters = matching_group(compare, pair.groups);
-                    self.charts.add_row(record, filters, name);
+                        .and_then(|id| find_device(context.cmp_devices, id))
+                        .map(device_name);
+                    self.charts.add_row(record, key.filters(pair.groups), name);
                 }
                 self.displayed_rows += 1;
                 table_rows += 1;
@@ -472,7 +465,10 @@ impl<'s> Run<'s> {
         if table_rows > 0 {
             let heading = device_heading(context, &pair.bench.name, ref_id, cmp_id)?;
             let table = table.unwrap_or_else(|| table_text(s, pair.axis_names, &records));
-            write!(console.tables(), "{heading}\n\n{table}\n\n").map_err(Failure::write)?;
+            let out = console.tables();
+            write!(out, "{heading}\n\n").map_err(Failure::write)?;
+            table.write_to(out).map_err(Failure::write)?;
+            out.write_all(b"\n\n").map_err(Failure::write)?;
             // As in the reference, an along chart follows a printed table.
             let cmp_name = find_device(context.cmp_devices, cmp_id)
                 .map(device_name)

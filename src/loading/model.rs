@@ -458,13 +458,56 @@ impl State {
     }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct AxisValue {
+/// One entry of a state's `axis_values`: a shared handle (8 bytes), as
+/// the few values of each axis repeat in every state of a cartesian
+/// product; the schema reader hands out one handle per distinct entry of
+/// a file (see `schema::walk`).
+#[derive(Clone, PartialEq)]
+pub struct AxisValue(Arc<AxisValueData>);
+
+#[derive(Debug, PartialEq, Deserialize)]
+#[serde(rename = "AxisValue")]
+pub struct AxisValueData {
     pub name: CompactString,
     #[serde(rename = "type", default)]
     pub value_type: Option<Scalar>,
     #[serde(default, deserialize_with = "present")]
     pub value: Option<Scalar>,
+}
+
+impl AxisValue {
+    pub fn new(name: CompactString, value_type: Option<Scalar>, value: Option<Scalar>) -> Self {
+        AxisValue(Arc::new(AxisValueData {
+            name,
+            value_type,
+            value,
+        }))
+    }
+
+    /// Whether both are one handle (shared by the schema reader).
+    pub fn shares(&self, other: &AxisValue) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for AxisValue {
+    type Target = AxisValueData;
+    fn deref(&self) -> &AxisValueData {
+        &self.0
+    }
+}
+
+/// As the entry itself: a shared handle and a copy print alike.
+impl fmt::Debug for AxisValue {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'de> Deserialize<'de> for AxisValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        AxisValueData::deserialize(deserializer).map(|data| AxisValue(Arc::new(data)))
+    }
 }
 
 #[cfg(test)]
@@ -476,7 +519,8 @@ mod size_tests {
     #[test]
     fn parsed_states_stay_small() {
         assert_eq!(std::mem::size_of::<StateDevice>(), 16);
-        assert_eq!(std::mem::size_of::<AxisValue>(), 72);
+        assert_eq!(std::mem::size_of::<AxisValue>(), 8);
+        assert_eq!(std::mem::size_of::<AxisValueData>(), 72);
         assert_eq!(std::mem::size_of::<Summaries>(), 56);
         assert_eq!(std::mem::size_of::<State>(), 168);
     }

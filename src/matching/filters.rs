@@ -169,7 +169,7 @@ impl FilterPlan {
     }
 }
 
-fn matches_filters(state: &State, filters: &[AxisFilter]) -> bool {
+pub(crate) fn matches_filters(state: &State, filters: &[AxisFilter]) -> bool {
     filters.iter().all(|filter| {
         state.axis_values().iter().any(|axis_value| {
             axis_value.name == filter.name

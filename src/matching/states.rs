@@ -209,6 +209,106 @@ impl<'a> MatchedState<'a> {
     }
 }
 
+impl<'a> RunBench<'a> {
+    /// A state of this run's benchmark, with the run it is from.
+    fn instance(&self, state: &'a State) -> RunState<'a> {
+        RunState {
+            info: self.info,
+            state,
+        }
+    }
+
+    /// The states on `device` that some filter group selects.
+    fn filtered<'g>(
+        &self,
+        device: i64,
+        groups: &'g [Vec<AxisFilter>],
+    ) -> impl Iterator<Item = &'a State> + 'g
+    where
+        'a: 'g,
+    {
+        let states = self.bench.states().iter();
+        states.filter(move |s| s.device.is(device) && matches_any_group(s, groups))
+    }
+}
+
+/// The usual case, matched without a map of each side's states: every run
+/// of both sides has the same filtered states, key for key, in the same
+/// order (the same benchmark run again). Each state then matches the
+/// states at its position, and the sides' counts agree. `None` when any
+/// run differs: the general matching decides.
+fn match_in_order<'a>(
+    (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
+    devices: (i64, i64),
+    groups: &[Vec<AxisFilter>],
+) -> Option<Vec<MatchedState<'a>>> {
+    let runs = || {
+        let reference = reference.iter().map(move |r| r.filtered(devices.0, groups));
+        let compare = compare.iter().map(move |r| r.filtered(devices.1, groups));
+        reference.chain(compare)
+    };
+    let first = compare.first()?.filtered(devices.1, groups);
+    let keys: Vec<&'a str> = first.map(state_match_key).collect();
+    for run in runs() {
+        let mut states = run.map(state_match_key);
+        let same = keys.iter().all(|key| states.next() == Some(*key));
+        if !same || states.next().is_some() {
+            return None;
+        }
+    }
+    let occurrences = key_occurrences(&keys);
+    let mut ref_runs: Vec<_> = reference
+        .iter()
+        .map(|r| (r, r.filtered(devices.0, groups)))
+        .collect();
+    let mut cmp_runs: Vec<_> = compare
+        .iter()
+        .map(|r| (r, r.filtered(devices.1, groups)))
+        .collect();
+    let matched = keys
+        .iter()
+        .zip(occurrences)
+        .map(|(key, (occurrence, count))| MatchedState {
+            key,
+            occurrence,
+            occurrence_count: count,
+            reference: next_instances(&mut ref_runs),
+            compare: next_instances(&mut cmp_runs),
+        })
+        .collect();
+    Some(matched)
+}
+
+/// The next state of every run, each with its run.
+fn next_instances<'a, I: Iterator<Item = &'a State>>(
+    runs: &mut [(&RunBench<'a>, I)],
+) -> Instances<'a> {
+    runs.iter_mut()
+        .filter_map(|(run, states)| Some(run.instance(states.next()?)))
+        .collect()
+}
+
+/// Each key's `(occurrence, count)`: its position among the equal keys
+/// before it, and how many there are.
+fn key_occurrences(keys: &[&str]) -> Vec<(u32, u32)> {
+    let mut counts: HashMap<&str, (u32, u32)> =
+        HashMap::with_capacity_and_hasher(keys.len(), KeyHash::default());
+    for key in keys {
+        let (count, _) = counts.entry(key).or_default();
+        *count = count.saturating_add(1);
+    }
+    if counts.len() == keys.len() {
+        return vec![(0, 1); keys.len()];
+    }
+    keys.iter()
+        .map(|key| {
+            let (count, seen) = counts.get_mut(key).expect("counted above");
+            *seen = seen.saturating_add(1);
+            (*seen - 1, *count)
+        })
+        .collect()
+}
+
 /// The states of one side on one device: every run's filtered states by
 /// `(key, occurrence)`, in order of first appearance over the runs.
 struct SideStates<'a> {
@@ -256,10 +356,7 @@ impl<'a> SideStates<'a> {
                     side.order.push(id);
                     Instances::with_capacity(runs.len())
                 });
-                instances.push(RunState {
-                    info: run.info,
-                    state,
-                });
+                instances.push(run.instance(state));
             }
         }
         side
@@ -297,6 +394,24 @@ pub const CHANGED_STATES_HINT: &str = "the set of states changed; --report-missi
 /// when the sides' occurrence counts differ; lenient matching pairs what
 /// it can and lists the rest.
 pub fn match_states<'a>(
+    bench_name: &str,
+    (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
+    devices: (i64, i64),
+    groups: &[Vec<AxisFilter>],
+    lenient: bool,
+) -> Result<StateMatch<'a>, Failure> {
+    match match_in_order((reference, compare), devices, groups) {
+        Some(matched) => Ok(StateMatch {
+            matched,
+            only_reference: Vec::new(),
+            only_compare: Vec::new(),
+        }),
+        None => match_by_key(bench_name, (reference, compare), devices, groups, lenient),
+    }
+}
+
+/// [`match_states`] through maps of each side's states by key and occurrence.
+fn match_by_key<'a>(
     bench_name: &str,
     (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
     devices: (i64, i64),
@@ -480,6 +595,54 @@ mod tests {
             .collect();
         assert_eq!(only, [("a", 0), ("a", 1), ("c", 0)]);
         assert_eq!(found.only_compare, [("d".to_string(), 0)]);
+    }
+
+    /// Matched by position or through the maps, the same states match.
+    #[test]
+    fn states_in_the_same_order_match_as_through_the_maps() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut below = |n: u64| {
+            crate::testing::xorshift_step(&mut seed);
+            (seed % n) as usize
+        };
+        let names = ["a", "b", "c", "d", "e"];
+        for case in 0..300 {
+            let keys: Vec<&str> = (0..below(12)).map(|_| names[below(5)]).collect();
+            let mut other = keys.clone();
+            // A third of the cases change one run's list: no positional match.
+            let changed = below(3) == 0 && !other.is_empty();
+            if changed {
+                let at = below(other.len() as u64);
+                other[at] = "z";
+            }
+            let reference: Vec<Benchmark> = (0..1 + below(3)).map(|_| bench(&keys)).collect();
+            let compare = [bench(&keys), bench(&other)];
+            let compare = &compare[..1 + below(2)];
+            let (r, c) = (runs(&reference), runs(compare));
+            let groups = [vec![]];
+            let in_order = match_in_order((&r, &c), (0, 0), &groups);
+            let changed = changed && compare.len() == 2;
+            assert_eq!(
+                in_order.is_none(),
+                changed,
+                "case {case}: {keys:?} {other:?}"
+            );
+            let by_key = match_by_key("b", (&r, &c), (0, 0), &groups, true).unwrap();
+            if let Some(matched) = in_order {
+                assert_eq!(ids(&matched), ids(&by_key.matched), "case {case}: {keys:?}");
+                let counts = |m: &[MatchedState]| -> Vec<usize> {
+                    m.iter().map(|m| m.occurrence_count).collect()
+                };
+                assert_eq!(counts(&matched), counts(&by_key.matched), "case {case}");
+                let states = |m: &[MatchedState]| -> Vec<(*const State, usize)> {
+                    m.iter()
+                        .flat_map(|m| m.reference.iter().chain(&m.compare))
+                        .map(|s| (s.state as *const State, s.run))
+                        .collect()
+                };
+                assert_eq!(states(&matched), states(&by_key.matched), "case {case}");
+            }
+        }
     }
 
     #[test]

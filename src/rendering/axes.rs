@@ -176,11 +176,7 @@ mod tests {
     }
 
     fn value(name: &str, value: &str) -> AxisValue {
-        AxisValue {
-            name: name.into(),
-            value_type: None,
-            value: Some(Scalar::Str(value.into())),
-        }
+        AxisValue::new(name.into(), None, Some(Scalar::Str(value.into())))
     }
 
     #[test]

@@ -3,7 +3,9 @@
 use crate::deciding::decision::Comparison;
 use crate::deciding::report::AxisCells;
 use crate::parallel::map_in_parallel;
-use crate::pycompat::tabulate::{Align, CellPart, CellTable, github_table_of};
+use crate::pycompat::tabulate::{
+    Align, CellPart, CellTable, MeasuredTable, github_table_of, measured_github_table,
+};
 
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
@@ -227,6 +229,57 @@ pub fn render_table(
     mode: DisplayMode,
     no_color: bool,
 ) -> String {
+    let (headers, aligns, cells) = table_parts(axis_names, rows, mode, no_color);
+    github_table_of(&headers, &aligns, &cells)
+}
+
+/// A table as made ahead of printing: its text, or for a huge table its
+/// cells and column layouts, written in pieces when printed.
+pub enum TableText {
+    Text(String),
+    Measured(MeasuredTable),
+}
+
+/// Pieces a huge table is written in.
+const TABLE_PIECE: usize = 1 << 20;
+
+impl TableText {
+    /// The text of [`render_table`].
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            TableText::Text(text) => out.write_all(text.as_bytes()),
+            TableText::Measured(table) => {
+                table.write_in_pieces(TABLE_PIECE, |piece| out.write_all(piece.as_bytes()))
+            }
+        }
+    }
+}
+
+/// [`render_table`], kept as cells and layouts when the table has at
+/// least `rows_to_measure` rows: a huge table's text is never held whole.
+pub fn render_table_text(
+    axis_names: &[String],
+    rows: &[Row],
+    (mode, no_color): (DisplayMode, bool),
+    rows_to_measure: usize,
+) -> TableText {
+    if rows.len() < rows_to_measure {
+        return TableText::Text(render_table(axis_names, rows, mode, no_color));
+    }
+    let (headers, aligns, cells) = table_parts(axis_names, rows, mode, no_color);
+    match measured_github_table(headers, &aligns, cells) {
+        Ok(measured) => TableText::Measured(measured),
+        Err(text) => TableText::Text(text),
+    }
+}
+
+/// The headers, alignments and cells of a table.
+fn table_parts(
+    axis_names: &[String],
+    rows: &[Row],
+    mode: DisplayMode,
+    no_color: bool,
+) -> (Vec<String>, Vec<Align>, CellTable) {
     let mut columns = mode_columns(mode);
     if mode == DisplayMode::Explain && has_utest(rows) {
         columns.insert(UTEST_AT, (UTEST_HEADER, Align::Right));
@@ -249,7 +302,7 @@ pub fn render_table(
         DisplayMode::Explain => explain_cells(rows, count, no_color),
         DisplayMode::Intervals => interval_cells(rows, count, no_color),
     };
-    github_table_of(&headers, &aligns, &cells)
+    (headers, aligns, cells)
 }
 
 #[cfg(test)]

@@ -173,10 +173,12 @@ fn instance_state(
         device: StateDevice::Id(0),
         axis_values: Some(Some(
             axes.iter()
-                .map(|(n, v)| AxisValue {
-                    name: n.as_str().into(),
-                    value_type: Some(Scalar::Str("int64".into())),
-                    value: Some(Scalar::Int(*v)),
+                .map(|(n, v)| {
+                    AxisValue::new(
+                        n.as_str().into(),
+                        Some(Scalar::Str("int64".into())),
+                        Some(Scalar::Int(*v)),
+                    )
                 })
                 .collect(),
         )),

@@ -20,6 +20,7 @@
 
 mod blocks;
 mod decimal;
+mod intern;
 mod walk;
 
 use crate::loading::fastjson::Bail;

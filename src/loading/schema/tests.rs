@@ -574,3 +574,25 @@ fn tags_told_apart_by_their_first_bytes_are_never_read_ones() {
     }
     assert!(told > 10_000, "{told}");
 }
+
+/// States repeating an axis value share one handle for it; other text
+/// (other spacing too) gets its own handle, with the value the full
+/// reader reads.
+#[test]
+fn repeated_axis_values_share_one_handle() {
+    let second = STATE
+        .replacen("Device=0 N=1", "Device=0 N=1 again", 1)
+        .replacen(
+            r#"[{"name": "N", "type": "int64", "value": "1"}]"#,
+            r#"[{"name": "N", "type": "int64", "value": "1"}, {"name": "N", "type": "int64", "value":"1"}]"#,
+            1,
+        );
+    let input = document(&format!("{STATE}, {second}"));
+    assert!(agree(input.as_bytes()));
+    let root = read_with(input.as_bytes(), true).unwrap();
+    let states = root.benchmarks.as_ref().unwrap()[0].states();
+    let (first, second) = (states[0].axis_values(), states[1].axis_values());
+    assert!(first[0].shares(&second[0]));
+    assert!(!second[0].shares(&second[1]));
+    assert_eq!(*second[0], *second[1]);
+}

@@ -9,6 +9,7 @@ use serde::de::value::BorrowedStrDeserializer;
 
 use super::blocks::{Tokens, is_delimiter};
 use super::decimal;
+use super::intern::AxisInterner;
 use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{self, Axis, AxisValue, Benchmark, Meta, Root, State};
 use crate::loading::scalar::Scalar;
@@ -26,6 +27,7 @@ pub(super) struct Walker<'a> {
     /// A state's axis values as they are read; each list is then moved
     /// into an allocation of its exact length (no growth, no slack).
     axis_scratch: Vec<AxisValue>,
+    axis_handles: AxisInterner<'a>,
 }
 
 /// Keys seen in an object, one bit each: a second one is left to the full reader.
@@ -39,6 +41,27 @@ impl Seen {
         }
         self.0 |= 1 << bit;
         Ok(())
+    }
+}
+
+/// The `type` or `value` of an axis value as the walker found it.
+enum AxisField<'a> {
+    Missing,
+    /// The body of a plain string.
+    Text(&'a str),
+    Parsed(Option<Scalar>),
+}
+
+impl AxisField<'_> {
+    /// The value, as the derived reader gives it.
+    fn scalar(self) -> Result<Option<Scalar>, Bail> {
+        match self {
+            AxisField::Missing => Ok(None),
+            AxisField::Text(text) => {
+                Scalar::deserialize(BorrowedStrDeserializer::<Bail>::new(text)).map(Some)
+            }
+            AxisField::Parsed(value) => Ok(value),
+        }
     }
 }
 
@@ -122,6 +145,7 @@ impl<'a> Walker<'a> {
             input,
             tokens: Tokens::new(input, avx2),
             axis_scratch: Vec::new(),
+            axis_handles: AxisInterner::default(),
         }
     }
 
@@ -483,41 +507,91 @@ impl<'a> Walker<'a> {
         values.clear();
         let member_depth = depth + 2;
         let read = self.elements(start, |this, pos| {
-            let (mut name, mut value_type, mut value) = (None, None, None);
+            let (mut name, mut value_type, mut value) = (None, AxisField::Missing, None);
             let mut seen = Seen::default();
+            let mut name_first = false;
             this.members(pos, member_depth, |this, key, at| {
                 match () {
                     _ if this.is(key, b"name\"") => {
                         seen.first(0)?;
+                        name_first = seen.0 == 1;
                         let text = (this.byte(at) == b'"').then(|| this.plain_string(at));
                         name = Some(text.flatten().ok_or(Bail)?);
                     }
                     _ if this.is(key, b"type\"") => {
                         seen.first(1)?;
-                        value_type = if this.byte(at) == b'"' {
-                            Some(this.scalar(at, member_depth)?)
-                        } else {
-                            this.delegate(at, member_depth, |p| Option::<Scalar>::deserialize(p))?
-                        };
+                        value_type =
+                            if this.byte(at) == b'"' {
+                                this.axis_field(at, member_depth)?
+                            } else {
+                                AxisField::Parsed(this.delegate(at, member_depth, |p| {
+                                    Option::<Scalar>::deserialize(p)
+                                })?)
+                            };
                     }
                     _ if this.is(key, b"value\"") => {
                         seen.first(2)?;
-                        value = Some(this.scalar(at, member_depth)?);
+                        value = Some(this.axis_field(at, member_depth)?);
                     }
                     _ => return Ok(false),
                 }
                 Ok(true)
             })?;
-            values.push(AxisValue {
-                name: name.ok_or(Bail)?.into(),
-                value_type,
-                value,
-            });
+            let value = value.unwrap_or(AxisField::Missing);
+            let name = name.ok_or(Bail)?;
+            values.push(this.axis_value(name, name_first, value_type, value)?);
             Ok(())
         });
         let list = read.map(|()| values.drain(..).collect());
         self.axis_scratch = values;
         list
+    }
+
+    /// A present `type` or `value` of an axis value: its text when it is
+    /// a plain string (as the key of its handle), else its value.
+    fn axis_field(&mut self, pos: usize, depth: usize) -> Result<AxisField<'a>, Bail> {
+        if self.byte(pos) == b'"' {
+            if let Some(text) = self.plain_string(pos) {
+                return Ok(AxisField::Text(text));
+            }
+        }
+        Ok(AxisField::Parsed(Some(self.scalar(pos, depth)?)))
+    }
+
+    /// The handle of an axis value: shared with every earlier one read
+    /// from the same text, from its name's body to the end of its last
+    /// field, when its name comes first and its fields are plain strings
+    /// (equal texts then hold equal members, and `scalar` reads a plain
+    /// string as its body); else one of its own.
+    fn axis_value(
+        &mut self,
+        name: &'a str,
+        name_first: bool,
+        value_type: AxisField<'a>,
+        value: AxisField<'a>,
+    ) -> Result<AxisValue, Bail> {
+        let make = |value_type: AxisField, value: AxisField| -> Result<AxisValue, Bail> {
+            Ok(AxisValue::new(
+                name.into(),
+                value_type.scalar()?,
+                value.scalar()?,
+            ))
+        };
+        let offset = |text: &str| text.as_ptr() as usize - self.input.as_ptr() as usize;
+        let end = |field: &AxisField| match field {
+            AxisField::Missing => Some(0),
+            AxisField::Text(text) => Some(offset(text) + text.len()),
+            AxisField::Parsed(_) => None,
+        };
+        let (start, name_end) = (offset(name), offset(name) + name.len());
+        match (name_first, end(&value_type), end(&value)) {
+            (true, Some(type_end), Some(value_end)) => {
+                let text = &self.input[start..name_end.max(type_end).max(value_end)];
+                self.axis_handles
+                    .get_or_make(text, || make(value_type, value))
+            }
+            _ => make(value_type, value),
+        }
     }
 
     /// A `summaries` list whose summaries all start with a string `tag`.

@@ -18,7 +18,7 @@ mod text;
 mod two_pass;
 
 pub use cell_table::{CellPart, CellTable};
-pub use two_pass::github_table_of;
+pub use two_pass::{MeasuredTable, github_table_of, measured_github_table};
 
 use crate::parallel::map_in_parallel;
 

@@ -22,12 +22,52 @@ use super::{
 
 /// Byte-identical to [`github_table`] on the same cells.
 pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) -> String {
+    match first_pass(headers, aligns, table) {
+        Some((measure, layouts)) => write_table(headers, &layouts, table, measure),
+        None => github_table(headers, aligns, &table.to_rows()),
+    }
+}
+
+/// A table whose first pass is done, written by the second on demand (in
+/// pieces, so that a huge table is never held as one text).
+pub struct MeasuredTable {
+    headers: Vec<String>,
+    layouts: Vec<ColumnLayout>,
+    cells: CellTable,
+    measure: Measure,
+}
+
+/// The first pass of [`github_table_of`], or the text itself when the
+/// table takes tabulate's general path.
+pub fn measured_github_table(
+    headers: Vec<String>,
+    aligns: &[Align],
+    cells: CellTable,
+) -> Result<MeasuredTable, String> {
+    match first_pass(&headers, aligns, &cells) {
+        Some((measure, layouts)) => Ok(MeasuredTable {
+            headers,
+            layouts,
+            cells,
+            measure,
+        }),
+        None => Err(github_table(&headers, aligns, &cells.to_rows())),
+    }
+}
+
+/// The measure and column layouts, when the table has the shape the
+/// second pass writes.
+fn first_pass(
+    headers: &[String],
+    aligns: &[Align],
+    table: &CellTable,
+) -> Option<(Measure, Vec<ColumnLayout>)> {
     if !has_simple_shape(headers, table) {
-        return github_table(headers, aligns, &table.to_rows());
+        return None;
     }
     let measure = measure_of(headers, table);
     if measure.multiline {
-        return github_table(headers, aligns, &table.to_rows());
+        return None;
     }
     let indices: Vec<usize> = (0..table.columns()).collect();
     let per_thread = columns_per_thread(table.row_count());
@@ -35,7 +75,7 @@ pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) 
         let align = aligns.get(column).copied();
         ColumnLayout::measure(table, column, &headers[column], align, measure)
     });
-    write_table(headers, &layouts, table, measure)
+    Some((measure, layouts))
 }
 
 /// [`Measure::of_texts`] of the headers and cells. A part's text holds its
@@ -249,6 +289,56 @@ fn write_table(
     table: &CellTable,
     measure: Measure,
 ) -> String {
+    let mut out = String::new();
+    let never = |_: &mut String| -> Result<(), std::convert::Infallible> { Ok(()) };
+    let Ok(()) = write_rows(
+        headers,
+        layouts,
+        table,
+        measure,
+        (&mut out, usize::MAX),
+        never,
+    );
+    out
+}
+
+impl MeasuredTable {
+    /// The text of [`github_table_of`], handed to `write` in pieces of
+    /// about `piece` bytes (whole lines).
+    pub fn write_in_pieces<E>(
+        &self,
+        piece: usize,
+        mut write: impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut out = String::new();
+        let flush = |out: &mut String| {
+            write(out)?;
+            out.clear();
+            Ok(())
+        };
+        let (headers, layouts) = (&self.headers, &self.layouts);
+        write_rows(
+            headers,
+            layouts,
+            &self.cells,
+            self.measure,
+            (&mut out, piece),
+            flush,
+        )?;
+        write(&out)
+    }
+}
+
+/// The second pass into `out`, handed to `flush` (which empties it) each
+/// time it holds at least `piece` bytes.
+fn write_rows<E>(
+    headers: &[String],
+    layouts: &[ColumnLayout],
+    table: &CellTable,
+    measure: Measure,
+    (out, piece): (&mut String, usize),
+    mut flush: impl FnMut(&mut String) -> Result<(), E>,
+) -> Result<(), E> {
     let widths: Vec<usize> = layouts.iter().map(|layout| layout.width).collect();
     let header_cells: Vec<_> = headers
         .iter()
@@ -259,22 +349,25 @@ fn write_table(
     let mut header_line = String::new();
     write_row_line(&mut header_line, header_cells.iter());
     let capacity = header_line.len() + body_capacity(layouts, table.row_count(), &rule);
-    let mut out = String::with_capacity(capacity);
+    out.reserve(capacity.min(piece.saturating_add(2 * rule.len() + 2)));
     out.push_str(&header_line);
     out.push('\n');
     out.push_str(&rule);
     let mut previous = vec![None; layouts.len()];
     for row in table.rows() {
+        if out.len() >= piece {
+            flush(out)?;
+        }
         out.push('\n');
         let start = out.len();
         out.push('|');
         for (column, (layout, previous)) in layouts.iter().zip(&mut previous).enumerate() {
-            layout.write_cell(&mut out, row.cell(column), previous, measure);
+            layout.write_cell(out, row.cell(column), previous, measure);
         }
         let kept = start + py_rstrip(&out[start..]).len();
         out.truncate(kept);
     }
-    out
+    Ok(())
 }
 
 /// `count` spaces, then ` |`, in one copy when few.
@@ -411,12 +504,40 @@ mod tests {
             }
             let aligns = random_aligns(&mut random, columns);
             let table = CellTable::of_rows(columns, &cells);
+            let expected = github_table(&headers, &aligns, &cells);
             assert_eq!(
                 github_table_of(&headers, &aligns, &table),
-                github_table(&headers, &aligns, &cells),
+                expected,
                 "case {case}: {headers:?} {aligns:?} {cells:?}"
             );
+            let piece = [1, 7, 100, 1 << 20][random.below(4)];
+            assert_eq!(
+                in_pieces(headers, &aligns, table, piece),
+                expected,
+                "case {case}, pieces of {piece}: {aligns:?} {cells:?}"
+            );
         }
+    }
+
+    /// The text of [`measured_github_table`] written in pieces of `piece`
+    /// bytes, each piece ending a line (or the table).
+    fn in_pieces(headers: Vec<String>, aligns: &[Align], cells: CellTable, piece: usize) -> String {
+        let measured = match measured_github_table(headers, aligns, cells) {
+            Ok(measured) => measured,
+            Err(text) => return text,
+        };
+        let mut pieces: Vec<String> = Vec::new();
+        let Ok(()) = measured.write_in_pieces(piece, |text| {
+            pieces.push(text.to_string());
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let (_, whole) = pieces.split_last().expect("at least one piece");
+        for text in whole {
+            assert!(text.len() >= piece, "a piece of {} bytes", text.len());
+        }
+        // Every piece but the first starts a line.
+        assert!(pieces[1..].iter().all(|text| text.starts_with('\n')));
+        pieces.concat()
     }
 
     #[test]
