@@ -606,6 +606,7 @@ mod tests {
             (seed % n) as usize
         };
         let names = ["a", "b", "c", "d", "e"];
+        let infos = infos();
         for case in 0..300 {
             let keys: Vec<&str> = (0..below(12)).map(|_| names[below(5)]).collect();
             let mut other = keys.clone();
@@ -618,7 +619,7 @@ mod tests {
             let reference: Vec<Benchmark> = (0..1 + below(3)).map(|_| bench(&keys)).collect();
             let compare = [bench(&keys), bench(&other)];
             let compare = &compare[..1 + below(2)];
-            let (r, c) = (runs(&reference), runs(compare));
+            let (r, c) = (runs(&reference, &infos), runs(compare, &infos));
             let groups = [vec![]];
             let in_order = match_in_order((&r, &c), (0, 0), &groups);
             let changed = changed && compare.len() == 2;
@@ -630,14 +631,14 @@ mod tests {
             let by_key = match_by_key("b", (&r, &c), (0, 0), &groups, true).unwrap();
             if let Some(matched) = in_order {
                 assert_eq!(ids(&matched), ids(&by_key.matched), "case {case}: {keys:?}");
-                let counts = |m: &[MatchedState]| -> Vec<usize> {
+                let counts = |m: &[MatchedState]| -> Vec<u32> {
                     m.iter().map(|m| m.occurrence_count).collect()
                 };
                 assert_eq!(counts(&matched), counts(&by_key.matched), "case {case}");
                 let states = |m: &[MatchedState]| -> Vec<(*const State, usize)> {
                     m.iter()
                         .flat_map(|m| m.reference.iter().chain(&m.compare))
-                        .map(|s| (s.state as *const State, s.run))
+                        .map(|s| (s.state as *const State, s.run()))
                         .collect()
                 };
                 assert_eq!(states(&matched), states(&by_key.matched), "case {case}");
