@@ -115,31 +115,87 @@ pub struct AxisEntry<'a> {
 #[derive(Debug, Clone)]
 pub struct RecordAxes {
     values: Arc<[AxisValue]>,
-    displays: Box<[CompactString]>,
+    displays: AxisDisplays,
 }
 
 impl RecordAxes {
     /// `displays` holds a cell for each value.
-    pub fn new(values: Arc<[AxisValue]>, displays: Box<[CompactString]>) -> RecordAxes {
-        debug_assert_eq!(values.len(), displays.len());
+    pub fn new(values: Arc<[AxisValue]>, displays: AxisDisplays) -> RecordAxes {
+        debug_assert_eq!(values.len(), displays.cells().count());
         RecordAxes { values, displays }
     }
 
     /// The table cells, one for each value.
-    pub fn displays(&self) -> &[CompactString] {
-        &self.displays
+    pub fn displays(&self) -> AxisCells<'_> {
+        self.displays.cells()
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = AxisEntry<'_>> + Clone {
-        self.values
-            .iter()
-            .zip(self.displays.iter())
-            .map(|(value, display)| AxisEntry {
-                name: &value.name,
-                value_type: value.value_type.as_ref(),
-                value: value.value.as_ref(),
-                display,
-            })
+        // The values give the count; the cells follow them one by one.
+        let mut displays = self.displays();
+        self.values.iter().map(move |value| AxisEntry {
+            name: &value.name,
+            value_type: value.value_type.as_ref(),
+            value: value.value.as_ref(),
+            display: displays.next().unwrap_or_default(),
+        })
+    }
+}
+
+/// The table cells of a record's axis values in one string, each after
+/// its length: in place when they fit (nearly always: no allocation a
+/// record, where a list of cells took 64 bytes of heap).
+#[derive(Debug, Clone)]
+pub struct AxisDisplays(CompactString);
+
+/// Lengths below this are one ASCII byte (the string stays UTF-8 and every
+/// cell starts and ends on a character boundary); a longer cell's length
+/// is this byte, then its decimal digits and a `;`.
+const LONG_CELL: u8 = 0x7f;
+
+impl AxisDisplays {
+    pub fn new(cells: &[CompactString]) -> AxisDisplays {
+        let mut packed =
+            CompactString::with_capacity(cells.iter().map(|cell| cell.len() + 1).sum());
+        for cell in cells {
+            match u8::try_from(cell.len()) {
+                Ok(length) if length < LONG_CELL => packed.push(char::from(length)),
+                _ => {
+                    packed.push(char::from(LONG_CELL));
+                    packed.push_str(&cell.len().to_string());
+                    packed.push(';');
+                }
+            }
+            packed.push_str(cell);
+        }
+        AxisDisplays(packed)
+    }
+
+    /// The cells, in order.
+    pub fn cells(&self) -> AxisCells<'_> {
+        AxisCells(&self.0)
+    }
+}
+
+/// A record's table cells, in order (two words: a table row holds one).
+#[derive(Debug, Clone, Copy)]
+pub struct AxisCells<'a>(&'a str);
+
+impl<'a> Iterator for AxisCells<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.0;
+        let first = *rest.as_bytes().first()?;
+        let (length, start) = if first < LONG_CELL {
+            (usize::from(first), 1)
+        } else {
+            let (digits, _) = rest[1..].split_once(';')?;
+            (digits.parse().ok()?, digits.len() + 2)
+        };
+        let cell = rest.get(start..start + length)?;
+        self.0 = &rest[start + length..];
+        Some(cell)
     }
 }
 
@@ -429,7 +485,38 @@ mod tests {
     /// A record is held for every matched state until the outputs are written.
     #[test]
     fn records_are_small() {
-        assert_eq!(std::mem::size_of::<StateRecord>(), 232);
+        assert_eq!(std::mem::size_of::<StateRecord>(), 240);
+    }
+
+    fn displays(cells: &[&str]) -> AxisDisplays {
+        let cells: Vec<CompactString> = cells.iter().map(|&c| c.into()).collect();
+        AxisDisplays::new(&cells)
+    }
+
+    #[test]
+    fn axis_cells_read_back_as_given() {
+        let long = "x".repeat(usize::from(LONG_CELL));
+        let just_short = "y".repeat(usize::from(LONG_CELL) - 1);
+        let longer = "é;1".repeat(1000);
+        let lists: [&[&str]; 7] = [
+            &[],
+            &["I32", "2^20"],
+            &["", "", ""],
+            &["é\u{1b}[31m", "\u{10ffff}", "0.5", "\u{7f}", ";"],
+            &["a", &just_short, "b"],
+            &["a", &long, "", &longer],
+            &[&longer],
+        ];
+        for list in lists {
+            assert_eq!(displays(list).cells().collect::<Vec<_>>(), list);
+        }
+        // Short cells are in place: nothing on the heap.
+        assert!(!displays(&["I32", "2^20", "Entropy"]).0.is_heap_allocated());
+    }
+
+    #[test]
+    fn rows_hold_two_words_of_cells() {
+        assert_eq!(std::mem::size_of::<AxisCells>(), 16);
     }
 
     #[test]

@@ -606,6 +606,7 @@ mod tests {
             (seed % n) as usize
         };
         let names = ["a", "b", "c", "d", "e"];
+        let infos = infos();
         for case in 0..300 {
             let keys: Vec<&str> = (0..below(12)).map(|_| names[below(5)]).collect();
             let mut other = keys.clone();
@@ -618,7 +619,6 @@ mod tests {
             let reference: Vec<Benchmark> = (0..1 + below(3)).map(|_| bench(&keys)).collect();
             let compare = [bench(&keys), bench(&other)];
             let compare = &compare[..1 + below(2)];
-            let infos = infos();
             let (r, c) = (runs(&reference, &infos), runs(compare, &infos));
             let groups = [vec![]];
             let in_order = match_in_order((&r, &c), (0, 0), &groups);

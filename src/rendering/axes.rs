@@ -2,7 +2,9 @@
 //! `%.5g` for float64 axes, the raw text for string and type axes.
 
 use compact_str::CompactString;
+use smallvec::SmallVec;
 
+use crate::deciding::report::AxisDisplays;
 use crate::failure::Failure;
 use crate::loading::model::{Axis, AxisValue};
 use crate::loading::scalar::Scalar;
@@ -120,9 +122,9 @@ const AXES_SEARCHED_IN_ORDER: usize = 16;
 /// The cells of a state's axis values, in the state's order. Each value's
 /// axis is the first of its name, found through a map when there are many
 /// axes, so that time stays linear in their number. Cells are written in
-/// place, inline when short (most are): no allocation but the list's.
-pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<Box<[CompactString]>, Failure> {
-    let mut cells = Vec::with_capacity(values.len());
+/// place, inline when short (most are), and packed for the record.
+pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, Failure> {
+    let mut cells: SmallVec<[CompactString; 4]> = SmallVec::with_capacity(values.len());
     let mut push = |value: &AxisValue, axis: Option<&Axis>| {
         let mut cell = CompactString::default();
         format_axis_value(value, axis, &mut cell)?;
@@ -143,7 +145,7 @@ pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<Box<[CompactStr
             push(value, first.get(value.name.as_str()).copied())?;
         }
     }
-    Ok(cells.into_boxed_slice())
+    Ok(AxisDisplays::new(&cells))
 }
 
 /// Axis names as table headers. Names and values come from the input and
@@ -237,12 +239,13 @@ mod tests {
                 .rev()
                 .map(|i| value(&format!("A{i}"), "1024"))
                 .collect();
-            let cells = axis_cells(&values, &axes).unwrap();
+            let displays = axis_cells(&values, &axes).unwrap();
+            let cells: Vec<&str> = displays.cells().collect();
             assert_eq!(cells.len(), count);
             for (value, cell) in values.iter().zip(&cells) {
                 assert_eq!(*cell, axis_cell(value, &axes).unwrap());
             }
-            assert!(cells.iter().all(|c| c == "1024"), "{count}: {cells:?}");
+            assert!(cells.iter().all(|c| *c == "1024"), "{count}: {cells:?}");
             let unknown = [value("Q", "1")];
             let error = axis_cells(&unknown, &axes).unwrap_err();
             assert_eq!(

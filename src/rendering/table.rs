@@ -1,8 +1,7 @@
 //! One device section's comparison table in the three display modes.
 
-use compact_str::CompactString;
-
 use crate::deciding::decision::Comparison;
+use crate::deciding::report::AxisCells;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{
     Align, CellPart, CellTable, github_table_of, write_github_table_in_chunks,
@@ -30,7 +29,7 @@ pub enum DisplayMode {
 
 /// A displayed row: its formatted axis values and its comparison.
 pub struct Row<'a> {
-    pub axis_cells: &'a [CompactString],
+    pub axis_cells: AxisCells<'a>,
     pub comparison: &'a Comparison,
 }
 
@@ -211,8 +210,12 @@ pub(crate) fn table_cells<T: Sync>(
 }
 
 /// Axis values as the table shows them (control characters escaped).
-pub(crate) fn push_axis_cells<S: AsRef<str>>(part: &mut CellPart, cells: &[S]) {
-    for cell in cells.iter().map(AsRef::as_ref) {
+pub(crate) fn push_axis_cells<S: AsRef<str>>(
+    part: &mut CellPart,
+    cells: impl IntoIterator<Item = S>,
+) {
+    for cell in cells {
+        let cell = cell.as_ref();
         // Printable ASCII (nearly every value) has nothing to escape.
         if cell.bytes().all(|b| (0x20..0x7f).contains(&b)) {
             part.push_cell(cell);
@@ -338,7 +341,7 @@ mod tests {
         assert_eq!(printable(&printable_ascii), printable_ascii);
         let cells = ["I8", "2^20", "0.5", "", "\u{1b}[31m", "é", "a\u{7f}"];
         let mut part = CellPart::default();
-        push_axis_cells(&mut part, &cells);
+        push_axis_cells(&mut part, cells);
         let table = CellTable::new(cells.len(), vec![part]);
         let escaped: Vec<String> = cells.iter().map(|c| printable(c).into_owned()).collect();
         let expected = CellTable::of_rows(cells.len(), &[escaped]);
