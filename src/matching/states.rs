@@ -145,19 +145,9 @@ pub struct RunState<'a> {
 }
 
 impl<'a> RunBench<'a> {
-    /// The run's position among its side's paths.
-    pub fn run(&self) -> usize {
-        self.info.run
-    }
-
     /// The run's JSON file.
     pub fn path(&self) -> &'a str {
         &self.info.path
-    }
-
-    /// The directory of the run's JSON file.
-    pub fn dir(&self) -> &'a str {
-        &self.info.dir
     }
 }
 
