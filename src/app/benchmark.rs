@@ -123,9 +123,7 @@ pub(super) struct ChartKey {
 
 impl ChartKey {
     fn of(state: &State, groups: &[Vec<AxisFilter>]) -> ChartKey {
-        let group = groups
-            .iter()
-            .position(|group| crate::matching::filters::matches_filters(state, group));
+        let group = crate::matching::filters::matching_group_index(state, groups);
         ChartKey {
             group: group.and_then(|g| u32::try_from(g).ok()),
             device: state.device.id(),

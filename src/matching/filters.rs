@@ -169,7 +169,7 @@ impl FilterPlan {
     }
 }
 
-pub(crate) fn matches_filters(state: &State, filters: &[AxisFilter]) -> bool {
+fn matches_filters(state: &State, filters: &[AxisFilter]) -> bool {
     filters.iter().all(|filter| {
         state.axis_values().iter().any(|axis_value| {
             axis_value.name == filter.name
@@ -189,10 +189,14 @@ pub fn matches_any_group(state: &State, groups: &[Vec<AxisFilter>]) -> bool {
 /// The first group the state matches (used to drop single-valued filter
 /// axes from plot labels).
 pub fn matching_group<'a>(state: &State, groups: &'a [Vec<AxisFilter>]) -> &'a [AxisFilter] {
+    matching_group_index(state, groups).map_or(&[], |index| groups[index].as_slice())
+}
+
+/// The position of [`matching_group`] among the groups.
+pub fn matching_group_index(state: &State, groups: &[Vec<AxisFilter>]) -> Option<usize> {
     groups
         .iter()
-        .find(|group| matches_filters(state, group))
-        .map_or(&[], Vec::as_slice)
+        .position(|group| matches_filters(state, group))
 }
 
 /// `None` means all devices.

@@ -232,14 +232,14 @@ fn match_in_order<'a>(
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
 ) -> Option<Vec<MatchedState<'a>>> {
-    let runs = || {
-        let reference = reference.iter().map(move |r| r.filtered(devices.0, groups));
-        let compare = compare.iter().map(move |r| r.filtered(devices.1, groups));
-        reference.chain(compare)
-    };
-    let first = compare.first()?.filtered(devices.1, groups);
-    let keys: Vec<&'a str> = first.map(state_match_key).collect();
-    for run in runs() {
+    let (first, other_compare) = compare.split_first()?;
+    let keys: Vec<&'a str> = first
+        .filtered(devices.1, groups)
+        .map(state_match_key)
+        .collect();
+    let reference_runs = reference.iter().map(|r| r.filtered(devices.0, groups));
+    let compare_runs = other_compare.iter().map(|r| r.filtered(devices.1, groups));
+    for run in reference_runs.chain(compare_runs) {
         let mut states = run.map(state_match_key);
         let same = keys.iter().all(|key| states.next() == Some(*key));
         if !same || states.next().is_some() {
