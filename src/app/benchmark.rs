@@ -20,7 +20,9 @@ use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
 use crate::rendering::axes::axis_cells;
-use crate::rendering::repetitions::{RepetitionRow, render_repetition_table};
+use crate::rendering::repetitions::{
+    RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
+};
 use crate::rendering::table::{DisplayMode, Row, render_table, write_table_in_pieces};
 use crate::settings::{Layout, Settings};
 
@@ -364,47 +366,52 @@ pub(super) fn table_text<'r>(
     axis_names: &[String],
     records: impl IntoIterator<Item = &'r StateRecord>,
 ) -> String {
-    let shown = records.into_iter().filter(|r| r.displayed);
-    let cells = |r: &StateRecord| {
-        r.axis_values
-            .iter()
-            .map(|a| a.display.to_string())
-            .collect()
-    };
     match s.inputs.layout {
         Layout::Pair => {
-            let rows: Vec<Row> = shown
-                .map(|r| Row {
-                    axis_cells: r.axis_values.displays(),
-                    comparison: &r.comparison,
-                })
-                .collect();
+            let rows = pair_rows(records);
             render_table(axis_names, &rows, s.display, s.no_color)
         }
         Layout::Repetitions | Layout::NWay => {
-            let rows: Vec<RepetitionRow> = shown
-                .filter_map(|r| {
-                    Some(RepetitionRow {
-                        axis_cells: cells(r),
-                        comparison: &r.comparison,
-                        stats: r.repetitions.as_ref()?,
-                    })
-                })
-                .collect();
+            let rows = repetition_rows(records);
             render_repetition_table(axis_names, &rows, s.display, s.no_color)
         }
     }
 }
 
-/// A pair's table of this many rows and more is not made ahead: it is
-/// written in pieces when printed, from the records alone, after the
-/// matched states are freed (see `write_table_text`).
+fn pair_rows<'r>(records: impl IntoIterator<Item = &'r StateRecord>) -> Vec<Row<'r>> {
+    let shown = records.into_iter().filter(|r| r.displayed);
+    shown
+        .map(|r| Row {
+            axis_cells: r.axis_values.displays(),
+            comparison: &r.comparison,
+        })
+        .collect()
+}
+
+fn repetition_rows<'r>(
+    records: impl IntoIterator<Item = &'r StateRecord>,
+) -> Vec<RepetitionRow<'r>> {
+    let shown = records.into_iter().filter(|r| r.displayed);
+    shown
+        .filter_map(|r| {
+            Some(RepetitionRow {
+                axis_cells: r.axis_values.displays(),
+                comparison: &r.comparison,
+                stats: r.repetitions.as_ref()?,
+            })
+        })
+        .collect()
+}
+
+/// A table of this many rows and more is not made ahead: it is written in
+/// pieces when printed, from the records alone, after the matched states
+/// are freed (see `write_table_text`).
 fn written_in_pieces(s: &Settings, displayed: usize) -> bool {
-    s.inputs.layout == Layout::Pair && displayed >= crate::memory::HUGE_COMPARISON
+    s.inputs.layout != Layout::NWay && displayed >= crate::memory::HUGE_COMPARISON
 }
 
 /// Writes the table of `records` to `out`: [`table_text`], or for a huge
-/// pair table the same text in pieces, never held whole.
+/// table the same text in pieces, never held whole.
 pub(super) fn write_table_text(
     s: &Settings,
     axis_names: &[String],
@@ -415,15 +422,14 @@ pub(super) fn write_table_text(
     if !written_in_pieces(s, displayed) {
         return out.write_all(table_text(s, axis_names, records).as_bytes());
     }
-    let rows: Vec<Row> = records
-        .iter()
-        .filter(|r| r.displayed)
-        .map(|r| Row {
-            axis_cells: r.axis_values.displays(),
-            comparison: &r.comparison,
-        })
-        .collect();
-    write_table_in_pieces(axis_names, &rows, (s.display, s.no_color), out)
+    let style = (s.display, s.no_color);
+    match s.inputs.layout {
+        Layout::Pair => write_table_in_pieces(axis_names, &pair_rows(records), style, out),
+        Layout::Repetitions | Layout::NWay => {
+            let rows = repetition_rows(records);
+            write_repetition_table_in_pieces(axis_names, &rows, style, out)
+        }
+    }
 }
 
 /// A decision, the sidecar files both sides advertise (the first run's),

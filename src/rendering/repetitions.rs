@@ -9,12 +9,14 @@ use crate::deciding::repetitions::center_test::CenterTest;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use std::fmt::Write;
 
+use crate::deciding::report::AxisCells;
 use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
-use crate::pycompat::tabulate::{Align, CellPart, github_table_of};
+use crate::pycompat::tabulate::{Align, CellPart, CellTable, github_table_of};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::table::{
-    DisplayMode, push_axis_cells, push_timing_cells, table_cells, timing_widths,
+    DisplayMode, PiecewiseTable, push_axis_cells, push_timing_cells, table_cells, timing_widths,
+    write_in_pieces,
 };
 use crate::rendering::units::{IntervalWidths, duration_units, push_change, push_percentage};
 
@@ -121,7 +123,7 @@ impl RepetitionsJson {
 
 /// A displayed row: its formatted axis values, its decision and its runs.
 pub struct RepetitionRow<'a> {
-    pub axis_cells: Vec<String>,
+    pub axis_cells: AxisCells<'a>,
     pub comparison: &'a Comparison,
     pub stats: &'a RepetitionStats,
 }
@@ -267,17 +269,68 @@ pub fn render_repetition_table(
     mode: DisplayMode,
     no_color: bool,
 ) -> String {
-    let columns = columns(mode);
-    let mut headers = axis_headers(axis_names);
-    let mut aligns = vec![Align::Center; axis_names.len()];
-    headers.extend(columns.iter().map(|(name, _)| name.to_string()));
-    aligns.extend(columns.iter().map(|(_, align)| *align));
-    let widths = timing_widths(rows, |row| row.comparison);
-    let cells = table_cells(rows, headers.len(), |part, row| {
-        push_axis_cells(part, &row.axis_cells);
-        row_cells(part, row, widths, mode, no_color);
-    });
-    github_table_of(&headers, &aligns, &cells)
+    let layout = RepetitionLayout::of(axis_names, rows, mode, no_color);
+    github_table_of(&layout.headers, &layout.aligns, &layout.cells(rows))
+}
+
+/// The text of [`render_repetition_table`] written to `out` in pieces: a
+/// huge table is never held whole.
+pub fn write_repetition_table_in_pieces(
+    axis_names: &[String],
+    rows: &[RepetitionRow],
+    (mode, no_color): (DisplayMode, bool),
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let layout = RepetitionLayout::of(axis_names, rows, mode, no_color);
+    write_in_pieces(&layout, rows, out)
+}
+
+/// The repetition table's head, and what its rows' cells need.
+struct RepetitionLayout {
+    headers: Vec<String>,
+    aligns: Vec<Align>,
+    widths: [IntervalWidths; 2],
+    mode: DisplayMode,
+    no_color: bool,
+}
+
+impl RepetitionLayout {
+    fn of(
+        axis_names: &[String],
+        rows: &[RepetitionRow],
+        mode: DisplayMode,
+        no_color: bool,
+    ) -> Self {
+        let columns = columns(mode);
+        let mut headers = axis_headers(axis_names);
+        let mut aligns = vec![Align::Center; axis_names.len()];
+        headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+        aligns.extend(columns.iter().map(|(_, align)| *align));
+        RepetitionLayout {
+            headers,
+            aligns,
+            widths: timing_widths(rows, |row| row.comparison),
+            mode,
+            no_color,
+        }
+    }
+}
+
+impl<'r> PiecewiseTable<RepetitionRow<'r>> for RepetitionLayout {
+    fn headers(&self) -> &[String] {
+        &self.headers
+    }
+
+    fn aligns(&self) -> &[Align] {
+        &self.aligns
+    }
+
+    fn cells(&self, rows: &[RepetitionRow]) -> CellTable {
+        table_cells(rows, self.headers.len(), |part, row| {
+            push_axis_cells(part, row.axis_cells);
+            row_cells(part, row, self.widths, self.mode, self.no_color);
+        })
+    }
 }
 
 #[cfg(test)]

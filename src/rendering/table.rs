@@ -242,6 +242,15 @@ const ROWS_A_CHUNK: usize = 16 * 1024;
 /// Pieces a huge table is written in.
 const TABLE_PIECE: usize = 1 << 20;
 
+/// A table's head and how its rows' cells are made, for
+/// [`write_in_pieces`].
+pub(crate) trait PiecewiseTable<T> {
+    fn headers(&self) -> &[String];
+    fn aligns(&self) -> &[Align];
+    /// The cells of these rows.
+    fn cells(&self, rows: &[T]) -> CellTable;
+}
+
 /// The text of [`render_table`] written to `out` in pieces, its cells made
 /// a chunk of rows at a time: a huge table is never held whole (its cells
 /// are made three times instead of once).
@@ -252,17 +261,27 @@ pub fn write_table_in_pieces(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let layout = TableLayout::of(axis_names, rows, mode, no_color);
-    let chunks: Vec<&[Row]> = rows.chunks(ROWS_A_CHUNK).collect();
+    write_in_pieces(&layout, rows, out)
+}
+
+/// The whole table of `layout` and `rows`, as `github_table_of` makes it,
+/// written to `out` a chunk of rows and a piece of text at a time.
+pub(crate) fn write_in_pieces<T: Sync>(
+    layout: &(impl PiecewiseTable<T> + Sync),
+    rows: &[T],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let chunks: Vec<&[T]> = rows.chunks(ROWS_A_CHUNK).collect();
     let chunk = |index: usize| layout.cells(chunks[index]);
     let written = write_github_table_in_chunks(
-        &layout.headers,
-        &layout.aligns,
+        layout.headers(),
+        layout.aligns(),
         (chunks.len(), &chunk),
         TABLE_PIECE,
         |piece| out.write_all(piece.as_bytes()),
     )?;
     if !written {
-        let text = github_table_of(&layout.headers, &layout.aligns, &layout.cells(rows));
+        let text = github_table_of(layout.headers(), layout.aligns(), &layout.cells(rows));
         out.write_all(text.as_bytes())?;
     }
     Ok(())
@@ -311,8 +330,17 @@ impl TableLayout {
             no_color,
         }
     }
+}
 
-    /// The cells of these rows.
+impl<'r> PiecewiseTable<Row<'r>> for TableLayout {
+    fn headers(&self) -> &[String] {
+        &self.headers
+    }
+
+    fn aligns(&self) -> &[Align] {
+        &self.aligns
+    }
+
     fn cells(&self, rows: &[Row]) -> CellTable {
         let no_color = self.no_color;
         table_cells(rows, self.headers.len(), |part, row| {
@@ -333,6 +361,57 @@ impl TableLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A layout of plain text rows, for [`write_in_pieces`].
+    struct TextRows {
+        headers: Vec<String>,
+        aligns: Vec<Align>,
+    }
+
+    impl PiecewiseTable<Vec<String>> for TextRows {
+        fn headers(&self) -> &[String] {
+            &self.headers
+        }
+
+        fn aligns(&self) -> &[Align] {
+            &self.aligns
+        }
+
+        fn cells(&self, rows: &[Vec<String>]) -> CellTable {
+            CellTable::of_rows(self.headers.len(), rows)
+        }
+    }
+
+    /// Over several chunks of rows, with numbers whose widths and decimal
+    /// points vary and a column that turns from numbers to text late, the
+    /// pieces make the whole table's text.
+    #[test]
+    fn a_table_written_in_pieces_is_the_whole_table() {
+        let layout = TextRows {
+            headers: ["name", "n", "x", "late"].map(String::from).to_vec(),
+            aligns: vec![Align::Center, Align::Right, Align::Right, Align::Left],
+        };
+        let count = 2 * ROWS_A_CHUNK + 3;
+        let rows: Vec<Vec<String>> = (0..count)
+            .map(|i| {
+                let late = if i == count - 2 {
+                    "text".to_string()
+                } else {
+                    i.to_string()
+                };
+                vec![
+                    format!("s{}", i % 97),
+                    (i * 7919 % 100_003).to_string(),
+                    format!("{:.*}", i % 4, i as f64 / 3.0),
+                    late,
+                ]
+            })
+            .collect();
+        let mut written = Vec::new();
+        write_in_pieces(&layout, &rows, &mut written).unwrap();
+        let whole = github_table_of(&layout.headers, &layout.aligns, &layout.cells(&rows));
+        assert_eq!(String::from_utf8(written).unwrap(), whole);
+    }
 
     /// The shortcut for printable ASCII cells: `printable` leaves them as they are.
     #[test]
