@@ -85,6 +85,7 @@ pub(super) fn load_group(
             )],
         );
     }
+    share_axis_values(&mut loaded);
     let mut loaded = loaded.into_iter();
     Ok(group
         .sides
@@ -94,6 +95,22 @@ pub(super) fn load_group(
 }
 
 /// Lines for stderr, after what stdout holds so far.
+/// On huge inputs, the states of every run share the first run's
+/// axis-value lists where they are equal (see `Root::share_axis_values_with`).
+fn share_axis_values(loaded: &mut [LoadedRun]) {
+    let Some((first, others)) = loaded.split_first_mut() else {
+        return;
+    };
+    let huge = |run: &LoadedRun| run.root.state_count() >= crate::memory::HUGE_COMPARISON;
+    if !huge(first) {
+        return;
+    }
+    for run in others.iter_mut().filter(|run| huge(run)) {
+        run.root.share_axis_values_with(&first.root);
+    }
+    crate::memory::release_free_memory();
+}
+
 fn print_stderr(out: &mut dyn Write, lines: &[String]) {
     if lines.is_empty() {
         return;

@@ -146,6 +146,38 @@ pub struct Root {
     pub benchmarks: Option<Vec<Benchmark>>,
 }
 
+impl Root {
+    /// Shares `anchor`'s axis-value lists wherever a state at the same
+    /// position of a benchmark at the same position and of the same name
+    /// has an equal list: the runs of a comparison repeat every state's
+    /// axis values, and on huge inputs one list a state and side, not a
+    /// state and run, is what the comparison can afford (issue 26, item
+    /// 11). Nothing read changes: the lists are equal.
+    pub fn share_axis_values_with(&mut self, anchor: &Root) {
+        let (Some(mine), Some(theirs)) = (&mut self.benchmarks, &anchor.benchmarks) else {
+            return;
+        };
+        for (bench, anchor_bench) in mine.iter_mut().zip(theirs) {
+            if bench.name != anchor_bench.name {
+                continue;
+            }
+            let (Some(states), Some(anchor_states)) = (&mut bench.states, &anchor_bench.states)
+            else {
+                continue;
+            };
+            for (state, anchor_state) in states.iter_mut().zip(anchor_states) {
+                state.share_axis_values_with(anchor_state);
+            }
+        }
+    }
+
+    /// Every state of every benchmark.
+    pub fn state_count(&self) -> usize {
+        let benchmarks = self.benchmarks.as_deref().unwrap_or(&[]);
+        benchmarks.iter().map(|b| b.states().len()).sum()
+    }
+}
+
 /// `meta`: only `version.json.string` is read (the rest, e.g. a long
 /// `argv`, is skipped without being stored).
 #[derive(Debug, Default, Deserialize)]
@@ -540,6 +572,16 @@ impl State {
         self.flags & SKIPPED != 0
     }
 
+    /// Takes `anchor`'s axis-value list when it equals this state's.
+    fn share_axis_values_with(&mut self, anchor: &State) {
+        if let (Some(mine), Some(theirs)) = (&self.axis_values, &anchor.axis_values)
+            && !Arc::ptr_eq(mine, theirs)
+            && mine[..] == theirs[..]
+        {
+            self.axis_values = Some(Arc::clone(theirs));
+        }
+    }
+
     /// `bool(state.get("summaries"))`.
     pub fn has_summaries(&self) -> bool {
         self.summaries.as_ref().is_some_and(Summaries::is_truthy)
@@ -626,6 +668,54 @@ mod state_tests {
         let skipped = state(r#"{"name": "a", "is_skipped": {"k": 1}}"#);
         assert!(skipped.is_skipped());
         assert!(state("[1, 2]").positional());
+    }
+}
+
+#[cfg(test)]
+mod sharing_tests {
+    use super::*;
+
+    fn root(states: &str) -> Root {
+        let json =
+            format!(r#"{{"benchmarks": [{{"name": "b", "devices": [0], "states": [{states}]}}]}}"#);
+        serde_json::from_str(&json).expect("a root")
+    }
+
+    fn lists(root: &Root) -> Vec<&Arc<[AxisValue]>> {
+        let states = root.benchmarks.as_ref().unwrap()[0].states();
+        states
+            .iter()
+            .filter_map(|s| s.axis_values.as_ref())
+            .collect()
+    }
+
+    const X1: &str = r#"{"name": "a", "device": 0, "axis_values": [{"name": "X", "type": "int64", "value": 1}]}"#;
+    const X2: &str = r#"{"name": "a", "device": 0, "axis_values": [{"name": "X", "type": "int64", "value": 2}]}"#;
+
+    /// Equal lists at the same position are shared, others stay the run's
+    /// own; what the states read does not change.
+    #[test]
+    fn equal_axis_value_lists_are_shared_with_the_anchor() {
+        let anchor = root(&[X1, X1, X2].join(","));
+        let mut run = root(&[X1, X2, X2].join(","));
+        let before: Vec<Vec<AxisValue>> = lists(&run).iter().map(|l| l.to_vec()).collect();
+        run.share_axis_values_with(&anchor);
+        let (shared, own) = (lists(&anchor), lists(&run));
+        assert!(Arc::ptr_eq(own[0], shared[0]));
+        assert!(!Arc::ptr_eq(own[1], shared[1]));
+        assert!(Arc::ptr_eq(own[2], shared[2]));
+        let after: Vec<Vec<AxisValue>> = own.iter().map(|l| l.to_vec()).collect();
+        assert_eq!(before, after);
+    }
+
+    /// A benchmark of another name at the same position keeps its lists.
+    #[test]
+    fn another_benchmark_keeps_its_lists() {
+        let anchor = root(X1);
+        let mut run = root(X1);
+        run.benchmarks.as_mut().unwrap()[0].name = "c".into();
+        run.share_axis_values_with(&anchor);
+        assert!(!Arc::ptr_eq(lists(&run)[0], lists(&anchor)[0]));
     }
 }
 
