@@ -250,7 +250,7 @@ pub(super) fn prepare_pair<'a>(
     (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
     resolve_sidecars: bool,
 ) -> Result<PairWork, Failure> {
-    let mut state_match = matching::match_states(
+    let state_match = matching::match_states(
         &pair.bench().name,
         (&pair.reference, &pair.compare),
         devices,
@@ -275,19 +275,23 @@ pub(super) fn prepare_pair<'a>(
         }),
         resolve_sidecars,
     };
+    let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
     // (and warnings, and the first error) are taken in order.
-    let mut decided = map_in_parallel(&state_match.matched, 32, |state| {
-        decider.decide_state(state)
+    let positions: Vec<u32> = (0..matched.len()).map(state_position).collect();
+    let mut decided = map_in_parallel(&positions, 32, |&index| {
+        matched.with_state(index as usize, |state| decider.decide_state(state))
     });
+    drop(positions);
+    let mut chart_keys: Option<Vec<ChartKey>> =
+        (s.charts.summary && s.inputs.layout != Layout::NWay).then(|| {
+            (0..matched.len())
+                .map(|index| ChartKey::of(matched.compare_state(index), groups))
+                .collect()
+        });
     if s.sort_by_change {
-        sort_by_change(&mut state_match.matched, &mut decided, s.display);
+        sort_by_change(&mut decided, chart_keys.as_mut(), s.display);
     }
-    let chart_keys = (s.charts.summary && s.inputs.layout != Layout::NWay).then(|| {
-        let keys = state_match.matched.iter();
-        keys.map(|m| ChartKey::of(m.compare_state(), groups))
-            .collect()
-    });
     // The matched states are not needed past this point; on huge inputs
     // they would otherwise be held while the table is made.
     let StateMatch {
@@ -323,26 +327,41 @@ pub(super) fn prepare_pair<'a>(
 /// bound for FAST and SLOW rows only. Left alone when a decision failed,
 /// so that the first failure in input order is the one reported.
 fn sort_by_change(
-    matched: &mut Vec<MatchedState>,
     decided: &mut Vec<DecidedState>,
+    chart_keys: Option<&mut Vec<ChartKey>>,
     display: DisplayMode,
 ) {
     if decided.iter().any(|d| d.record.is_err()) {
         return;
     }
-    let mut pairs: Vec<_> = matched.drain(..).zip(decided.drain(..)).collect();
-    let change = |(_, d): &(MatchedState, DecidedState)| {
+    let change = |d: &DecidedState| {
         d.record
             .as_ref()
             .ok()
             .and_then(|r| shown_change(&r.comparison, display))
     };
+    let mut order: Vec<usize> = (0..decided.len()).collect();
     // Stable: `None` (no change) sorts last, ties keep their input order.
-    pairs.sort_by(|a, b| match (change(a), change(b)) {
+    order.sort_by(|&a, &b| match (change(&decided[a]), change(&decided[b])) {
         (Some(x), Some(y)) => y.total_cmp(&x),
         (a, b) => b.is_some().cmp(&a.is_some()),
     });
-    (*matched, *decided) = pairs.into_iter().unzip();
+    permute(decided, &order);
+    if let Some(keys) = chart_keys {
+        permute(keys, &order);
+    }
+}
+
+/// `items` in the order of the positions `order` lists.
+fn permute<T>(items: &mut Vec<T>, order: &[usize]) {
+    let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(order.iter().filter_map(|&index| taken[index].take()));
+}
+
+/// A matched state's position, as the parallel decisions list them: a
+/// device pair of more than `u32::MAX` states would take over 400 GB.
+fn state_position(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
 }
 
 /// The change a row shows: the centers' change in the legacy and simple

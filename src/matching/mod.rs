@@ -9,5 +9,5 @@ pub mod states;
 
 pub use devices::{benchmark_device_ids, select_devices};
 pub use states::{
-    MatchedState, RunBench, RunInfo, RunState, StateMatch, match_states, state_match_key,
+    Matched, MatchedState, RunBench, RunInfo, RunState, StateMatch, match_states, state_match_key,
 };

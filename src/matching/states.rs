@@ -170,6 +170,7 @@ impl<'a> RunState<'a> {
 
 /// A state both sides have: its instances in the runs of each side that
 /// have it (one a side for a pair).
+#[derive(Clone)]
 pub struct MatchedState<'a> {
     pub key: &'a str,
     /// Zero-based position among the states with the same key.
@@ -231,12 +232,10 @@ fn match_in_order<'a>(
     (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
-) -> Option<Vec<MatchedState<'a>>> {
+) -> Option<InOrder<'a>> {
     let (first, other_compare) = compare.split_first()?;
-    let keys: Vec<&'a str> = first
-        .filtered(devices.1, groups)
-        .map(state_match_key)
-        .collect();
+    let first_states: Vec<&'a State> = first.filtered(devices.1, groups).collect();
+    let keys: Vec<&'a str> = first_states.iter().map(|s| state_match_key(s)).collect();
     let reference_runs = reference.iter().map(|r| r.filtered(devices.0, groups));
     let compare_runs = other_compare.iter().map(|r| r.filtered(devices.1, groups));
     for run in reference_runs.chain(compare_runs) {
@@ -247,39 +246,108 @@ fn match_in_order<'a>(
         }
     }
     let occurrences = key_occurrences(&keys);
-    let mut ref_runs: Vec<_> = reference
-        .iter()
-        .map(|r| (r, r.filtered(devices.0, groups)))
-        .collect();
-    let mut cmp_runs: Vec<_> = compare
-        .iter()
-        .map(|r| (r, r.filtered(devices.1, groups)))
-        .collect();
-    let matched = keys
-        .iter()
-        .zip(occurrences)
-        .map(|(key, (occurrence, count))| MatchedState {
-            key,
-            occurrence,
-            occurrence_count: count,
-            reference: next_instances(&mut ref_runs),
-            compare: next_instances(&mut cmp_runs),
-        })
-        .collect();
-    Some(matched)
+    drop(keys);
+    let states_of = |run: &RunBench<'a>, device: i64| RunStates {
+        info: run.info,
+        states: run.filtered(device, groups).collect(),
+    };
+    let mut compare_runs = vec![RunStates {
+        info: first.info,
+        states: first_states,
+    }];
+    compare_runs.extend(other_compare.iter().map(|r| states_of(r, devices.1)));
+    Some(InOrder {
+        reference: reference.iter().map(|r| states_of(r, devices.0)).collect(),
+        compare: compare_runs,
+        occurrences,
+    })
 }
 
-/// The next state of every run, each with its run.
-fn next_instances<'a, I: Iterator<Item = &'a State>>(
-    runs: &mut [(&RunBench<'a>, I)],
-) -> Instances<'a> {
-    runs.iter_mut()
-        .filter_map(|(run, states)| Some(run.instance(states.next()?)))
-        .collect()
+/// The matched states of a device pair, in compare order.
+pub enum Matched<'a> {
+    /// Listed one by one: the general matching.
+    Listed(Vec<MatchedState<'a>>),
+    /// Every run lists the same states in the same order.
+    InOrder(InOrder<'a>),
+}
+
+/// States matched by position: state `i` is every run's `i`-th, made when
+/// asked for. A pointer a state and run instead of a listed state (72
+/// bytes, and its runs' instances on the heap with `--vs`).
+pub struct InOrder<'a> {
+    reference: Vec<RunStates<'a>>,
+    /// The first compare run first: its states name the matched ones.
+    compare: Vec<RunStates<'a>>,
+    /// Each state's `(occurrence, count)`; empty when every key is unique.
+    occurrences: Vec<(u32, u32)>,
+}
+
+/// One run's filtered states, in order.
+struct RunStates<'a> {
+    info: &'a RunInfo,
+    states: Vec<&'a State>,
+}
+
+impl<'a> InOrder<'a> {
+    fn state(&self, index: usize) -> MatchedState<'a> {
+        let instances = |runs: &[RunStates<'a>]| -> Instances<'a> {
+            runs.iter()
+                .map(|run| RunState {
+                    info: run.info,
+                    state: run.states[index],
+                })
+                .collect()
+        };
+        let (occurrence, count) = self.occurrences.get(index).copied().unwrap_or((0, 1));
+        MatchedState {
+            key: state_match_key(self.compare[0].states[index]),
+            occurrence,
+            occurrence_count: count,
+            reference: instances(&self.reference),
+            compare: instances(&self.compare),
+        }
+    }
+}
+
+impl<'a> Matched<'a> {
+    pub fn len(&self) -> usize {
+        match self {
+            Matched::Listed(states) => states.len(),
+            Matched::InOrder(in_order) => in_order.compare[0].states.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with the matched state at `index` (below [`Matched::len`]).
+    pub fn with_state<R>(&self, index: usize, f: impl FnOnce(&MatchedState<'a>) -> R) -> R {
+        match self {
+            Matched::Listed(states) => f(&states[index]),
+            Matched::InOrder(in_order) => f(&in_order.state(index)),
+        }
+    }
+
+    /// The first compare run's instance of the state at `index`.
+    pub fn compare_state(&self, index: usize) -> &'a State {
+        match self {
+            Matched::Listed(states) => states[index].compare_state(),
+            Matched::InOrder(in_order) => in_order.compare[0].states[index],
+        }
+    }
+
+    /// Every matched state, listed.
+    #[cfg(test)]
+    pub fn listed(&self) -> Vec<MatchedState<'a>> {
+        (0..self.len())
+            .map(|index| self.with_state(index, MatchedState::clone))
+            .collect()
+    }
 }
 
 /// Each key's `(occurrence, count)`: its position among the equal keys
-/// before it, and how many there are.
+/// before it, and how many there are; empty when every key is unique.
 fn key_occurrences(keys: &[&str]) -> Vec<(u32, u32)> {
     let mut counts: HashMap<&str, (u32, u32)> =
         HashMap::with_capacity_and_hasher(keys.len(), KeyHash::default());
@@ -288,7 +356,7 @@ fn key_occurrences(keys: &[&str]) -> Vec<(u32, u32)> {
         *count = count.saturating_add(1);
     }
     if counts.len() == keys.len() {
-        return vec![(0, 1); keys.len()];
+        return Vec::new();
     }
     keys.iter()
         .map(|key| {
@@ -370,7 +438,7 @@ impl<'a> SideStates<'a> {
 /// The states of one device pair: matched states in compare order, and the
 /// `(key, occurrence)` of states only one side has (lenient matching only).
 pub struct StateMatch<'a> {
-    pub matched: Vec<MatchedState<'a>>,
+    pub matched: Matched<'a>,
     pub only_reference: Vec<(String, usize)>,
     pub only_compare: Vec<(String, usize)>,
 }
@@ -391,8 +459,8 @@ pub fn match_states<'a>(
     lenient: bool,
 ) -> Result<StateMatch<'a>, Failure> {
     match match_in_order((reference, compare), devices, groups) {
-        Some(matched) => Ok(StateMatch {
-            matched,
+        Some(in_order) => Ok(StateMatch {
+            matched: Matched::InOrder(in_order),
             only_reference: Vec::new(),
             only_compare: Vec::new(),
         }),
@@ -424,33 +492,34 @@ fn match_by_key<'a>(
             vec![format!("hint: {CHANGED_STATES_HINT}")],
         ));
     }
-    let mut result = StateMatch {
-        matched: Vec::with_capacity(cmp_side.order.len()),
-        only_reference: Vec::new(),
-        only_compare: Vec::new(),
-    };
+    let mut matched = Vec::with_capacity(cmp_side.order.len());
+    let (mut only_reference, mut only_compare) = (Vec::new(), Vec::new());
     for id in &cmp_side.order {
         let compare = cmp_side.instances.remove(id).unwrap_or_default();
         match ref_side.instances.remove(id) {
-            Some(reference) => result.matched.push(MatchedState {
+            Some(reference) => matched.push(MatchedState {
                 key: id.0,
                 occurrence: state_count(id.1),
                 occurrence_count: state_count(cmp_side.counts[id.0]),
                 reference,
                 compare,
             }),
-            None => result.only_compare.push((id.0.to_string(), id.1)),
+            None => only_compare.push((id.0.to_string(), id.1)),
         }
     }
     // By key, then occurrence, as the reference lists its counts.
     for key in &ref_side.keys {
         for occurrence in 0..ref_side.counts[key] {
             if ref_side.instances.contains_key(&(*key, occurrence)) {
-                result.only_reference.push((key.to_string(), occurrence));
+                only_reference.push((key.to_string(), occurrence));
             }
         }
     }
-    Ok(result)
+    Ok(StateMatch {
+        matched: Matched::Listed(matched),
+        only_reference,
+        only_compare,
+    })
 }
 
 #[cfg(test)]
@@ -554,10 +623,10 @@ mod tests {
         );
         let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
         assert_eq!(
-            ids(&found.matched),
+            ids(&found.matched.listed()),
             [("b", 0, 1, 1), ("a", 0, 1, 1), ("a", 1, 1, 1)]
         );
-        assert_eq!(found.matched[1].occurrence_count, 2);
+        assert_eq!(found.matched.listed()[1].occurrence_count, 2);
         assert!(found.only_reference.is_empty() && found.only_compare.is_empty());
     }
 
@@ -576,7 +645,7 @@ mod tests {
         };
         assert!(message.ends_with("ref={'a': 2, 'b': 1, 'c': 1}, cmp={'b': 1, 'd': 1}"));
         let found = match_states("b", (&r, &c), (0, 0), &[vec![]], true).unwrap();
-        assert_eq!(ids(&found.matched), [("b", 0, 1, 1)]);
+        assert_eq!(ids(&found.matched.listed()), [("b", 0, 1, 1)]);
         // By key, then occurrence, as the reference counts them.
         let only: Vec<(&str, usize)> = found
             .only_reference
@@ -619,19 +688,21 @@ mod tests {
                 "case {case}: {keys:?} {other:?}"
             );
             let by_key = match_by_key("b", (&r, &c), (0, 0), &groups, true).unwrap();
-            if let Some(matched) = in_order {
-                assert_eq!(ids(&matched), ids(&by_key.matched), "case {case}: {keys:?}");
+            let by_key = by_key.matched.listed();
+            if let Some(in_order) = in_order {
+                let matched = Matched::InOrder(in_order).listed();
+                assert_eq!(ids(&matched), ids(&by_key), "case {case}: {keys:?}");
                 let counts = |m: &[MatchedState]| -> Vec<u32> {
                     m.iter().map(|m| m.occurrence_count).collect()
                 };
-                assert_eq!(counts(&matched), counts(&by_key.matched), "case {case}");
+                assert_eq!(counts(&matched), counts(&by_key), "case {case}");
                 let states = |m: &[MatchedState]| -> Vec<(*const State, usize)> {
                     m.iter()
                         .flat_map(|m| m.reference.iter().chain(&m.compare))
                         .map(|s| (s.state as *const State, s.run()))
                         .collect()
                 };
-                assert_eq!(states(&matched), states(&by_key.matched), "case {case}");
+                assert_eq!(states(&matched), states(&by_key), "case {case}");
             }
         }
     }
@@ -643,9 +714,12 @@ mod tests {
         let infos = infos();
         let (r, c) = (runs(&reference, &infos), runs(&compare, &infos));
         let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
-        assert_eq!(ids(&found.matched), [("a", 0, 3, 1), ("b", 0, 2, 2)]);
+        assert_eq!(
+            ids(&found.matched.listed()),
+            [("a", 0, 3, 1), ("b", 0, 2, 2)]
+        );
         let runs_of = |m: &MatchedState| m.reference.iter().map(|s| s.run()).collect::<Vec<_>>();
-        assert_eq!(runs_of(&found.matched[1]), [0, 2]);
+        assert_eq!(runs_of(&found.matched.listed()[1]), [0, 2]);
         // A key some run has twice counts twice for its side.
         let twice = [bench(&["a", "a"]), bench(&["a"])];
         let once = [bench(&["a"])];
@@ -667,11 +741,12 @@ mod tests {
         let (reference, compare) = ([bench(&["a"]), bench(&["a"])], [bench(&["a"])]);
         let (r, c) = (runs(&reference, &infos), runs(&compare, &infos));
         let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
-        let second = found.matched[0].reference[1];
+        let listed = found.matched.listed();
+        let second = listed[0].reference[1];
         assert_eq!(
             (second.run(), second.path(), second.dir()),
             (1, "f1.json", "")
         );
-        assert_eq!(found.matched[0].compare[0].path(), "f0.json");
+        assert_eq!(listed[0].compare[0].path(), "f0.json");
     }
 }
