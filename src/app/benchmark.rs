@@ -697,3 +697,19 @@ fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
             .as_ref()
             .is_none_or(|show| show.contains(&comparison.status))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The decisions and the chart keys are put in the same order.
+    #[test]
+    fn permute_puts_items_in_the_listed_order() {
+        let mut items = vec!['a', 'b', 'c', 'd'];
+        permute(&mut items, &[2, 0, 3, 1]);
+        assert_eq!(items, ['c', 'a', 'd', 'b']);
+        let mut empty: Vec<u8> = Vec::new();
+        permute(&mut empty, &[]);
+        assert!(empty.is_empty());
+    }
+}
