@@ -86,9 +86,38 @@ pub fn two_sided_p(t: f64, df: f64) -> f64 {
 }
 
 /// The `t` with `P(|T| >= t) = alpha`: the threshold a two-sided test at
-/// level `alpha` puts on `|t|`. Bisection to float precision (the tail
-/// probability falls monotonically in `t`).
+/// level `alpha` puts on `|t|`.
+///
+/// Every state of a comparison asks for the same few `(alpha, df)` (one a
+/// test kind and run count): each is bisected once a thread and
+/// remembered, as the bisection costs about sixty incomplete beta
+/// functions (a third of a 3-run `--vs` run's time when repeated).
 pub fn two_sided_critical(alpha: f64, df: f64) -> f64 {
+    thread_local! {
+        static KNOWN: std::cell::RefCell<Vec<((u64, u64), f64)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let key = (alpha.to_bits(), df.to_bits());
+    let known = KNOWN.with_borrow(|known| {
+        known
+            .iter()
+            .find_map(|&(k, critical)| (k == key).then_some(critical))
+    });
+    known.unwrap_or_else(|| {
+        let critical = critical_by_bisection(alpha, df);
+        // A handful of keys in practice; bounded so odd callers cannot grow it.
+        KNOWN.with_borrow_mut(|known| {
+            if known.len() < 64 {
+                known.push((key, critical));
+            }
+        });
+        critical
+    })
+}
+
+/// [`two_sided_critical`] by bisection to float precision (the tail
+/// probability falls monotonically in `t`).
+fn critical_by_bisection(alpha: f64, df: f64) -> f64 {
     let mut upper = 1.0;
     while two_sided_p(upper, df) > alpha && upper < 1e12 {
         upper *= 2.0;
@@ -127,6 +156,23 @@ mod tests {
         ));
         assert!(close(ln_gamma(10.0), 362_880f64.ln(), 1e-13));
         assert!(close(ln_gamma(0.1), 2.252_712_651_734_206, 1e-12));
+    }
+
+    #[test]
+    fn remembered_critical_values_are_the_bisected_ones() {
+        for (alpha, df) in [
+            (0.05, 2.0),
+            (0.01, 4.0),
+            (0.05, 2.0),
+            (0.0025, 10.0),
+            (0.05, 3.0),
+        ] {
+            let first = two_sided_critical(alpha, df);
+            assert_eq!(first.to_bits(), critical_by_bisection(alpha, df).to_bits());
+            assert_eq!(two_sided_critical(alpha, df).to_bits(), first.to_bits());
+        }
+        // Distinct keys get their own values.
+        assert_ne!(two_sided_critical(0.05, 2.0), two_sided_critical(0.05, 3.0));
     }
 
     #[test]
