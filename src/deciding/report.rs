@@ -5,11 +5,13 @@
 use std::sync::Arc;
 
 use compact_str::CompactString;
+use smallvec::SmallVec;
 
 use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::model::AxisValue;
 use crate::loading::scalar::Scalar;
+use crate::pycompat::pyfmt::AsciiOut;
 use crate::text::printable::printable;
 
 /// Occurrences of one reason, keeping its most severe instance.
@@ -153,7 +155,58 @@ pub struct AxisDisplays(CompactString);
 /// is this byte, then its decimal digits and a `;`.
 const LONG_CELL: u8 = 0x7f;
 
+/// Cells packed as [`AxisDisplays`] holds them, written in place: each
+/// cell after a byte kept for its length, set when the cell ends. On the
+/// stack while short (no allocation, and one copy into the record).
+#[derive(Default)]
+pub struct PackedCells(SmallVec<[u8; 64]>);
+
+impl PackedCells {
+    /// Starts a cell: what follows is its text, up to [`Self::end_cell`]
+    /// with the position returned.
+    #[inline]
+    pub fn start_cell(&mut self) -> usize {
+        self.0.push(0);
+        self.0.len()
+    }
+
+    /// Ends the cell started at `start`: its length goes before it.
+    #[inline]
+    pub fn end_cell(&mut self, start: usize) {
+        let length = self.0.len() - start;
+        match u8::try_from(length) {
+            Ok(short) if short < LONG_CELL => self.0[start - 1] = short,
+            _ => {
+                self.0[start - 1] = LONG_CELL;
+                let digits = format!("{length};");
+                self.0.insert_many(start, digits.bytes());
+            }
+        }
+    }
+
+    pub fn finish(self) -> AxisDisplays {
+        // Whole cells of text and ASCII lengths: always UTF-8.
+        let packed = std::str::from_utf8(&self.0).unwrap_or_default();
+        AxisDisplays(CompactString::new(packed))
+    }
+}
+
+impl std::fmt::Write for PackedCells {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+}
+
+impl AsciiOut for PackedCells {
+    #[inline]
+    fn push_ascii(&mut self, ascii: &[u8]) {
+        self.0.extend_from_slice(ascii);
+    }
+}
+
 impl AxisDisplays {
+    #[cfg(test)]
     pub fn new(cells: &[CompactString]) -> AxisDisplays {
         let mut packed =
             CompactString::with_capacity(cells.iter().map(|cell| cell.len() + 1).sum());
@@ -488,9 +541,26 @@ mod tests {
         assert_eq!(std::mem::size_of::<StateRecord>(), 240);
     }
 
+    /// The cells packed from a list, and written in place: the same text.
     fn displays(cells: &[&str]) -> AxisDisplays {
+        let mut packed = PackedCells::default();
+        for cell in cells {
+            let start = packed.start_cell();
+            // In two pieces, as a cell may be written.
+            let half = (0..=cell.len() / 2)
+                .rev()
+                .find(|&at| cell.is_char_boundary(at))
+                .unwrap_or(0);
+            let (head, tail) = cell.split_at(half);
+            std::fmt::Write::write_str(&mut packed, head).unwrap();
+            std::fmt::Write::write_str(&mut packed, tail).unwrap();
+            packed.end_cell(start);
+        }
+        let written = packed.finish();
         let cells: Vec<CompactString> = cells.iter().map(|&c| c.into()).collect();
-        AxisDisplays::new(&cells)
+        let listed = AxisDisplays::new(&cells);
+        assert_eq!(written.0, listed.0);
+        listed
     }
 
     #[test]
