@@ -167,10 +167,19 @@ pub trait AsciiOut: Write {
 }
 
 impl AsciiOut for String {
-    /// One byte at a time: a few instructions each, where checking the
-    /// bytes as UTF-8 and copying them costs more for these short texts.
+    /// Copied at once, unchecked: a number's text went one `char` at a time
+    /// (about 130 of the 207 instructions of a 7-byte `push_scaled`), and
+    /// checking it as UTF-8 costs about 60.
+    #[inline]
     fn push_ascii(&mut self, ascii: &[u8]) {
-        self.extend(ascii.iter().map(|&byte| char::from(byte)));
+        if !ascii.is_ascii() {
+            // Never taken: every caller writes digits, signs and points.
+            self.push_str(&String::from_utf8_lossy(ascii));
+            return;
+        }
+        // SAFETY: ASCII bytes (checked above) are UTF-8 on their own, and
+        // appended after the string's last character they keep it UTF-8.
+        unsafe { self.as_mut_vec().extend_from_slice(ascii) };
     }
 }
 

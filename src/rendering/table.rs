@@ -126,7 +126,9 @@ pub(crate) fn timing_widths<T: Sync>(
     })
 }
 
-/// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`].
+/// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`],
+/// for right-aligned columns (see [`push_timing_cell`]: the table pads them
+/// on the left).
 pub(crate) fn push_timing_cells(part: &mut CellPart, c: &Comparison, widths: [IntervalWidths; 2]) {
     let [ref_widths, cmp_widths] = widths;
     part.write_cell(|text| {
