@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use compact_str::CompactString;
-use smallvec::SmallVec;
 
 use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
@@ -158,42 +157,93 @@ const LONG_CELL: u8 = 0x7f;
 /// Cells packed as [`AxisDisplays`] holds them, written in place: each
 /// cell after a byte kept for its length, set when the cell ends. On the
 /// stack while short (no allocation, and one copy into the record).
-#[derive(Default)]
-pub struct PackedCells(SmallVec<[u8; 64]>);
+pub struct PackedCells {
+    inline: [u8; 64],
+    len: usize,
+    /// The cells once they outgrew the array (a few cells of 60 bytes).
+    spilled: Option<Vec<u8>>,
+}
+
+impl Default for PackedCells {
+    fn default() -> Self {
+        PackedCells {
+            inline: [0; 64],
+            len: 0,
+            spilled: None,
+        }
+    }
+}
 
 impl PackedCells {
     /// Starts a cell: what follows is its text, up to [`Self::end_cell`]
     /// with the position returned.
     #[inline]
     pub fn start_cell(&mut self) -> usize {
-        self.0.push(0);
-        self.0.len()
+        self.extend(&[0]);
+        self.bytes().len()
     }
 
     /// Ends the cell started at `start`: its length goes before it.
-    #[inline]
     pub fn end_cell(&mut self, start: usize) {
-        let length = self.0.len() - start;
+        let length = self.bytes().len() - start;
+        let bytes = self.bytes_mut();
         match u8::try_from(length) {
-            Ok(short) if short < LONG_CELL => self.0[start - 1] = short,
+            Ok(short) if short < LONG_CELL => bytes[start - 1] = short,
             _ => {
-                self.0[start - 1] = LONG_CELL;
-                let digits = format!("{length};");
-                self.0.insert_many(start, digits.bytes());
+                bytes[start - 1] = LONG_CELL;
+                let mut all = bytes.to_vec();
+                all.splice(start..start, format!("{length};").bytes());
+                self.spilled = Some(all);
             }
         }
     }
 
     pub fn finish(self) -> AxisDisplays {
         // Whole cells of text and ASCII lengths: always UTF-8.
-        let packed = std::str::from_utf8(&self.0).unwrap_or_default();
+        let packed = std::str::from_utf8(self.bytes()).unwrap_or_default();
         AxisDisplays(CompactString::new(packed))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match &self.spilled {
+            Some(bytes) => bytes,
+            None => &self.inline[..self.len],
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match &mut self.spilled {
+            Some(bytes) => bytes,
+            None => &mut self.inline[..self.len],
+        }
+    }
+
+    /// Appends whole characters: a copy into the array while they fit.
+    #[inline(always)]
+    fn extend(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if self.spilled.is_none() && end <= self.inline.len() {
+            self.inline[self.len..end].copy_from_slice(bytes);
+            self.len = end;
+        } else {
+            self.spill(bytes);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, bytes: &[u8]) {
+        let spilled = self
+            .spilled
+            .get_or_insert_with(|| self.inline[..self.len].to_vec());
+        spilled.extend_from_slice(bytes);
     }
 }
 
 impl std::fmt::Write for PackedCells {
+    #[inline]
     fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(text.as_bytes());
+        self.extend(text.as_bytes());
         Ok(())
     }
 }
@@ -201,7 +251,7 @@ impl std::fmt::Write for PackedCells {
 impl AsciiOut for PackedCells {
     #[inline]
     fn push_ascii(&mut self, ascii: &[u8]) {
-        self.0.extend_from_slice(ascii);
+        self.extend(ascii);
     }
 }
 

@@ -522,8 +522,7 @@ impl IntervalWidths {
 /// spaces that align the center on the left: the table strips them from
 /// the cells of its right-aligned Ref and Cmp columns and pads them back
 /// to the column's width (tabulate's `_align_column`), so they would only
-/// be written to be dropped. Written in order, the deltas on the stack
-/// first when their alignment depends on their length.
+/// be written to be dropped. Written in order.
 pub fn push_timing_cell(
     text: &mut String,
     center: Option<f64>,
@@ -548,39 +547,35 @@ pub fn push_timing_cell(
     };
     let plan = DeltaPlan::new(center, interval);
     push_f(text, plan.center, 3);
-    let mut deltas = StackAscii::default();
-    plan.push_deltas(&mut deltas);
+    text.push(' ');
     if plan.center_units == plan.delta_units {
-        push_spaces(text, 1 + widths.deltas.saturating_sub(deltas.0.len()));
-        text.push_ascii(&deltas.0[..]);
+        // The deltas, right-aligned: spaces go before them only when they
+        // are narrower than the column's (rarely: most have its width).
+        let at = text.len();
+        plan.push_deltas(text);
+        let pad = widths.deltas.saturating_sub(text.len() - at);
+        if pad > 0 {
+            insert_spaces(text, at, pad);
+        }
         text.push(' ');
         text.push_str(plan.center_units);
     } else {
         // `center units [-lo, +hi] units`, as `positive_duration` writes the center.
-        text.push(' ');
         text.push_str(plan.center_units);
         text.push(' ');
-        text.push_ascii(&deltas.0[..]);
+        plan.push_deltas(text);
         text.push(' ');
         text.push_str(plan.delta_units);
     }
 }
 
-/// ASCII text on the stack while short (the deltas of a cell).
-#[derive(Default)]
-struct StackAscii(smallvec::SmallVec<[u8; 64]>);
-
-impl std::fmt::Write for StackAscii {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(text.as_bytes());
-        Ok(())
-    }
-}
-
-impl AsciiOut for StackAscii {
-    #[inline]
-    fn push_ascii(&mut self, ascii: &[u8]) {
-        self.0.extend_from_slice(ascii);
+fn insert_spaces(text: &mut String, at: usize, count: usize) {
+    const SPACES: &str = "                                ";
+    let mut left = count;
+    while left > 0 {
+        let run = left.min(SPACES.len());
+        text.insert_str(at, &SPACES[..run]);
+        left -= run;
     }
 }
 
