@@ -216,7 +216,7 @@ mod tests {
     /// A summary of `tag` whose data is one of the shapes the reader meets.
     fn summary(tag: &str, shape: u64) -> String {
         let data = match shape % 9 {
-            0 | 1 | 2 => r#"[{"name": "value", "type": "float64", "value": "2.5"}]"#,
+            0..=2 => r#"[{"name": "value", "type": "float64", "value": "2.5"}]"#,
             3 => r#"[{"name": "value", "type": "float64", "value": null}]"#,
             4 => r#"[{"name": "value", "type": "float64", "value": "x"}]"#,
             5 => r#"[{"name": "value", "type": "int64", "value": "2"}]"#,
