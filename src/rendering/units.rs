@@ -919,6 +919,55 @@ mod tests {
         }
     }
 
+    /// Timing and change cells are bare (printable ASCII, nothing for the
+    /// table to strip): the intervals table measures them by their lengths
+    /// (`github_table_with_bare_columns`).
+    #[test]
+    fn bare_cells_are_bare() {
+        let is_bare = |cell: &str| {
+            cell.bytes().all(|b| (0x20..0x7f).contains(&b))
+                && !cell.starts_with(' ')
+                && !cell.ends_with(' ')
+        };
+        let timings = random_timings(5000);
+        let mut widths = IntervalWidths::default();
+        for (center, interval) in &timings {
+            widths.fit_timing(*center, interval.as_ref());
+        }
+        let narrow = IntervalWidths {
+            center: 2,
+            deltas: 0,
+        };
+        for (center, interval) in &timings {
+            for widths in [widths, narrow] {
+                let mut cell = String::new();
+                push_timing_cell(&mut cell, *center, interval.as_ref(), widths);
+                assert!(is_bare(&cell), "{cell:?}");
+            }
+        }
+        let bounds = [
+            -1e300,
+            -0.5,
+            -1e-9,
+            0.0,
+            0.074,
+            2.5,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for status in [Status::Fast, Status::Slow, Status::Same, Status::Undecided] {
+            for lower in bounds {
+                for upper in bounds {
+                    for b in [Some((lower, upper)), None] {
+                        let mut cell = String::new();
+                        push_change(&mut cell, status, b);
+                        assert!(is_bare(&cell), "{cell:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The table of precisions is the formula's, for every pair of units.
     #[test]
     fn delta_precisions_are_the_formulas() {
