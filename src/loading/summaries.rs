@@ -468,6 +468,22 @@ impl Summaries {
         }
     }
 
+    /// Every tag's value found in one pass, when the list is a list
+    /// without an untagged summary: then no lookup fails, and each finds
+    /// the first summary of its tag (`None` otherwise: look each tag up).
+    #[inline]
+    pub fn by_tag(&self) -> Option<ByTag<'_>> {
+        if self.not_a_list || self.first_untagged.is_some() {
+            return None;
+        }
+        let mut slots = [None; Tag::COUNT];
+        for (tag, _, slot) in self.first.iter() {
+            // The first of a tag, as a linear search finds it.
+            slots[*tag as usize].get_or_insert(slot);
+        }
+        Some(ByTag(slots))
+    }
+
     #[inline]
     pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
         if self.not_a_list {
@@ -480,6 +496,34 @@ impl Summaries {
             (Some((_, _, value)), _) => Lookup::Found(value.get()),
             (None, None) => Lookup::Missing,
         }
+    }
+}
+
+/// The kept summaries of a list by tag, found in one pass, for a list on
+/// which no lookup can fail ([`Summaries::by_tag`]): each tag's value is
+/// then what [`Summaries::lookup`] finds, or nothing.
+pub struct ByTag<'a>([Option<&'a Slot>; Tag::COUNT]);
+
+impl ByTag<'_> {
+    /// What [`Summaries::lookup`] finds of a float tag, read in place:
+    /// `Ok(None)` when the tag is missing or names a sidecar,
+    /// `null_value` for a JSON `null`.
+    #[inline]
+    pub fn float(&self, tag: Tag, null_value: Option<f64>) -> Result<Option<f64>, Failure> {
+        match self.0[tag as usize] {
+            None => Ok(None),
+            Some(Slot::Number(number)) => Ok(Some(*number)),
+            Some(Slot::Other(value)) => match &**value {
+                Extracted::Float(value) => value.clone().map(|v| v.or(null_value)),
+                Extracted::Sidecar(_) => Ok(None),
+            },
+        }
+    }
+
+    /// The value [`Summaries::lookup`] finds, `None` when the tag is missing.
+    #[inline]
+    pub fn get(&self, tag: Tag) -> Option<Cow<'_, Extracted>> {
+        self.0[tag as usize].map(Slot::get)
     }
 }
 

@@ -2,48 +2,105 @@
 //! `%.5g` for float64 axes, the raw text for string and type axes.
 
 use compact_str::CompactString;
-use smallvec::SmallVec;
 
-use crate::deciding::report::AxisDisplays;
+use crate::deciding::report::{AxisDisplays, PackedCells};
 use crate::failure::Failure;
 use crate::loading::model::{Axis, AxisValue};
 use crate::loading::scalar::Scalar;
-use crate::pycompat::pyfmt::{push_f, push_g, str_repr};
+use crate::pycompat::pyfmt::{AsciiOut, push_f, push_g, str_repr};
 use crate::text::printable::printable;
 
-fn int64_cell(value: &Scalar, axis: &Axis, cell: &mut CompactString) -> Result<(), Failure> {
-    let number = value.py_int().ok_or_else(|| match value {
-        Scalar::Str(text) => Failure::reported(format!(
-            "invalid literal for int() with base 10: {}",
-            str_repr(text)
-        )),
-        other => Failure::fatal(format!(
-            "int64 axis value {} is not an integer",
-            other.py_repr()
-        )),
-    })?;
+fn int64_cell<W: AsciiOut>(value: &Scalar, axis: &Axis, cell: &mut W) -> Result<(), Failure> {
+    // Canonical digits (what NVBench writes) are `str(int(text))` themselves.
+    let canonical = match value {
+        Scalar::Str(text) => canonical_int(text).map(|number| (i128::from(number), text)),
+        _ => None,
+    };
+    let number = match canonical {
+        Some((number, _)) => number,
+        None => value.py_int().ok_or_else(|| match value {
+            Scalar::Str(text) => Failure::reported(format!(
+                "invalid literal for int() with base 10: {}",
+                str_repr(text)
+            )),
+            other => Failure::fatal(format!(
+                "int64 axis value {} is not an integer",
+                other.py_repr()
+            )),
+        })?,
+    };
     let flags = axis
         .flags
         .as_deref()
         .ok_or_else(|| Failure::fatal(format!("axis {} has no 'flags'", str_repr(&axis.name))))?;
     if flags != "pow2" {
-        use std::fmt::Write;
-        let _ = write!(cell, "{number}");
+        match canonical {
+            Some((_, text)) => cell.push_ascii(text.as_bytes()),
+            None => push_int(cell, number),
+        }
         return Ok(());
     }
     if number <= 0 {
         return Err(Failure::reported("math domain error"));
     }
-    cell.push_str("2^");
+    cell.push_ascii(b"2^");
     push_pow2_exponent(cell, number);
     Ok(())
+}
+
+/// `int(text)` of text in the form `str(int(text))` gives back: `0`, or up
+/// to 18 digits without a leading zero, maybe after a `-`. `None` for any
+/// other text (which takes `parse_py_int`).
+fn canonical_int(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', digits @ ..] => (true, digits),
+        digits => (false, digits),
+    };
+    match digits {
+        [b'0'] if !negative => return Some(0),
+        [] | [b'0', ..] => return None,
+        _ if digits.len() > 18 => return None,
+        _ => {}
+    }
+    let mut number: i64 = 0;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        number = number * 10 + i64::from(digit - b'0');
+    }
+    Some(if negative { -number } else { number })
+}
+
+/// `str(number)`, written without `core::fmt` when it fits in 64 bits.
+fn push_int<W: AsciiOut>(cell: &mut W, number: i128) {
+    let Ok(magnitude) = u64::try_from(number.unsigned_abs()) else {
+        let _ = write!(cell, "{number}");
+        return;
+    };
+    let mut digits = [0u8; 21];
+    let mut at = digits.len();
+    let mut rest = magnitude;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if number < 0 {
+        at -= 1;
+        digits[at] = b'-';
+    }
+    cell.push_ascii(&digits[at..]);
 }
 
 /// `f"{math.log2(number):.0f}"` of a positive number. A power of two
 /// (nearly every pow2 axis value) has an exact logarithm: its exponent,
 /// written without the float (checked against the float path for every
 /// power by the tests).
-fn push_pow2_exponent(cell: &mut CompactString, number: i128) {
+fn push_pow2_exponent<W: AsciiOut>(cell: &mut W, number: i128) {
     if number.count_ones() == 1 {
         let exponent = number.trailing_zeros();
         let mut digits = [b'0'; 3];
@@ -55,13 +112,13 @@ fn push_pow2_exponent(cell: &mut CompactString, number: i128) {
             10..=99 => 1,
             _ => 0,
         };
-        cell.push_str(std::str::from_utf8(&digits[first..]).unwrap_or_default());
+        cell.push_ascii(&digits[first..]);
     } else {
         push_f(cell, (number as f64).log2(), 0);
     }
 }
 
-fn float64_cell(value: &Scalar, cell: &mut CompactString) -> Result<(), Failure> {
+fn float64_cell<W: AsciiOut>(value: &Scalar, cell: &mut W) -> Result<(), Failure> {
     match value.py_float() {
         Ok(Some(number)) => {
             push_g(cell, number, 5);
@@ -84,10 +141,10 @@ pub fn axis_cell(axis_value: &AxisValue, axes: &[Axis]) -> Result<String, Failur
 }
 
 /// Writes the displayed form of the value at the end of `cell`.
-fn format_axis_value(
+fn format_axis_value<W: AsciiOut>(
     axis_value: &AxisValue,
     axis: Option<&Axis>,
-    cell: &mut CompactString,
+    cell: &mut W,
 ) -> Result<(), Failure> {
     let axis = axis.ok_or_else(|| {
         Failure::fatal(format!(
@@ -106,8 +163,12 @@ fn format_axis_value(
         "float64" => float64_cell(value, cell),
         "type" | "string" => {
             match value {
-                Scalar::Str(text) => *cell = text.clone(),
-                other => cell.push_str(&other.py_str()),
+                Scalar::Str(text) => {
+                    let _ = cell.write_str(text);
+                }
+                other => {
+                    let _ = cell.write_str(&other.py_str());
+                }
             }
             Ok(())
         }
@@ -122,13 +183,13 @@ const AXES_SEARCHED_IN_ORDER: usize = 16;
 /// The cells of a state's axis values, in the state's order. Each value's
 /// axis is the first of its name, found through a map when there are many
 /// axes, so that time stays linear in their number. Cells are written in
-/// place, inline when short (most are), and packed for the record.
+/// place, straight into the record's packed cells (see [`PackedCells`]).
 pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, Failure> {
-    let mut cells: SmallVec<[CompactString; 4]> = SmallVec::with_capacity(values.len());
+    let mut cells = PackedCells::default();
     let mut push = |value: &AxisValue, axis: Option<&Axis>| {
-        let mut cell = CompactString::default();
-        format_axis_value(value, axis, &mut cell)?;
-        cells.push(cell);
+        let start = cells.start_cell();
+        format_axis_value(value, axis, &mut cells)?;
+        cells.end_cell(start);
         Ok::<(), Failure>(())
     };
     if axes.len() <= AXES_SEARCHED_IN_ORDER {
@@ -145,7 +206,7 @@ pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, F
             push(value, first.get(value.name.as_str()).copied())?;
         }
     }
-    Ok(AxisDisplays::new(&cells))
+    Ok(cells.finish())
 }
 
 /// Axis names as table headers. Names and values come from the input and
@@ -212,6 +273,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Canonical digits are copied, other integers written without
+    /// `core::fmt`: both as `str(int(value))` prints them.
+    #[test]
+    fn integers_are_written_as_python_prints_them() {
+        let axes = [axis("B", "int64", "")];
+        let mut state = 0x2545_f491_4f6c_dd1d;
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "00",
+            "007",
+            "+5",
+            " 5",
+            "5 ",
+            "1_000",
+            "-",
+            "",
+            "abc",
+            "1e3",
+            "-123",
+            "999999999999999999",
+            "1000000000000000000",
+            "-9223372036854775808",
+            "170141183460469231731687303715884105727",
+            "-170141183460469231731687303715884105728",
+        ]
+        .map(String::from)
+        .to_vec();
+        for _ in 0..2000 {
+            let r = crate::testing::xorshift_step(&mut state);
+            let number = (r >> (r % 64)) as i64 * if r & 1 == 0 { 1 } else { -1 };
+            texts.push(number.to_string());
+            texts.push(format!("{}{number}", if r & 2 == 0 { "" } else { "0" }));
+        }
+        let mut written = 0;
+        for text in &texts {
+            let expected = crate::pycompat::pyfmt::parse_py_int(text).map(|n| n.to_string());
+            let cell = axis_cell(&value("B", text), &axes).ok();
+            assert_eq!(cell, expected, "{text:?}");
+            written += usize::from(cell.is_some());
+            let json = Scalar::Int(text.parse().unwrap_or(0));
+            let expected = json.py_int().map(|n| n.to_string());
+            let cell = AxisValue::new("B".into(), None, Some(json));
+            assert_eq!(axis_cell(&cell, &axes).ok(), expected);
+        }
+        assert!(written > 3000, "{written}");
     }
 
     #[test]

@@ -4,7 +4,8 @@ use crate::deciding::decision::Comparison;
 use crate::deciding::report::AxisCells;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{
-    Align, CellPart, CellTable, github_table_of, write_github_table_in_chunks,
+    Align, CellPart, CellTable, github_table_of, github_table_with_bare_columns,
+    write_github_table_in_chunks,
 };
 
 use crate::rendering::axes::axis_headers;
@@ -126,7 +127,9 @@ pub(crate) fn timing_widths<T: Sync>(
     })
 }
 
-/// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`].
+/// The Ref and Cmp timing cells, aligned with the widths of [`timing_widths`],
+/// for right-aligned columns (see [`push_timing_cell`]: the table pads them
+/// on the left).
 pub(crate) fn push_timing_cells(part: &mut CellPart, c: &Comparison, widths: [IntervalWidths; 2]) {
     let [ref_widths, cmp_widths] = widths;
     part.write_cell(|text| {
@@ -233,7 +236,8 @@ pub fn render_table(
     no_color: bool,
 ) -> String {
     let layout = TableLayout::of(axis_names, rows, mode, no_color);
-    github_table_of(&layout.headers, &layout.aligns, &layout.cells(rows))
+    let cells = layout.cells(rows);
+    github_table_with_bare_columns(&layout.headers, &layout.aligns, &cells, &layout.bare)
 }
 
 /// Rows a huge table is made of at a time, when it is written in pieces.
@@ -302,6 +306,9 @@ struct TableLayout {
     aligns: Vec<Align>,
     columns: ColumnsOf,
     no_color: bool,
+    /// The columns whose cells are bare (see [`github_table_with_bare_columns`]):
+    /// the intervals mode's Ref, Cmp and Change.
+    bare: Vec<bool>,
 }
 
 impl TableLayout {
@@ -323,11 +330,21 @@ impl TableLayout {
                 ColumnsOf::Intervals(timing_widths(rows, |row| row.comparison))
             }
         };
+        let mut bare = vec![false; headers.len()];
+        if let ColumnsOf::Intervals(_) = columns {
+            // Ref, Cmp and Change: see `bare_cells_are_bare`.
+            for column in axis_names.len()..axis_names.len() + 3 {
+                if let Some(bare) = bare.get_mut(column) {
+                    *bare = true;
+                }
+            }
+        }
         TableLayout {
             headers,
             aligns,
             columns,
             no_color,
+            bare,
         }
     }
 }

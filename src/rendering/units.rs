@@ -224,6 +224,53 @@ impl CenterWithDeltas {
     }
 }
 
+/// What an intervals-mode cell with deltas shows: the center and the
+/// deltas, each in its own units, and the deltas' decimals.
+struct DeltaPlan {
+    /// The center in its units.
+    center: f64,
+    center_units: &'static str,
+    /// The deltas in theirs.
+    lower: f64,
+    upper: f64,
+    delta_units: &'static str,
+    precision: usize,
+}
+
+impl DeltaPlan {
+    #[inline]
+    fn new(center: f64, interval: &Interval) -> DeltaPlan {
+        let lower_delta = interval.lower - interval.center;
+        let upper_delta = interval.upper - interval.center;
+        let center_unit = unit_index_of(center);
+        let delta_unit = unit_index_of_both(lower_delta, upper_delta);
+        let (center_multiplier, center_units) = UNITS[center_unit];
+        let (delta_multiplier, delta_units) = UNITS[delta_unit];
+        let precision = match center.is_finite() {
+            true => DELTA_PRECISION[center_unit][delta_unit],
+            false => delta_precision(center, delta_multiplier),
+        };
+        DeltaPlan {
+            center: center * center_multiplier,
+            center_units,
+            lower: lower_delta * delta_multiplier,
+            upper: upper_delta * delta_multiplier,
+            delta_units,
+            precision,
+        }
+    }
+
+    /// `[-lo, +hi]` at the end of `out`.
+    #[inline]
+    fn push_deltas<W: AsciiOut>(&self, out: &mut W) {
+        out.push_ascii(b"[");
+        push_f_signed(out, self.lower, self.precision);
+        out.push_ascii(b", ");
+        push_f_signed(out, self.upper, self.precision);
+        out.push_ascii(b"]");
+    }
+}
+
 /// Column widths that align the intervals-mode cells of one table.
 /// The center's digits then `[-lo, +hi]` written at the end of `text`:
 /// the digits' length, the center's units and the deltas' units.
@@ -232,25 +279,12 @@ fn push_center_with_deltas(
     center: f64,
     interval: &Interval,
 ) -> (usize, &'static str, &'static str) {
-    let lower_delta = interval.lower - interval.center;
-    let upper_delta = interval.upper - interval.center;
-    let center_unit = unit_index_of(center);
-    let delta_unit = unit_index_of_both(lower_delta, upper_delta);
-    let (center_multiplier, center_units) = UNITS[center_unit];
-    let (delta_multiplier, delta_units) = UNITS[delta_unit];
-    let precision = match center.is_finite() {
-        true => DELTA_PRECISION[center_unit][delta_unit],
-        false => delta_precision(center, delta_multiplier),
-    };
+    let plan = DeltaPlan::new(center, interval);
     let start = text.len();
-    push_f(text, center * center_multiplier, 3);
+    push_f(text, plan.center, 3);
     let center_len = text.len() - start;
-    text.push('[');
-    push_f_signed(text, lower_delta * delta_multiplier, precision);
-    text.push_str(", ");
-    push_f_signed(text, upper_delta * delta_multiplier, precision);
-    text.push(']');
-    (center_len, center_units, delta_units)
+    plan.push_deltas(text);
+    (center_len, plan.center_units, plan.delta_units)
 }
 
 /// The lengths [`push_center_with_deltas`] writes, without writing them:
@@ -378,7 +412,13 @@ impl TimingText {
 }
 
 fn push_spaces(text: &mut String, count: usize) {
-    text.extend(std::iter::repeat_n(' ', count));
+    const SPACES: &str = "                                ";
+    let mut left = count;
+    while left > 0 {
+        let run = left.min(SPACES.len());
+        text.push_str(&SPACES[..run]);
+        left -= run;
+    }
 }
 
 /// What [`push_timing_pieces`] wrote of a timing cell, and the lengths of
@@ -396,7 +436,9 @@ enum TimingPieces {
     MixedUnits { center: usize },
 }
 
-/// A timing cell's text without its alignment, at the end of `text`.
+/// A timing cell's text without its alignment, at the end of `text`: what
+/// [`timing_lengths`] measures (the tests check it against this).
+#[cfg(test)]
 fn push_timing_pieces(
     text: &mut String,
     center: Option<f64>,
@@ -476,36 +518,54 @@ impl IntervalWidths {
     }
 }
 
-/// [`TimingText::push_cell`] without a `TimingText`: the pieces written at
-/// the end of `text`, then aligned in place (spaces put before the center
-/// and the deltas).
+/// [`TimingText::push_cell`] without a `TimingText`, and without the
+/// spaces that align the center on the left: the table strips them from
+/// the cells of its right-aligned Ref and Cmp columns and pads them back
+/// to the column's width (tabulate's `_align_column`), so they would only
+/// be written to be dropped. Written in order.
 pub fn push_timing_cell(
     text: &mut String,
     center: Option<f64>,
     interval: Option<&Interval>,
     widths: IntervalWidths,
 ) {
-    let start = text.len();
-    match push_timing_pieces(text, center, interval) {
-        TimingPieces::Unusable | TimingPieces::MixedUnits { .. } => {}
-        TimingPieces::CenterOnly { center } => {
-            // A column with deltas has room for them, and a space, here.
-            let gap = match widths.deltas {
-                0 => 1,
-                deltas => deltas + 2,
-            };
-            insert_spaces(text, start + center, gap);
-            insert_spaces(text, start, widths.center.saturating_sub(center));
+    let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
+        text.push_str("n/a");
+        return;
+    };
+    let Some(interval) = interval else {
+        let (multiplier, units) = UNITS[unit_index_of(center)];
+        push_f(text, center * multiplier, 3);
+        // A column with deltas has room for them, and a space, here.
+        let gap = match widths.deltas {
+            0 => 1,
+            deltas => deltas + 2,
+        };
+        push_spaces(text, gap);
+        text.push_str(units);
+        return;
+    };
+    let plan = DeltaPlan::new(center, interval);
+    push_f(text, plan.center, 3);
+    text.push(' ');
+    if plan.center_units == plan.delta_units {
+        // The deltas, right-aligned: spaces go before them only when they
+        // are narrower than the column's (rarely: most have its width).
+        let at = text.len();
+        plan.push_deltas(text);
+        let pad = widths.deltas.saturating_sub(text.len() - at);
+        if pad > 0 {
+            insert_spaces(text, at, pad);
         }
-        TimingPieces::SameUnits { center, deltas } => {
-            insert_spaces(text, start + center + deltas, 1);
-            insert_spaces(
-                text,
-                start + center,
-                1 + widths.deltas.saturating_sub(deltas),
-            );
-            insert_spaces(text, start, widths.center.saturating_sub(center));
-        }
+        text.push(' ');
+        text.push_str(plan.center_units);
+    } else {
+        // `center units [-lo, +hi] units`, as `positive_duration` writes the center.
+        text.push_str(plan.center_units);
+        text.push(' ');
+        plan.push_deltas(text);
+        text.push(' ');
+        text.push_str(plan.delta_units);
     }
 }
 
@@ -848,11 +908,62 @@ mod tests {
             for widths in [widths, narrow] {
                 let mut cell = String::from("prefix");
                 push_timing_cell(&mut cell, *center, interval.as_ref(), widths);
+                // Without the leading spaces the table strips.
+                let full = text.cell(widths);
                 assert_eq!(
                     cell,
-                    format!("prefix{}", text.cell(widths)),
+                    format!("prefix{}", full.trim_start_matches(' ')),
                     "{center:?} {interval:?}"
                 );
+            }
+        }
+    }
+
+    /// Timing and change cells are bare (printable ASCII, nothing for the
+    /// table to strip): the intervals table measures them by their lengths
+    /// (`github_table_with_bare_columns`).
+    #[test]
+    fn bare_cells_are_bare() {
+        let is_bare = |cell: &str| {
+            cell.bytes().all(|b| (0x20..0x7f).contains(&b))
+                && !cell.starts_with(' ')
+                && !cell.ends_with(' ')
+        };
+        let timings = random_timings(5000);
+        let mut widths = IntervalWidths::default();
+        for (center, interval) in &timings {
+            widths.fit_timing(*center, interval.as_ref());
+        }
+        let narrow = IntervalWidths {
+            center: 2,
+            deltas: 0,
+        };
+        for (center, interval) in &timings {
+            for widths in [widths, narrow] {
+                let mut cell = String::new();
+                push_timing_cell(&mut cell, *center, interval.as_ref(), widths);
+                assert!(is_bare(&cell), "{cell:?}");
+            }
+        }
+        let bounds = [
+            -1e300,
+            -0.5,
+            -1e-9,
+            0.0,
+            0.074,
+            2.5,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for status in [Status::Fast, Status::Slow, Status::Same, Status::Undecided] {
+            for lower in bounds {
+                for upper in bounds {
+                    for b in [Some((lower, upper)), None] {
+                        let mut cell = String::new();
+                        push_change(&mut cell, status, b);
+                        assert!(is_bare(&cell), "{cell:?}");
+                    }
+                }
             }
         }
     }

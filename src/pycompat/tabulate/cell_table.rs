@@ -117,6 +117,21 @@ impl CellTable {
         })
     }
 
+    /// The lengths in bytes of the cells of one column, top to bottom.
+    pub(super) fn column_lengths(&self, column: usize) -> impl Iterator<Item = usize> + '_ {
+        let columns = self.columns.max(1);
+        self.parts.iter().flat_map(move |part| {
+            let ends = &part.ends;
+            (column..ends.len()).step_by(columns).map(move |index| {
+                let start = match index {
+                    0 => 0,
+                    _ => ends[index - 1],
+                };
+                (ends[index] - start) as usize
+            })
+        })
+    }
+
     /// The text of each part: every cell's bytes, one after the other.
     pub(super) fn part_texts(&self) -> impl Iterator<Item = &str> {
         self.parts.iter().map(|part| part.text.as_str())

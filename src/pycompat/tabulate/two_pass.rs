@@ -22,7 +22,22 @@ use super::{
 
 /// Byte-identical to [`github_table`] on the same cells.
 pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) -> String {
-    match first_pass(headers, aligns, table) {
+    github_table_with_bare_columns(headers, aligns, table, &[])
+}
+
+/// [`github_table_of`] told which columns hold bare cells only: printable
+/// ASCII without spaces around it (as `py_strip` leaves it), which the
+/// caller writes that way (timing cells, say). Such a column of text is
+/// measured by its cells' lengths and written without stripping; a column
+/// typed as numbers (whose cells formatting may change) is measured as any
+/// other. Byte-identical to [`github_table_of`] when the cells are bare.
+pub fn github_table_with_bare_columns(
+    headers: &[String],
+    aligns: &[Align],
+    table: &CellTable,
+    bare: &[bool],
+) -> String {
+    match first_pass(headers, aligns, table, bare) {
         Some((measure, layouts)) => write_table(headers, &layouts, table, measure),
         None => github_table(headers, aligns, &table.to_rows()),
     }
@@ -131,6 +146,7 @@ fn first_pass(
     headers: &[String],
     aligns: &[Align],
     table: &CellTable,
+    bare: &[bool],
 ) -> Option<(Measure, Vec<ColumnLayout>)> {
     if !has_simple_shape(headers, table) {
         return None;
@@ -143,7 +159,8 @@ fn first_pass(
     let per_thread = columns_per_thread(table.row_count());
     let layouts: Vec<ColumnLayout> = map_in_parallel(&indices, per_thread, |&column| {
         let align = aligns.get(column).copied();
-        ColumnLayout::measure(table, column, &headers[column], align, measure)
+        let bare = bare.get(column).copied().unwrap_or(false);
+        ColumnLayout::measure(table, column, &headers[column], (align, bare), measure)
     });
     Some((measure, layouts))
 }
@@ -208,6 +225,9 @@ struct ColumnLayout {
     /// Every cell is printable ASCII that formatting leaves as it is: the
     /// second pass only strips it, and its width is its length.
     plain: bool,
+    /// Every cell is plain and bare (nothing to strip, see
+    /// [`github_table_with_bare_columns`]): written as it is.
+    bare: bool,
 }
 
 impl ColumnLayout {
@@ -217,12 +237,19 @@ impl ColumnLayout {
         table: &CellTable,
         column: usize,
         header: &str,
-        align: Option<Align>,
+        (align, bare): (Option<Align>, bool),
         measure: Measure,
     ) -> Self {
         let ty = column_type(table.column(column).map(Some));
         let mut widths = ColumnWidths::new(ty, align);
-        widths.add(table.column(column), measure);
+        // Formatting leaves cells of these types as they are: bare cells
+        // stay bare, as wide as they are long.
+        let unchanged = matches!(ty, CellType::Text | CellType::Bool | CellType::Missing);
+        if bare && unchanged && widths.layout.align != ColumnAlign::Decimal {
+            widths.add_bare(table.column_lengths(column));
+        } else {
+            widths.add(table.column(column), measure);
+        }
         widths.finish(header, measure)
     }
 
@@ -266,6 +293,9 @@ impl ColumnLayout {
         previous: &mut Option<(&'c str, usize)>,
         measure: Measure,
     ) {
+        if self.bare {
+            return self.write_padded(line, cell, cell.len(), measure);
+        }
         if self.plain {
             let text = self.shaped(cell);
             return self.write_padded(line, text, text.len(), measure);
@@ -315,9 +345,18 @@ impl ColumnWidths {
                 most_places: -1,
                 extra_bytes: 0,
                 plain: true,
+                bare: false,
             },
             widest_less_places: isize::MIN,
         }
+    }
+
+    /// Measures a column of bare cells (see [`ColumnLayout::measure`]) by
+    /// their lengths alone.
+    fn add_bare(&mut self, lengths: impl Iterator<Item = usize>) {
+        let layout = &mut self.layout;
+        layout.width = lengths.fold(layout.width, usize::max);
+        layout.bare = true;
     }
 
     /// Measures the next cells of the column.
@@ -509,6 +548,21 @@ mod tests {
         "\x1c",
     ];
     const RARE: &[&str] = &["\x01", " \x01 ", "two\nlines", "cr\rlf"];
+    /// Bare cells (printable ASCII, nothing to strip): texts, and numbers,
+    /// whose columns are measured as any other.
+    const BARE: &[&str] = &[
+        "3.881 [-0.024, +0.005] us",
+        "1.468 ms [-15, +3] us",
+        "n/a",
+        "<= -11.9%",
+        ">= +3.3%",
+        "",
+        "x",
+        "True",
+        "1.5",
+        "inf",
+        "12",
+    ];
 
     /// A cell of a column of numbers (`kind` 0), texts (1) or both; a few
     /// are coloured, and with `rare` a few make a separator or line break.
@@ -518,6 +572,7 @@ mod tests {
             (_, 1..=3) => random.pick(COLORED),
             (0, _) => random.pick(NUMBERS),
             (1, _) => random.pick(TEXTS),
+            (3, _) => random.pick(BARE),
             _ => {
                 let pool = if random.below(2) == 0 { NUMBERS } else { TEXTS };
                 random.pick(pool)
@@ -538,7 +593,7 @@ mod tests {
     #[test]
     fn two_passes_write_what_the_general_path_writes() {
         let mut random = Random(0x9e37_79b9_7f4a_7c15);
-        let mut chunked = 0;
+        let (mut chunked, mut bare_columns) = (0, 0);
         for case in 0..4000 {
             let columns = 1 + random.below(6);
             let rows = match random.below(10) {
@@ -555,7 +610,7 @@ mod tests {
             let headers: Vec<String> = (0..header_count)
                 .map(|_| random_cell(&mut random, 1, rare).to_string())
                 .collect();
-            let kinds: Vec<usize> = (0..columns).map(|_| random.below(3)).collect();
+            let kinds: Vec<usize> = (0..columns).map(|_| random.below(4)).collect();
             // Columns often repeat the cell above, which both passes
             // measure once.
             let repeats = random.below(2) == 0;
@@ -579,6 +634,18 @@ mod tests {
                 expected,
                 "case {case}: {headers:?} {aligns:?} {cells:?}"
             );
+            // Columns whose cells are all bare, measured by their lengths.
+            let is_bare =
+                |cell: &str| is_printable_ascii(cell.as_bytes()) && py_strip(cell) == cell;
+            let bare: Vec<bool> = (0..columns)
+                .map(|column| cells.iter().all(|row| is_bare(row[column])))
+                .collect();
+            bare_columns += bare.iter().filter(|b| **b).count();
+            assert_eq!(
+                github_table_with_bare_columns(&headers, &aligns, &table, &bare),
+                expected,
+                "case {case}, bare {bare:?}: {headers:?} {aligns:?} {cells:?}"
+            );
             let piece = [1, 7, 100, 1 << 20][random.below(4)];
             let rows_a_chunk = 1 + random.below(rows.max(1) + 2);
             if let Some(text) = in_chunks(&headers, &aligns, &cells, rows_a_chunk, piece) {
@@ -590,8 +657,8 @@ mod tests {
             }
         }
         assert!(
-            chunked > 2000,
-            "only {chunked} tables were written in chunks"
+            chunked > 2000 && bare_columns > 1500,
+            "only {chunked} tables were written in chunks, {bare_columns} bare columns"
         );
     }
 
