@@ -21,6 +21,7 @@
 mod blocks;
 mod decimal;
 mod intern;
+mod repeat;
 mod walk;
 
 use crate::loading::fastjson::Bail;
@@ -41,6 +42,12 @@ pub fn read(input: &[u8]) -> Result<Root, Bail> {
 /// and the CPU has it.
 pub fn read_with(input: &[u8], allow_avx2: bool) -> Result<Root, Bail> {
     walk::Walker::new(input, allow_avx2 && blocks::has_avx2()).document()
+}
+
+/// [`read_with`], and how many summaries were matched by templates.
+#[cfg(test)]
+fn read_and_hits(input: &[u8], allow_avx2: bool) -> (Result<Root, Bail>, usize) {
+    walk::Walker::new(input, allow_avx2 && blocks::has_avx2()).document_and_hits()
 }
 
 #[cfg(test)]
