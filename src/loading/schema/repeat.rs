@@ -31,6 +31,21 @@ const NONE: u32 = u32::MAX;
 /// At most this many templates are kept (NVBench writes about 30 tags).
 const MAX_TEMPLATES: usize = 64;
 
+/// Slots of the table of templates by tag (open addressing, 4 times the
+/// templates at most).
+const SLOTS: usize = 256;
+
+/// A template whose tag the walker read this many times in a row without
+/// a match is kept as it is: its tag's summaries differ every time, and
+/// reading them again as templates would only cost. It is read again
+/// once every [`RETRY`] misses.
+const MAX_MISSES: u32 = 4;
+const RETRY: u32 = 64;
+
+/// After this many summaries tried, templates are given up on for the
+/// rest of the input when fewer than a quarter of them matched.
+const TRIAL: usize = 1024;
+
 /// What a summary matched by a template is.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Kind {
@@ -59,6 +74,10 @@ struct Template {
     next: u32,
     /// The depth of the summaries list it was read in.
     depth: usize,
+    /// The hash of its tag's body ([`tag_key`]).
+    key: u64,
+    /// Summaries of its tag the walker read since it last matched one.
+    misses: u32,
 }
 
 const NO_LEAD: usize = usize::MAX;
@@ -87,13 +106,55 @@ pub(super) struct Learned {
     pub value_at: Option<usize>,
 }
 
-#[derive(Default)]
 pub(super) struct Repeats {
     templates: Vec<Template>,
+    /// Template indices by [`tag_key`], probed from `key % SLOTS`.
+    slots: Box<[u32; SLOTS]>,
     /// The template of the first summary of the last list.
     first: Option<u32>,
-    /// Summaries matched (for the tests).
+    /// Summaries matched, and tried at their tag.
     pub hits: usize,
+    tries: usize,
+    off: bool,
+}
+
+impl Default for Repeats {
+    fn default() -> Repeats {
+        Repeats {
+            templates: Vec::new(),
+            slots: Box::new([NONE; SLOTS]),
+            first: None,
+            hits: 0,
+            tries: 0,
+            off: false,
+        }
+    }
+}
+
+/// A hash of the plain string body `input[start..end]`.
+fn tag_key(input: &[u8], start: usize, end: usize) -> u64 {
+    let mut hash = (end - start) as u64;
+    let mut at = start;
+    while at < end {
+        let take = (end - at).min(8);
+        let word = match input.get(at..at + 8) {
+            Some(word) => u64::from_le_bytes(word.try_into().unwrap_or_default()),
+            None => input[at..end]
+                .iter()
+                .rev()
+                .fold(0, |word, &b| word << 8 | u64::from(b)),
+        };
+        let word = if take == 8 {
+            word
+        } else {
+            word & ((1 << (8 * take)) - 1)
+        };
+        hash = (hash ^ word)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+        at += 8;
+    }
+    hash
 }
 
 /// The length of the plain string body at the start of `bytes` (up to a
@@ -127,6 +188,13 @@ fn plain_body_len(bytes: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+impl Template {
+    /// Whether its tag's summaries differ every time.
+    fn dead(&self) -> bool {
+        self.misses > MAX_MISSES
+    }
 }
 
 impl Repeats {
@@ -173,21 +241,38 @@ impl Repeats {
         before: Option<Option<u32>>,
         before_end: Option<usize>,
     ) -> Option<Hit> {
+        if self.off {
+            return None;
+        }
+        self.tries += 1;
+        if self.tries == TRIAL && self.hits * 4 < TRIAL {
+            self.off = true;
+        }
         let guess = match before {
             None => self.first,
             Some(Some(before)) => self.templates.get(before as usize).map(|t| t.next),
             Some(None) => None,
-        };
-        let fits = |t: &Template| t.depth == depth;
-        let mut hit = guess
-            .filter(|&i| self.templates.get(i as usize).is_some_and(fits))
-            .and_then(|i| self.match_from(input, i, self.templates[i as usize].tag, tag));
+        }
+        .filter(|&i| {
+            self.templates
+                .get(i as usize)
+                .is_some_and(|t| t.depth == depth)
+        });
+        let mut hit = None;
+        if let Some(guess) = guess {
+            let t = &self.templates[guess as usize];
+            if t.dead() {
+                return None;
+            }
+            hit = self.match_from(input, guess, t.tag, tag);
+        }
         if hit.is_none() {
-            // By the tag (with its quotes: template tags have no escape).
-            let found = self.templates.iter().position(|t| {
-                fits(t) && input.get(tag..=tag + t.tag_end - t.tag) == input.get(t.tag..=t.tag_end)
-            })?;
-            hit = self.match_from(input, found as u32, self.templates[found].tag, tag);
+            let found = self.by_tag(input, tag, depth)?;
+            let t = &self.templates[found as usize];
+            if Some(found) == guess || t.dead() {
+                return None;
+            }
+            hit = self.match_from(input, found, t.tag, tag);
         }
         let hit = hit?;
         // Now this occurrence, with its lead when the one kept has none.
@@ -204,21 +289,49 @@ impl Repeats {
                 ..*t
             };
         }
+        t.misses = 0;
         self.follows(before, hit.template);
         self.hits += 1;
         Some(hit)
+    }
+
+    /// The template of the tag whose opening quote is at `tag`, at `depth`.
+    fn by_tag(&self, input: &[u8], tag: usize, depth: usize) -> Option<u32> {
+        let len = plain_body_len(input.get(tag + 1..)?)?;
+        self.find(input, tag, tag_key(input, tag + 1, tag + 1 + len), depth)
+            .ok()
+    }
+
+    /// The template of the tag (of hash `key`) whose opening quote is at
+    /// `tag`, or the free slot for it.
+    fn find(&self, input: &[u8], tag: usize, key: u64, depth: usize) -> Result<u32, usize> {
+        let mut slot = key as usize % SLOTS;
+        loop {
+            let index = self.slots[slot];
+            let t = self.templates.get(index as usize).ok_or(slot)?;
+            // With its quotes: template tags have no escape.
+            if t.key == key
+                && t.depth == depth
+                && input.get(tag..=tag + t.tag_end - t.tag) == input.get(t.tag..=t.tag_end)
+            {
+                return Ok(index);
+            }
+            slot = (slot + 1) % SLOTS;
+        }
     }
 
     /// The summary after the one `before` matched, which ended at `end`:
     /// the template that followed that one last, from its lead.
     #[inline]
     pub fn after(&mut self, input: &[u8], before: u32, end: usize) -> Option<Hit> {
-        let next = self.templates.get(before as usize)?.next;
+        let before = self.templates.get(before as usize)?;
+        let (next, depth) = (before.next, before.depth);
         let t = self.templates.get(next as usize)?;
-        if t.lead == NO_LEAD {
+        if t.lead == NO_LEAD || t.depth != depth || t.dead() {
             return None;
         }
         let hit = self.match_from(input, next, t.lead, end + 1)?;
+        self.templates[next as usize].misses = 0;
         self.hits += 1;
         Some(hit)
     }
@@ -248,6 +361,9 @@ impl Repeats {
         before: Option<Option<u32>>,
         before_end: Option<usize>,
     ) -> Option<u32> {
+        if self.off {
+            return None;
+        }
         let index = self.template_of(input, &summary, depth, before_end);
         if let Some(index) = index {
             self.follows(before, index);
@@ -266,27 +382,40 @@ impl Repeats {
     ) -> Option<u32> {
         let Learned { kind, tag, end, .. } = *summary;
         let kind = kind?;
-        let bytes = input.get(tag..=end)?;
-        if bytes.first() != Some(&b'"') || bytes.last() != Some(&b'}') || bytes.contains(&b'\\') {
+        let tag_end = tag + 1 + plain_body_len(input.get(tag + 1..)?)?;
+        let key = tag_key(input, tag + 1, tag_end);
+        let found = self.find(input, tag, key, depth);
+        if let Ok(index) = found {
+            let t = &mut self.templates[index as usize];
+            t.misses = t.misses.saturating_add(1);
+            if t.dead() {
+                if t.misses % RETRY != 0 {
+                    return Some(index);
+                }
+                // Tried once more, as read now.
+                t.misses = MAX_MISSES;
+            }
+        }
+        if input.get(end) != Some(&b'}') {
             return None;
         }
-        let tag_end = tag + 1 + bytes[1..].iter().position(|&b| b == b'"')?;
         let (body, body_end) = match summary.value_at {
             Some(at) => (at + 1, at + 1 + plain_body_len(input.get(at + 1..)?)?),
             None => {
                 // The last string, followed by whitespace, `}` and `]` only.
                 let body_end = tag
-                    + bytes
+                    + input[tag..=end]
                         .iter()
                         .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']'))?;
                 if input[body_end] != b'"' {
                     return None;
                 }
-                let open = tag + bytes[..body_end - tag].iter().rposition(|&b| b == b'"')?;
+                let open = tag + input[tag..body_end].iter().rposition(|&b| b == b'"')?;
                 (open + 1, body_end)
             }
         };
-        // The hole is a plain string after the tag (no backslash here).
+        // The hole is a plain string after the tag (the caller saw no
+        // backslash from the tag on).
         if body <= tag_end + 1 || plain_body_len(&input[body..]) != Some(body_end - body) {
             return None;
         }
@@ -300,27 +429,27 @@ impl Repeats {
             end,
             next: NONE,
             depth,
+            key,
+            misses: 0,
         };
-        let quoted = &input[tag..=tag_end];
-        let same_tag = self
-            .templates
-            .iter()
-            .position(|t| t.depth == depth && input.get(t.tag..=t.tag_end) == Some(quoted));
-        let index = match same_tag {
-            Some(index) => {
-                self.templates[index] = Template {
-                    next: self.templates[index].next,
+        match found {
+            Ok(index) => {
+                let t = &mut self.templates[index as usize];
+                *t = Template {
+                    next: t.next,
+                    misses: t.misses,
                     ..template
                 };
-                index
+                Some(index)
             }
-            None if self.templates.len() < MAX_TEMPLATES => {
+            Err(slot) if self.templates.len() < MAX_TEMPLATES => {
+                let index = u32::try_from(self.templates.len()).ok()?;
                 self.templates.push(template);
-                self.templates.len() - 1
+                self.slots[slot] = index;
+                Some(index)
             }
-            None => return None,
-        };
-        u32::try_from(index).ok()
+            Err(_) => None,
+        }
     }
 }
 

@@ -913,3 +913,18 @@ fn mutated_repeated_summaries_never_disagree() {
     assert!(accepted * 8 > total, "{accepted}/{total}");
     assert!(matched * 2 > total, "{matched}/{total}");
 }
+
+/// Summaries whose text differs in every state: read by the walker (their
+/// templates are given up on), with the same model.
+#[test]
+fn summaries_differing_every_time_are_walked() {
+    let input = repeated(60, |i, state| {
+        state.replace(
+            "a summary not read, of the usual shape",
+            &format!("state {i}"),
+        )
+    });
+    let (accepted, hits) = agree_and_hits(input.as_bytes());
+    // Only the three summaries of `STATE` repeat.
+    assert!(accepted && hits > 0 && hits <= 59 * 3, "{hits}");
+}

@@ -72,11 +72,17 @@ impl<'a> Walker<'a> {
                     hit = next;
                 }
                 self.tokens.reset(hit.end + 1)?;
+                self.tokens.short_chunks();
                 before = Some(Some(hit.template));
                 before_end = Some(hit.end);
             } else {
-                let learned = self.summary(tag, depth, summaries)?;
+                let mut learned = self.summary(tag, depth, summaries)?;
                 let end = learned.end;
+                // Templates have no backslash (their strings end at the
+                // first quote); the blocks know where the last one was.
+                if self.tokens.may_have_escape(tag, end + 1) {
+                    learned.kind = None;
+                }
                 let template = self
                     .repeats
                     .learn(input, learned, depth, before, before_end);
