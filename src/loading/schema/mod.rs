@@ -2,7 +2,9 @@
 //! `data` lists of the summaries the comparison reads from a stream of
 //! token positions ([`blocks`]: 64-byte blocks classified into bit masks,
 //! simdjson's stage 1) and skips everything else token by token, checking
-//! its syntax, without building anything.
+//! its syntax, without building anything. Summaries equal to one read
+//! before but for one value string ([`repeat`]) are taken without being
+//! classified or walked.
 //!
 //! It produces exactly what the full reader ([`crate::loading::fastjson`],
 //! then serde_json) produces, or gives up ([`Bail`]). The small or rare
