@@ -2,7 +2,9 @@
 //! `data` lists of the summaries the comparison reads from a stream of
 //! token positions ([`blocks`]: 64-byte blocks classified into bit masks,
 //! simdjson's stage 1) and skips everything else token by token, checking
-//! its syntax, without building anything.
+//! its syntax, without building anything. Summaries equal to one read
+//! before but for one value string ([`repeat`]) are taken without being
+//! classified or walked.
 //!
 //! It produces exactly what the full reader ([`crate::loading::fastjson`],
 //! then serde_json) produces, or gives up ([`Bail`]). The small or rare
@@ -21,6 +23,7 @@
 mod blocks;
 mod decimal;
 mod intern;
+mod repeat;
 mod walk;
 
 use crate::loading::fastjson::Bail;
@@ -41,6 +44,12 @@ pub fn read(input: &[u8]) -> Result<Root, Bail> {
 /// and the CPU has it.
 pub fn read_with(input: &[u8], allow_avx2: bool) -> Result<Root, Bail> {
     walk::Walker::new(input, allow_avx2 && blocks::has_avx2()).document()
+}
+
+/// [`read_with`], and how many summaries were matched by templates.
+#[cfg(test)]
+fn read_and_hits(input: &[u8], allow_avx2: bool) -> (Result<Root, Bail>, usize) {
+    walk::Walker::new(input, allow_avx2 && blocks::has_avx2()).document_and_hits()
 }
 
 #[cfg(test)]

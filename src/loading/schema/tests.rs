@@ -596,3 +596,335 @@ fn repeated_axis_values_share_one_handle() {
     assert!(!second[0].shares(&second[1]));
     assert_eq!(*second[0], *second[1]);
 }
+
+/// [`agree`], and how many summaries the templates matched (the same
+/// with either classifier).
+fn agree_and_hits(input: &[u8]) -> (bool, usize) {
+    let accepted = agree(input);
+    let (_, hits) = read_and_hits(input, true);
+    let (_, portable) = read_and_hits(input, false);
+    assert_eq!(hits, portable, "{:?}", String::from_utf8_lossy(input));
+    (accepted, hits)
+}
+
+/// Unread summaries put before those of [`STATE`] by [`repeated`]: the
+/// summaries after them are then further from the walker than the blocks
+/// are classified ahead of it (2 KB), so that the templates are tried on
+/// them before the blocks see them.
+const EXTRAS: usize = 16;
+
+/// `n` states like [`STATE`] with [`EXTRAS`] more summaries each, each
+/// with its own name and values, the `i`-th edited by `edit(i, state)`.
+fn repeated(n: usize, edit: impl Fn(usize, String) -> String) -> String {
+    let states: Vec<String> = (0..n)
+        .map(|i| {
+            let extras: String = (0..EXTRAS)
+                .map(|j| {
+                    format!(
+                        r#"{{"tag": "nv/cold/extra/{j}", "name": "Extra {j}",
+     "description": "a summary not read, of the usual shape",
+     "data": [{{"name": "value", "type": "float64", "value": "{i}.{j}5"}}]}},
+    "#
+                    )
+                })
+                .collect();
+            let state = STATE
+                .replacen("Device=0 N=1", &format!("Device=0 N={i}"), 1)
+                .replacen("1.5e-3", &format!("{}.25e-3", i + 1), 1)
+                .replacen(r#""0.01""#, &format!(r#""0.0{i}1""#), 1)
+                .replacen(r#""value": "5""#, &format!(r#""value": "{}""#, 5 + i), 1)
+                .replacen(
+                    r#"{"tag": "nv/cold/sample_size""#,
+                    &format!(r#"{extras}{{"tag": "nv/cold/sample_size""#),
+                    1,
+                );
+            edit(i, state)
+        })
+        .collect();
+    document(&states.join(",\n "))
+}
+
+#[test]
+fn repeated_summaries_are_matched() {
+    let input = repeated(5, |_, state| state);
+    assert_eq!(agree_and_hits(input.as_bytes()), (true, 4 * (EXTRAS + 3)));
+    let root = read_with(input.as_bytes(), true).unwrap();
+    let full = read_full(input.as_bytes()).unwrap();
+    assert_eq!(format!("{root:?}"), format!("{full:?}"));
+    // Another order of the same summaries: found by their tags.
+    let input = repeated(4, |i, state| {
+        if i == 2 {
+            let (head, rest) = state
+                .split_once(r#"{"tag": "nv/cold/time/gpu/mean""#)
+                .unwrap();
+            let (mean, tail) = rest.split_once(",\n    {").unwrap();
+            let (relative, end) = tail.split_once("\n  ]").unwrap();
+            format!("{head}{{{relative},\n    {{\"tag\": \"nv/cold/time/gpu/mean\"{mean}\n  ]{end}")
+        } else {
+            state
+        }
+    });
+    let (accepted, hits) = agree_and_hits(input.as_bytes());
+    assert!(accepted && hits >= 2 * (EXTRAS + 3) + 3, "{hits}");
+}
+
+/// Edits of a state whose summaries the templates are tried on: each is
+/// read as the full reader reads it, or given up on (`false`: must be
+/// given up on); the states before and after it are still matched.
+#[test]
+fn edits_of_matched_summaries_are_read_as_the_full_reader_reads_them() {
+    let cases: &[(&str, &str, bool)] = &[
+        // The holes: value strings.
+        (r#""3.25e-3""#, r#""nan""#, true),
+        (r#""3.25e-3""#, r#""-inf""#, true),
+        (r#""3.25e-3""#, r#""1e400""#, true),
+        (r#""3.25e-3""#, r#""""#, true),
+        (r#""3.25e-3""#, r#"" 1""#, true),
+        (r#""3.25e-3""#, r#""1_5""#, true),
+        (r#""3.25e-3""#, r#""0x10""#, true),
+        (r#""3.25e-3""#, r#""12345678901234567890123""#, true),
+        (r#""3.25e-3""#, r#""3.25\u0065-3""#, true),
+        (r#""3.25e-3""#, r#""3.25e-3\"""#, true),
+        (r#""3.25e-3""#, r#""3.25e-3\x""#, false),
+        (r#""3.25e-3""#, r#""3.25e-3\u12""#, false),
+        (r#""3.25e-3""#, "\"3.25\u{e9}\"", true),
+        (r#""3.25e-3""#, "\"3.25\u{1}\"", false),
+        (r#""3.25e-3""#, "\"3.25\te-3\"", false),
+        (r#""3.25e-3""#, "\"3.25\u{7f}\"", true),
+        (r#""3.25e-3""#, r#"3.25e-3"#, true),
+        (r#""3.25e-3""#, r#"null"#, true),
+        (r#""3.25e-3""#, r#"03"#, false),
+        (r#""3.25e-3""#, r#""3" "4""#, false),
+        (r#""3.25e-3""#, r#""3", "x": "y""#, true),
+        (r#""3.25e-3""#, r#""3", "value": "4""#, false),
+        (r#""0.021""#, r#""0.021"#, false),
+        (r#""7""#, r#"7"#, true),
+        (r#""7""#, r#""7\x""#, false),
+        (r#""7""#, "\"7\u{1f}\"", false),
+        (r#""7""#, r#""7", "tag": "nv/cold/time/gpu/min""#, true),
+        (r#""7""#, r#""7"}, {"#, true),
+        (r#""7""#, r#""7",]"#, false),
+        (r#""7""#, r#""7"]"#, false),
+        (r#""7""#, r#""7" 1"#, false),
+        // Around them: names, keys, structure, spacing.
+        ("GPU Time", r"GPU \u0054ime", true),
+        ("GPU Time", "GPU\tTime", false),
+        ("GPU Time", "GPU\u{0}Time", false),
+        ("GPU Time", r"GPU Time\", false),
+        ("GPU Time", "GPU \u{1F600}", true),
+        (r#""hint": "duration","#, r#""hint": "duration",,"#, false),
+        (r#""hint": "duration","#, r#""hint" "duration","#, false),
+        (
+            r#""hint": "duration","#,
+            r#""hint": "duration", "tag": "x","#,
+            true,
+        ),
+        (
+            r#""hint": "duration","#,
+            r#""hint": "duration", "data": [],"#,
+            true,
+        ),
+        (r#""hint": "duration","#, r#""hint":  "duration","#, true),
+        (r#""hint": "duration","#, r#""hint": 1,"#, true),
+        (r#""hint": "duration","#, r#""hint": 01,"#, false),
+        (r#""hint": "duration","#, r#""hint": [1,],"#, false),
+        (r#""hint": "duration","#, r#""hint": tru,"#, false),
+        (
+            r#""name": "Samples","#,
+            r#""name": "Samples", "x": {"a" 1},"#,
+            false,
+        ),
+        (
+            r#""name": "Samples","#,
+            r#""name": "Samples", "x": [}],"#,
+            false,
+        ),
+        (r#""name": "Samples","#, r#""name": "Samples" "#, false),
+        (r#""name": "Samples","#, r#""n\u0061me": "Samples","#, true),
+        (r#""name": "Samples","#, r#""name": "Sam\"ples","#, true),
+        (
+            r#""type": "int64", "value": "7""#,
+            r#""type": "int64"}, {, "value": "7""#,
+            false,
+        ),
+        (
+            r#""type": "float64", "value": "3.25e-3""#,
+            r#""type": "int64", "value": "3.25e-3""#,
+            true,
+        ),
+        (
+            r#"{"tag": "nv/cold/sample_size""#,
+            r#"{"tag": "nv/cold/sample_size" "#,
+            true,
+        ),
+        (
+            r#"{"tag": "nv/cold/sample_size""#,
+            r#"{"tag": "nv/cold/sample_sizes""#,
+            true,
+        ),
+        (
+            r#"{"tag": "nv/cold/time/gpu/mean""#,
+            r#"{"tag": "nv/cold/time/gpu/min""#,
+            true,
+        ),
+        (
+            r#"{"tag": "nv/cold/time/gpu/mean""#,
+            r#"{"tag": "nv/cold/time/gpu/mea\u006e""#,
+            true,
+        ),
+        (
+            r#"{"tag": "nv/cold/time/gpu/mean""#,
+            r#"{"tag": "nv/cold/time/gpu/mean" ,"#,
+            false,
+        ),
+        ("}]},\n", "}]}\n,\n", true),
+        ("}]},\n", "}]},,\n", false),
+        ("}]},\n", "}]}]\n", false),
+        ("}]},\n", "}]}\n", false),
+    ];
+    for (from, to, accepted) in cases {
+        let input = repeated(5, |i, state| {
+            if i == 2 {
+                assert!(state.contains(from), "{from}");
+                state.replacen(from, to, 1)
+            } else {
+                state
+            }
+        });
+        let (read, hits) = agree_and_hits(input.as_bytes());
+        assert_eq!(read, *accepted, "{to:?}");
+        // The second state at least (those after a refusal are not reached).
+        assert!(hits >= EXTRAS + 3, "{to:?}: {hits}");
+    }
+    // Bytes that are not UTF-8 in the strings of a matched state.
+    for (from, to) in [
+        (&b"Samples"[..], &b"Sam\xffples"[..]),
+        (b"GPU Time", b"GPU \xc3\x28"),
+        (b"3.25e-3", b"3.25\xe2\x82"),
+        (b"\"7\"", b"\"7\xc3\""),
+        (b"duration", b"duration\xed\xa0\x80"),
+    ] {
+        let input = repeated(5, |_, state| state).into_bytes();
+        let third = input
+            .windows(12)
+            .position(|w| w == b"Device=0 N=2")
+            .unwrap();
+        let at = third
+            + input[third..]
+                .windows(from.len())
+                .position(|w| w == from)
+                .unwrap();
+        let edited = [&input[..at], to, &input[at + from.len()..]].concat();
+        let (read, hits) = agree_and_hits(&edited);
+        assert!(!read && hits >= EXTRAS + 3, "{to:?}");
+    }
+}
+
+/// Random edits inside the summaries of later states of multi-state
+/// files (shipped ones, and those of `../shared/real` when present):
+/// whatever the schema reader accepts, the full reader accepts with the
+/// same model; templates matched summaries in most of them.
+#[test]
+fn mutated_repeated_summaries_never_disagree() {
+    let mut state = 0x5851_F42D_4C95_7F2Du64;
+    let mut next = move || {
+        crate::testing::xorshift_step(&mut state);
+        state
+    };
+    const INTERESTING: &[u8] =
+        b"\"{}[],:\\ \t\n0123456789eE.+-xtfnu\x00\x01\x1f\x7f\x80\xc3\xed\xff";
+    const INSERTS: &[&[u8]] = &[
+        b"\\\"",
+        b"\\u0041",
+        b"\\u12",
+        b"\\x",
+        b"\\",
+        b"  ",
+        b"\xc3\xa9",
+        b"\xc3\x28",
+        b"\xe2\x82",
+        b"\"tag\": \"x\", ",
+        b"\"data\": [], ",
+        b"\"x\": 01, ",
+        b"\"x\": [1,], ",
+        b"\"x\": tru, ",
+        b"\"x\": {}, ",
+        b"nan",
+        b"1e400",
+    ];
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real");
+    let mut files = crate::testing::shipped_json_files();
+    if let Ok(real) = std::fs::read_dir(&shared) {
+        for dir in real.flatten() {
+            for entry in std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                files.push(entry.path());
+            }
+        }
+    }
+    let bases: Vec<Vec<u8>> = files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter_map(|p| std::fs::read(p).ok())
+        .filter(|bytes| bytes.len() < 150_000)
+        .filter(|bytes| {
+            let (accepted, hits) = agree_and_hits(bytes);
+            accepted && hits > 0
+        })
+        .collect();
+    assert!(bases.len() >= 20, "{}", bases.len());
+    let (mut accepted, mut matched, mut total) = (0, 0, 0);
+    for base in bases.iter().step_by(2) {
+        // Tags after the first state's summaries.
+        let tags: Vec<usize> = base
+            .windows(6)
+            .enumerate()
+            .filter(|(_, w)| w == b"\"tag\":")
+            .map(|(i, _)| i)
+            .collect();
+        let later = &tags[tags.len() / 3..];
+        for _ in 0..40 {
+            let mut input = base.clone();
+            for _ in 0..1 + next() % 2 {
+                let at = (later[(next() as usize) % later.len()] + (next() as usize) % 500)
+                    .min(input.len() - 1);
+                let byte = INTERESTING[(next() as usize) % INTERESTING.len()];
+                match next() % 4 {
+                    0 => input[at] = byte,
+                    1 => input.insert(at, byte),
+                    2 => {
+                        input.remove(at);
+                    }
+                    _ => {
+                        let insert = INSERTS[(next() as usize) % INSERTS.len()];
+                        input.splice(at..at, insert.iter().copied());
+                    }
+                }
+            }
+            let (read, hits) = agree_and_hits(&input);
+            total += 1;
+            accepted += usize::from(read);
+            matched += usize::from(hits > 0);
+        }
+    }
+    assert!(accepted * 8 > total, "{accepted}/{total}");
+    assert!(matched * 2 > total, "{matched}/{total}");
+}
+
+/// Summaries whose text differs in every state: read by the walker (their
+/// templates are given up on), with the same model.
+#[test]
+fn summaries_differing_every_time_are_walked() {
+    let input = repeated(60, |i, state| {
+        state.replace(
+            "a summary not read, of the usual shape",
+            &format!("state {i}"),
+        )
+    });
+    let (accepted, hits) = agree_and_hits(input.as_bytes());
+    // Only the three summaries of `STATE` repeat.
+    assert!(accepted && hits > 0 && hits <= 59 * 3, "{hits}");
+}

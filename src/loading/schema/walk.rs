@@ -10,14 +10,14 @@ use serde::de::value::BorrowedStrDeserializer;
 use super::blocks::{Tokens, is_delimiter};
 use super::decimal;
 use super::intern::AxisInterner;
+use super::repeat::Repeats;
 use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{self, Axis, AxisValue, Benchmark, Meta, Root, State};
 use crate::loading::scalar::Scalar;
-use crate::loading::summaries::{
-    DataEntry, Extracted, RawTag, Summaries, SummariesReader, SummaryData, Tag, Word,
-    extract_summary,
-};
-use crate::pycompat::{pyfmt, pyjson};
+use crate::loading::summaries::{Summaries, SummariesReader, Word};
+
+mod lists;
+pub(super) use lists::float_value;
 
 /// The full reader's nesting limit.
 const MAX_DEPTH: usize = 100;
@@ -31,6 +31,8 @@ pub(super) struct Walker<'a> {
     axis_handles: AxisInterner<'a>,
     /// A state's summaries as they are read (its room is kept for the next).
     summaries: SummariesReader,
+    /// Summaries read before, to match again.
+    repeats: Repeats,
 }
 
 /// Keys seen in an object, one bit each: a second one is left to the full reader.
@@ -150,6 +152,7 @@ impl<'a> Walker<'a> {
             axis_scratch: Vec::new(),
             axis_handles: AxisInterner::default(),
             summaries: SummariesReader::default(),
+            repeats: Repeats::default(),
         }
     }
 
@@ -158,6 +161,19 @@ impl<'a> Walker<'a> {
         let root = self.root(start)?;
         self.tokens.finish()?;
         Ok(root)
+    }
+
+    /// [`Walker::document`], and how many summaries templates matched.
+    #[cfg(test)]
+    pub fn document_and_hits(mut self) -> (Result<Root, Bail>, usize) {
+        let mut read = || {
+            let start = self.tokens.next()?;
+            let root = self.root(start)?;
+            self.tokens.finish()?;
+            Ok(root)
+        };
+        let root = read();
+        (root, self.repeats.hits)
     }
 
     #[inline(always)]
@@ -603,165 +619,6 @@ impl<'a> Walker<'a> {
             }
             _ => make(value_type, value),
         }
-    }
-
-    /// A `summaries` list whose summaries all start with a string `tag`.
-    fn summaries(&mut self, start: usize, depth: usize) -> Result<Summaries, Bail> {
-        let mut summaries = std::mem::take(&mut self.summaries);
-        let read = self.summary_list(start, depth, &mut summaries);
-        let list = read.map(|()| summaries.finish());
-        summaries.clear();
-        self.summaries = summaries;
-        list
-    }
-
-    fn summary_list(
-        &mut self,
-        start: usize,
-        depth: usize,
-        summaries: &mut SummariesReader,
-    ) -> Result<(), Bail> {
-        let member_depth = depth + 2;
-        self.elements(start, |this, pos| {
-            let Some(first) = this.first_member(pos)? else {
-                return Err(Bail);
-            };
-            this.key(first)?;
-            if !this.is(first, b"tag\"") {
-                return Err(Bail);
-            }
-            let value = this.next()?;
-            if this.byte(value) != b'"' {
-                return Err(Bail);
-            }
-            let tag = match this.input.get(value + 1..value + 17) {
-                Some(raw) if surely_other_tag(raw) => RawTag::Other,
-                _ => match this.plain_string(value).map(Tag::from_name) {
-                    Some(Some(tag)) => RawTag::Known(tag),
-                    Some(None) => RawTag::Other,
-                    None => return Err(Bail),
-                },
-            };
-            // The value of a known tag's `data`, once it is read.
-            let mut extracted = None;
-            while let Some(pos) = this.after_member()? {
-                let colon = this.key(pos)?;
-                let value = this.next()?;
-                match &tag {
-                    _ if this.is(pos, b"tag\"") => return Err(Bail),
-                    RawTag::Known(known) if this.is(pos, b"data\"") => {
-                        if extracted.is_some() {
-                            return Err(Bail);
-                        }
-                        extracted = Some(this.known_data(*known, value, member_depth)?);
-                    }
-                    _ => {
-                        this.other_key(pos, colon)?;
-                        this.skip(value, member_depth)?
-                    }
-                }
-            }
-            match (tag, extracted) {
-                (RawTag::Known(known), Some(value)) => summaries.push_extracted(known, value),
-                (RawTag::Other, _) => summaries.push_other(),
-                (tag, _) => summaries.push_read(tag, SummaryData::Entries(Vec::new())),
-            }
-            Ok(())
-        })
-    }
-
-    /// The value of the `data` of a summary the comparison reads.
-    fn known_data(&mut self, tag: Tag, value: usize, depth: usize) -> Result<Extracted, Bail> {
-        if !tag.is_float() {
-            let entries = self.data(value, depth)?;
-            return Ok(extract_summary(tag, &SummaryData::Entries(entries)));
-        }
-        match self.float_data(value) {
-            Ok(number) => Ok(Extracted::Float(Ok(Some(number)))),
-            Err(Bail) => {
-                let entries = self.delegate(value, depth, |p| Vec::<DataEntry>::deserialize(p))?;
-                Ok(extract_summary(tag, &SummaryData::Entries(entries)))
-            }
-        }
-    }
-
-    /// The usual `data` of a float summary, read without building its
-    /// entries: objects of plain string `name`, `type` and `value` members
-    /// only, whose first `value` entry is a `float64` a number string; the
-    /// number. Anything else gives up (the caller reads the data again).
-    fn float_data(&mut self, start: usize) -> Result<f64, Bail> {
-        let mut found = None;
-        self.elements(start, |this, pos| {
-            let (mut name, mut value_type, mut value) = (None, None, None);
-            // Depth is not needed: every other member gives up.
-            this.members(pos, 0, |this, key, text_at| {
-                let slot = match () {
-                    _ if this.is(key, b"name\"") => &mut name,
-                    _ if this.is(key, b"type\"") => &mut value_type,
-                    _ if this.is(key, b"value\"") => &mut value,
-                    _ => return Err(Bail),
-                };
-                if this.byte(text_at) != b'"' || slot.is_some() {
-                    return Err(Bail);
-                }
-                // The usual name and type without looking for their ends.
-                *slot = Some(match () {
-                    _ if this.is(text_at, b"value\"") => "value",
-                    _ if this.is(text_at, b"float64\"") => "float64",
-                    _ => this.plain_string(text_at).ok_or(Bail)?,
-                });
-                Ok(true)
-            })?;
-            if found.is_none() && name == Some("value") {
-                found = Some((value_type, value));
-            }
-            Ok(())
-        })?;
-        let Some((Some("float64"), Some(text))) = found else {
-            return Err(Bail);
-        };
-        // As the full reader's scalar would read it: a plain string.
-        if pyjson::special_float(text).is_some() || pyjson::big_integer(text).is_some() {
-            return Err(Bail);
-        }
-        decimal::parse(text.as_bytes())
-            .or_else(|| pyfmt::parse_py_float(text))
-            .ok_or(Bail)
-    }
-
-    /// A `data` list of entry objects (any other value is left to the full reader).
-    fn data(&mut self, start: usize, depth: usize) -> Result<Vec<DataEntry>, Bail> {
-        let mut entries = Vec::new();
-        let member_depth = depth + 2;
-        self.elements(start, |this, pos| {
-            let mut entry = DataEntry {
-                name: None,
-                value_type: None,
-                value: None,
-            };
-            let mut seen = Seen::default();
-            this.members(pos, member_depth, |this, key, value| {
-                match () {
-                    _ if this.is(key, b"name\"") => {
-                        seen.first(0)?;
-                        entry.name = Some(this.word(value, member_depth)?);
-                    }
-                    _ if this.is(key, b"type\"") => {
-                        seen.first(1)?;
-                        entry.value_type = Some(this.word(value, member_depth)?);
-                    }
-                    _ if this.is(key, b"value\"") => {
-                        seen.first(2)?;
-                        entry.value = Some(this.scalar(value, member_depth)?);
-                    }
-                    _ => return Ok(false),
-                }
-                Ok(true)
-            })?;
-            entries.push(entry);
-            Ok(())
-        })?;
-        Ok(entries)
     }
 
     fn word(&mut self, pos: usize, depth: usize) -> Result<Word, Bail> {
