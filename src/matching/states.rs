@@ -6,6 +6,8 @@ use std::hash::{BuildHasher, Hasher};
 
 use smallvec::SmallVec;
 
+use crate::text::digits::{DIGITS_ROOM, decimal_digits};
+
 use crate::failure::Failure;
 use crate::loading::model::{Benchmark, State, StateDevice};
 use crate::matching::filters::{AxisFilter, matches_any_group};
@@ -31,25 +33,11 @@ pub fn state_match_key(state: &State) -> &str {
 
 /// `text` after the decimal digits of `id`, if it starts with them.
 fn strip_decimal(text: &str, id: i64) -> Option<&str> {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = id.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let text = if id < 0 {
-        text.strip_prefix('-')?
-    } else {
-        text
-    };
+    let mut room = [0u8; DIGITS_ROOM];
+    let digits = decimal_digits(id.unsigned_abs(), id < 0, &mut room);
     text.as_bytes()
-        .starts_with(&digits[at..])
-        .then(|| &text[digits.len() - at..])
+        .starts_with(digits)
+        .then(|| &text[digits.len()..])
 }
 
 /// Maps keyed by state keys: many short strings hashed per state, where

@@ -8,6 +8,7 @@ use crate::failure::Failure;
 use crate::loading::model::{Axis, AxisValue};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pyfmt::{AsciiOut, push_f, push_g, str_repr};
+use crate::text::digits::{DIGITS_ROOM, decimal_digits};
 use crate::text::printable::printable;
 
 fn int64_cell<W: AsciiOut>(value: &Scalar, axis: &Axis, cell: &mut W) -> Result<(), Failure> {
@@ -78,22 +79,8 @@ fn push_int<W: AsciiOut>(cell: &mut W, number: i128) {
         let _ = write!(cell, "{number}");
         return;
     };
-    let mut digits = [0u8; 21];
-    let mut at = digits.len();
-    let mut rest = magnitude;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    if number < 0 {
-        at -= 1;
-        digits[at] = b'-';
-    }
-    cell.push_ascii(&digits[at..]);
+    let mut room = [0u8; DIGITS_ROOM];
+    cell.push_ascii(decimal_digits(magnitude, number < 0, &mut room));
 }
 
 /// `f"{math.log2(number):.0f}"` of a positive number. A power of two

@@ -6,6 +6,7 @@ use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::{
     AsciiOut, fixed_len, fixed_len_signed, format_f, push_f, push_f_signed,
 };
+use crate::pycompat::tabulate::push_spaces;
 
 /// `(multiplier, unit)` chosen by the largest magnitude; below 1 ms it is
 /// always microseconds, even for nanosecond values.
@@ -408,16 +409,6 @@ impl TimingText {
                 text.push_str(parts.delta_units);
             }
         }
-    }
-}
-
-fn push_spaces(text: &mut String, count: usize) {
-    const SPACES: &str = "                                ";
-    let mut left = count;
-    while left > 0 {
-        let run = left.min(SPACES.len());
-        text.push_str(&SPACES[..run]);
-        left -= run;
     }
 }
 

@@ -3,5 +3,6 @@
 //! stdout on one line and harmless to the terminal ([`printable`]). A leaf:
 //! every stage uses it, it uses none of them.
 
+pub mod digits;
 pub mod path_text;
 pub mod printable;

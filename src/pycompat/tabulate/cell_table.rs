@@ -104,21 +104,19 @@ impl CellTable {
 
     /// The cells of one column, top to bottom.
     pub(super) fn column(&self, column: usize) -> impl Iterator<Item = &str> {
-        let columns = self.columns.max(1);
-        self.parts.iter().flat_map(move |part| {
-            let ends = &part.ends;
-            (column..ends.len()).step_by(columns).map(move |index| {
-                let start = match index {
-                    0 => 0,
-                    _ => ends[index - 1],
-                };
-                &part.text[start as usize..ends[index] as usize]
-            })
-        })
+        self.column_bounds(column)
+            .map(|(part, start, end)| &part.text[start..end])
     }
 
     /// The lengths in bytes of the cells of one column, top to bottom.
     pub(super) fn column_lengths(&self, column: usize) -> impl Iterator<Item = usize> + '_ {
+        self.column_bounds(column)
+            .map(|(_, start, end)| end - start)
+    }
+
+    /// The part, start and end of each cell of one column, top to bottom.
+    #[inline]
+    fn column_bounds(&self, column: usize) -> impl Iterator<Item = (&CellPart, usize, usize)> {
         let columns = self.columns.max(1);
         self.parts.iter().flat_map(move |part| {
             let ends = &part.ends;
@@ -127,7 +125,7 @@ impl CellTable {
                     0 => 0,
                     _ => ends[index - 1],
                 };
-                (ends[index] - start) as usize
+                (part, start as usize, ends[index] as usize)
             })
         })
     }

@@ -697,7 +697,8 @@ impl<'a> Padded<'a> {
     }
 }
 
-fn push_spaces(text: &mut String, count: usize) {
+/// Appends `count` spaces.
+pub(crate) fn push_spaces(text: &mut String, count: usize) {
     const SPACES: &str = "                                                                ";
     let mut left = count;
     while left > 0 {
