@@ -23,6 +23,10 @@ use crate::loading::model::State;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::RunState;
 
+/// What each run of a side gives a state's decision, in place up to three
+/// runs: a state's decision made a dozen small allocations otherwise.
+type RunsOf<T> = smallvec::SmallVec<[T; 3]>;
+
 /// The runs of one side that have the state, and how many runs the side has.
 #[derive(Debug, Clone, Copy)]
 pub struct SideRuns<'r, 'a> {
@@ -50,7 +54,7 @@ pub struct RepeatedDecision {
 /// Skipped when any run is, without summaries when any run lacks them:
 /// a data-collection problem in one process stays visible.
 fn side_presence(runs: &[RunState], presence: impl Fn(&State) -> Presence) -> Presence {
-    let all: Vec<Presence> = runs.iter().map(|r| presence(r.state)).collect();
+    let all: RunsOf<Presence> = runs.iter().map(|r| presence(r.state)).collect();
     let first_where = |test: fn(&Presence) -> bool| all.iter().find(|p| test(p)).cloned();
     first_where(|p| p.skipped)
         .or_else(|| first_where(|p| !p.has_summaries))
@@ -74,7 +78,7 @@ struct MergedSide<'w> {
     cycles: decision::CycleInterval,
     bulk: PooledBulk<SidecarEvidence<'w>>,
     runs: Vec<RunCenter>,
-    points: Vec<RunPoint>,
+    points: RunsOf<RunPoint>,
 }
 
 impl<'w> MergedSide<'w> {
@@ -84,9 +88,9 @@ impl<'w> MergedSide<'w> {
         kind: EstimateKind,
         warnings: &'w RefCell<Vec<String>>,
     ) -> Self {
-        let estimates: Vec<Estimate> = timings.iter().map(|t| estimate_of(t, kind)).collect();
-        let intervals: Vec<_> = timings.iter().map(timing_interval).collect();
-        let cycles: Vec<_> = timings
+        let estimates: RunsOf<Estimate> = timings.iter().map(|t| estimate_of(t, kind)).collect();
+        let intervals: RunsOf<_> = timings.iter().map(timing_interval).collect();
+        let cycles: RunsOf<_> = timings
             .iter()
             .zip(&intervals)
             .map(|(t, i)| summary_cycle_interval(t, i.as_ref()))
@@ -147,7 +151,7 @@ impl<'w> MergedSide<'w> {
 
 /// Each run's center and clock, for the tests (empty when a run's center
 /// is unusable: the state is then `????`).
-fn run_points(estimates: &[Estimate], timings: &[Timing]) -> Vec<RunPoint> {
+fn run_points(estimates: &[Estimate], timings: &[Timing]) -> RunsOf<RunPoint> {
     let usable = |v: Option<f64>| v.filter(|v| is_positive_finite(Some(*v)));
     estimates
         .iter()
@@ -186,8 +190,25 @@ pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is d
 
 /// Warned once per run (warnings are deduplicated): one run a side is the
 /// single-run rule; fewer than five runs in all give the tests few degrees
-/// of freedom.
+/// of freedom. Every state of a comparison asks with the same counts: the
+/// text is made once a thread and copied.
 fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String> {
+    type Made = Option<((usize, usize), Option<String>)>;
+    thread_local! {
+        static MADE: std::cell::RefCell<Made> = const { std::cell::RefCell::new(None) };
+    }
+    let counts = (reference_runs, compare_runs);
+    MADE.with_borrow_mut(|made| match made {
+        Some((known, text)) if *known == counts => text.clone(),
+        _ => {
+            let text = few_runs_text(reference_runs, compare_runs);
+            *made = Some((counts, text.clone()));
+            text
+        }
+    })
+}
+
+fn few_runs_text(reference_runs: usize, compare_runs: usize) -> Option<String> {
     if reference_runs == 1 && compare_runs == 1 {
         return Some(SINGLE_RUN_WARNING.to_string());
     }
@@ -289,12 +310,12 @@ pub fn decide_repeated(
         .runs
         .iter()
         .map(|r| extract(r.state, warnings))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<RunsOf<_>, _>>()?;
     let ref_timings = reference
         .runs
         .iter()
         .map(|r| extract(r.state, warnings))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<RunsOf<_>, _>>()?;
     let kind = common_estimate_kind(ref_timings.iter().chain(&cmp_timings));
     let time_only_gaps = t.without_clock() == crate::deciding::config::WithoutClock::Confirm;
     let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
@@ -365,6 +386,14 @@ mod tests {
     #[test]
     fn one_run_a_side_warns_it_is_the_single_run_rule() {
         assert_eq!(few_runs_warning(1, 1).as_deref(), Some(SINGLE_RUN_WARNING));
+    }
+
+    /// Asked again, with other counts in between, the text is the same.
+    #[test]
+    fn the_warning_is_the_same_when_asked_again() {
+        for (r, c) in [(2, 2), (2, 2), (1, 1), (2, 2), (1, 3), (1, 3), (3, 3)] {
+            assert_eq!(few_runs_warning(r, c), few_runs_text(r, c), "{r} {c}");
+        }
     }
 
     #[test]
