@@ -167,13 +167,15 @@ pub fn render_long(
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
     let lines_with_timings: Vec<_> = lines.iter().zip(&timings).collect();
+    // Every row of a side shows its label: escaped once, not once a row.
+    let labels: Vec<_> = style.labels.iter().map(|label| printable(label)).collect();
     let cells = table_cells(
         &lines_with_timings,
         headers.len(),
         |part, (line, timing)| {
             let record = line.record();
             push_axis_cells(part, record.axis_values.displays());
-            push_printable_cell(part, &style.labels[line.side]);
+            part.push_cell(&labels[line.side]);
             part.write_cell(|t| timing.push_cell(t, widths));
             part.write_cell(|t| push_percentage(t, line.side_stats().and_then(|s| s.noise)));
             part.write_cell(|t| push_speedup(t, line.state, line.side, style.speedup_base));
@@ -212,11 +214,6 @@ fn push_or<T: ?Sized>(
         Some(value) => write(text, value),
         None => text.push_str(absent),
     }
-}
-
-/// A label as a cell, control characters escaped.
-fn push_printable_cell(part: &mut CellPart, text: &str) {
-    part.write_cell(|t| t.push_str(&printable(text)));
 }
 
 /// The wide layout: a row per shown state, the baseline's Time, then
