@@ -278,9 +278,9 @@ pub(super) fn prepare_pair<'a>(
     let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
     // (and warnings, and the first error) are taken in order.
-    let positions: Vec<u32> = (0..matched.len()).map(state_position).collect();
+    let positions: Vec<usize> = (0..matched.len()).collect();
     let mut decided = map_in_parallel(&positions, 32, |&index| {
-        matched.with_state(index as usize, |state| decider.decide_state(state))
+        matched.with_state(index, |state| decider.decide_state(state))
     });
     drop(positions);
     let mut chart_keys: Option<Vec<ChartKey>> =
@@ -356,12 +356,6 @@ fn sort_by_change(
 fn permute<T>(items: &mut Vec<T>, order: &[usize]) {
     let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
     items.extend(order.iter().filter_map(|&index| taken[index].take()));
-}
-
-/// A matched state's position, as the parallel decisions list them: a
-/// device pair of more than `u32::MAX` states would take over 400 GB.
-fn state_position(index: usize) -> u32 {
-    u32::try_from(index).unwrap_or(u32::MAX)
 }
 
 /// The change a row shows: the centers' change in the legacy and simple

@@ -224,30 +224,36 @@ fn match_in_order<'a>(
     let (first, other_compare) = compare.split_first()?;
     let first_states: Vec<&'a State> = first.filtered(devices.1, groups).collect();
     let keys: Vec<&'a str> = first_states.iter().map(|s| state_match_key(s)).collect();
-    let reference_runs = reference.iter().map(|r| r.filtered(devices.0, groups));
-    let compare_runs = other_compare.iter().map(|r| r.filtered(devices.1, groups));
-    for run in reference_runs.chain(compare_runs) {
-        let mut states = run.map(state_match_key);
-        let same = keys.iter().all(|key| states.next() == Some(*key));
-        if !same || states.next().is_some() {
-            return None;
+    // Each run's states are filtered once: kept when their keys are the
+    // first compare run's, key for key.
+    let same_states = |run: &RunBench<'a>, device: i64| -> Option<RunStates<'a>> {
+        let mut states = Vec::with_capacity(keys.len());
+        for state in run.filtered(device, groups) {
+            if keys.get(states.len()) != Some(&state_match_key(state)) {
+                return None;
+            }
+            states.push(state);
         }
-    }
-    let occurrences = key_occurrences(&keys);
-    drop(keys);
-    let states_of = |run: &RunBench<'a>, device: i64| RunStates {
-        info: run.info,
-        states: run.filtered(device, groups).collect(),
+        (states.len() == keys.len()).then_some(RunStates {
+            info: run.info,
+            states,
+        })
     };
+    let reference_runs: Vec<RunStates<'a>> = reference
+        .iter()
+        .map(|r| same_states(r, devices.0))
+        .collect::<Option<_>>()?;
     let mut compare_runs = vec![RunStates {
         info: first.info,
         states: first_states,
     }];
-    compare_runs.extend(other_compare.iter().map(|r| states_of(r, devices.1)));
+    for run in other_compare {
+        compare_runs.push(same_states(run, devices.1)?);
+    }
     Some(InOrder {
-        reference: reference.iter().map(|r| states_of(r, devices.0)).collect(),
+        reference: reference_runs,
         compare: compare_runs,
-        occurrences,
+        occurrences: key_occurrences(&keys),
     })
 }
 
