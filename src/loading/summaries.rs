@@ -141,6 +141,26 @@ impl Tag {
 
     pub const COUNT: usize = 15;
 
+    /// Every tag, for the tests that go over them all.
+    #[cfg(test)]
+    pub(crate) const ALL: [Tag; Tag::COUNT] = [
+        Tag::Min,
+        Tag::Max,
+        Tag::Mean,
+        Tag::Stdev,
+        Tag::StdevRelative,
+        Tag::Q1,
+        Tag::Median,
+        Tag::Q3,
+        Tag::Iqr,
+        Tag::IqrRelative,
+        Tag::LegacyIr,
+        Tag::LegacyIrRelative,
+        Tag::SmClockRateMean,
+        Tag::SampleTimes,
+        Tag::SampleFrequencies,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Tag::Min => "nv/cold/time/gpu/min",
@@ -191,24 +211,7 @@ mod tag_tests {
 
     #[test]
     fn every_tag_is_found_by_its_name() {
-        const ALL: [Tag; Tag::COUNT] = [
-            Tag::Min,
-            Tag::Max,
-            Tag::Mean,
-            Tag::Stdev,
-            Tag::StdevRelative,
-            Tag::Q1,
-            Tag::Median,
-            Tag::Q3,
-            Tag::Iqr,
-            Tag::IqrRelative,
-            Tag::LegacyIr,
-            Tag::LegacyIrRelative,
-            Tag::SmClockRateMean,
-            Tag::SampleTimes,
-            Tag::SampleFrequencies,
-        ];
-        for tag in ALL {
+        for tag in Tag::ALL {
             assert_eq!(Tag::from_name(tag.name()), Some(tag));
         }
         assert_eq!(Tag::from_name("nv/cold/time/cpu/min"), None);

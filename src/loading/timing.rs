@@ -193,25 +193,12 @@ mod tests {
     use super::*;
     use crate::testing::xorshift_step;
 
-    const TAGS: [&str; 17] = [
-        "nv/cold/time/gpu/min",
-        "nv/cold/time/gpu/max",
-        "nv/cold/time/gpu/mean",
-        "nv/cold/time/gpu/stdev/absolute",
-        "nv/cold/time/gpu/stdev/relative",
-        "nv/cold/time/gpu/q1",
-        "nv/cold/time/gpu/median",
-        "nv/cold/time/gpu/q3",
-        "nv/cold/time/gpu/iqr/absolute",
-        "nv/cold/time/gpu/iqr/relative",
-        "nv/cold/time/gpu/ir/absolute",
-        "nv/cold/time/gpu/ir/relative",
-        "nv/cold/sm_clock_rate/mean",
-        "nv/json/bin:nv/cold/sample_times",
-        "nv/json/freqs-bin:nv/cold/sample_freqs",
-        "nv/cold/bw/global/bytes_per_second",
-        "nv/cold/sample_size",
-    ];
+    /// Every tag the comparison reads, and two it does not.
+    fn tags() -> Vec<&'static str> {
+        let read = Tag::ALL.iter().map(|tag| tag.name());
+        read.chain(["nv/cold/bw/global/bytes_per_second", "nv/cold/sample_size"])
+            .collect()
+    }
 
     /// A summary of `tag` whose data is one of the shapes the reader meets.
     fn summary(tag: &str, shape: u64) -> String {
@@ -250,6 +237,7 @@ mod tests {
     /// pass give the timing, warnings and first error of the searches.
     #[test]
     fn one_pass_lookups_are_the_searches() {
+        let tags = tags();
         let mut state = 0x9e37_79b9_7f4a_7c15;
         let (mut one_pass, mut failed, mut warned) = (0, 0, 0);
         for _ in 0..3000 {
@@ -257,7 +245,7 @@ mod tests {
             let mut items = Vec::new();
             for _ in 0..count {
                 let r = xorshift_step(&mut state);
-                let tag = TAGS[(r % TAGS.len() as u64) as usize];
+                let tag = tags[(r % tags.len() as u64) as usize];
                 items.push(match (r >> 32) & 31 {
                     0 => r#"{"data": []}"#.to_string(),
                     _ => summary(tag, r >> 40),
