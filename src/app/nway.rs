@@ -81,7 +81,10 @@ pub(super) fn group_tables(
             .flatten()
             .next()
             .expect("a joined state has a record");
-        text.push_str(&format!("{}\n\n{table}\n\n", baseline_heading(first)));
+        // Appended as it is: a table is most of the text.
+        for piece in [&baseline_heading(first), "\n\n", &table, "\n\n"] {
+            text.push_str(piece);
+        }
         events.extend(chart_rows(s, &labels, &states, pair, charts)?);
     }
     Ok((text, events))
@@ -147,14 +150,18 @@ fn join_states<'a>(
 ) -> Vec<NWayState<'a>> {
     let mut states: Vec<NWayState<'a>> = Vec::new();
     let mut index = JoinIndex::default();
-    for table in tables {
+    for (nth, table) in tables.iter().enumerate() {
         let records = &reports[table.candidate].records[table.records.clone()];
         let mut cursor = 0;
         for record in records {
-            let (position, new) = index.position(
-                (record.state_key.as_str(), record.occurrence as usize),
-                cursor,
-            );
+            let key = (record.state_key.as_str(), record.occurrence as usize);
+            // A table's keys are unique (an occurrence is a position among
+            // the equal keys): the first table's are all new.
+            let (position, new) = if nth == 0 {
+                (index.push_new(key), true)
+            } else {
+                index.position(key, cursor)
+            };
             if new {
                 states.push(NWayState {
                     records: vec![None; candidates],
@@ -180,6 +187,13 @@ struct JoinIndex<'a> {
 }
 
 impl<'a> JoinIndex<'a> {
+    /// Adds a key known to be new before any lookup; its position.
+    fn push_new(&mut self, key: (&'a str, usize)) -> usize {
+        debug_assert!(self.map.is_none());
+        self.keys.push(key);
+        self.keys.len() - 1
+    }
+
     /// The key's position, and whether it is new (given the next one).
     fn position(&mut self, key: (&'a str, usize), cursor: usize) -> (usize, bool) {
         if self.keys.get(cursor) == Some(&key) {

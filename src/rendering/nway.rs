@@ -7,17 +7,18 @@
 
 use std::fmt::Write;
 
+use crate::deciding::decision::Interval;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::{format_f, push_f};
 use crate::pycompat::tabulate::CellPart;
-use crate::pycompat::tabulate::{Align, github_table_of};
+use crate::pycompat::tabulate::{Align, github_table_of, github_table_with_bare_columns};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::repetitions::{push_delta_cell, push_reps_cell, push_significance_cell};
 use crate::rendering::table::{DisplayMode, push_axis_cells, table_cells};
-use crate::rendering::units::{IntervalWidths, TimingText, push_percentage};
+use crate::rendering::units::{IntervalWidths, TimingText, push_percentage, push_timing_cell};
 use crate::text::printable::printable;
 
 /// A state of an N-way table: each candidate's record (`None` where the
@@ -78,12 +79,13 @@ impl Line<'_> {
         })
     }
 
-    fn timing(&self) -> TimingText {
+    /// The side's center and interval, as its Time cell shows them.
+    fn timing(&self) -> (Option<f64>, Option<Interval>) {
         let c = &self.record().comparison;
         if self.side == 0 {
-            TimingText::new(c.ref_time(), c.ref_interval().as_ref())
+            (c.ref_time(), c.ref_interval())
         } else {
-            TimingText::new(c.cmp_time(), c.cmp_interval().as_ref())
+            (c.cmp_time(), c.cmp_interval())
         }
     }
 }
@@ -104,6 +106,10 @@ fn push_speedup(text: &mut String, state: &NWayState, side: usize, base: usize) 
         (Some(base), Some(time)) if time > 0.0 => Some(base / time),
         _ => None,
     };
+    push_ratio(text, ratio);
+}
+
+fn push_ratio(text: &mut String, ratio: Option<f64>) {
     match ratio.filter(|r| r.is_finite()) {
         Some(ratio) => {
             push_f(text, ratio, 2);
@@ -147,8 +153,11 @@ pub fn render_long(
         // Stable: within a side, the states keep their order.
         lines.sort_by(|a, b| style.labels[a.side].cmp(&style.labels[b.side]));
     }
-    let timings: Vec<TimingText> = lines.iter().map(Line::timing).collect();
-    let widths = IntervalWidths::of(timings.iter());
+    let timings: Vec<_> = lines.iter().map(Line::timing).collect();
+    let mut widths = IntervalWidths::default();
+    for (center, interval) in &timings {
+        widths.fit_timing(*center, interval.as_ref());
+    }
     let mut headers = axis_headers(axis_names);
     let mut aligns = vec![Center; axis_names.len()];
     let mut columns = vec![
@@ -176,7 +185,8 @@ pub fn render_long(
             let record = line.record();
             push_axis_cells(part, record.axis_values.displays());
             part.push_cell(&labels[line.side]);
-            part.write_cell(|t| timing.push_cell(t, widths));
+            let (center, interval) = timing;
+            part.write_cell(|t| push_timing_cell(t, *center, interval.as_ref(), widths));
             part.write_cell(|t| push_percentage(t, line.side_stats().and_then(|s| s.noise)));
             part.write_cell(|t| push_speedup(t, line.state, line.side, style.speedup_base));
             let candidate = line.side > 0;
@@ -200,7 +210,12 @@ pub fn render_long(
             }
         },
     );
-    github_table_of(&headers, &aligns, &cells)
+    // Time, Noise, Speedup and Signif: see `long_layout_cells_are_bare`.
+    let mut bare = vec![false; headers.len()];
+    for column in [1, 2, 3, 5] {
+        bare[axis_names.len() + column] = true;
+    }
+    github_table_with_bare_columns(&headers, &aligns, &cells, &bare)
 }
 
 /// `write` of the value, or `absent` without one.
@@ -336,4 +351,65 @@ pub fn render_nway_summary(labels: &[String], reports: &[Report], report_missing
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deciding::repetitions::RunCenter;
+
+    /// The long layout's Noise, Speedup and Signif cells are printable
+    /// ASCII with nothing around them for the table to strip, as its bare
+    /// columns need (the Time cells: `units::bare_cells_are_bare`).
+    #[test]
+    fn long_layout_cells_are_bare() {
+        let is_bare = |cell: &str| {
+            cell.bytes().all(|b| (0x20..0x7f).contains(&b))
+                && !cell.starts_with(' ')
+                && !cell.ends_with(' ')
+                && !cell.is_empty()
+        };
+        let side = |runs: usize| SideStats {
+            runs: (0..runs)
+                .map(|run| RunCenter {
+                    run,
+                    center: Some(1.0),
+                })
+                .collect(),
+            total_runs: 3,
+            noise: None,
+        };
+        let mut values = vec![
+            None,
+            Some(0.0),
+            Some(-0.0),
+            Some(f64::NAN),
+            Some(f64::INFINITY),
+            Some(f64::NEG_INFINITY),
+            Some(f64::MAX),
+            Some(f64::MIN_POSITIVE),
+            Some(-1e300),
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5000 {
+            crate::testing::xorshift_step(&mut seed);
+            let magnitude = 10f64.powi((seed % 40) as i32 - 20);
+            values.push(Some((seed >> 12) as f64 / (1u64 << 52) as f64 * magnitude));
+        }
+        for value in values {
+            let mut cells = [String::new(), String::new()];
+            push_percentage(&mut cells[0], value);
+            push_ratio(&mut cells[1], value);
+            for runs in [1, 3] {
+                let mut stats = RepetitionStats::new(side(runs), side(runs), value, None);
+                stats.significance = value;
+                let mut cell = String::new();
+                push_significance_cell(&mut cell, &stats);
+                assert!(is_bare(&cell), "{cell:?}");
+            }
+            for cell in cells {
+                assert!(is_bare(&cell), "{cell:?}");
+            }
+        }
+    }
 }

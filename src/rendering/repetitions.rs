@@ -7,7 +7,7 @@
 use crate::deciding::decision::Comparison;
 use crate::deciding::repetitions::center_test::CenterTest;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
-use std::fmt::Write;
+use crate::text::digits::push_decimal;
 
 use crate::deciding::report::AxisCells;
 use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
@@ -215,10 +215,10 @@ pub fn reps_cell(side: &SideStats) -> String {
 }
 
 pub fn push_reps_cell(text: &mut String, side: &SideStats) {
-    // Writing into a String cannot fail.
-    let _ = write!(text, "{}", side.reps());
+    push_decimal(text, side.reps() as u64);
     if side.incomplete() {
-        let _ = write!(text, " of {}", side.total_runs);
+        text.push_str(" of ");
+        push_decimal(text, side.total_runs as u64);
     }
 }
 

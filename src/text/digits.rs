@@ -24,6 +24,14 @@ pub fn decimal_digits(value: u64, negative: bool, room: &mut [u8; DIGITS_ROOM]) 
     &room[at..]
 }
 
+/// Appends the decimal digits of `value` to `text`.
+pub fn push_decimal(text: &mut String, value: u64) {
+    let mut room = [0u8; DIGITS_ROOM];
+    for &digit in decimal_digits(value, false, &mut room) {
+        text.push(char::from(digit));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
