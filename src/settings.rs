@@ -73,9 +73,11 @@ impl Settings {
             || self.inputs.layout == Layout::NWay
     }
 
-    /// Records name their sidecar files (bulk-debug and JSON output).
+    /// Records name their sidecar files: only the bulk-debug script and the
+    /// JSON report print them (an N-way table keeps its records, but would
+    /// build every run's file names for nothing).
     pub fn resolve_sidecars(&self) -> bool {
-        self.outputs.bulk_debug.is_some() || self.keep_records()
+        self.outputs.bulk_debug.is_some() || self.outputs.json.is_some()
     }
 
     /// The reference's first path, as the reports name the comparison.
