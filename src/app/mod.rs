@@ -267,12 +267,13 @@ impl<'s> Run<'s> {
         }
         if s.inputs.layout == Layout::NWay {
             let collected = std::mem::take(&mut self.collected);
-            let (text, events) =
-                nway::group_tables(s, &self.reports, &collected, &mut self.charts)?;
-            console
-                .tables()
-                .write_all(text.as_bytes())
-                .map_err(Failure::write)?;
+            let events = nway::write_group_tables(
+                s,
+                &self.reports,
+                &collected,
+                &mut self.charts,
+                console.tables(),
+            )?;
             self.handle_chart_events(events, console)?;
         }
         // What the inputs offer explains a run that compared nothing, and

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Write;
 use std::ops::Range;
 
 use crate::deciding::report::{Report, StateRecord};
@@ -24,15 +25,17 @@ pub(super) struct Collected {
     pub(super) records: Range<usize>,
 }
 
-/// The text of a group's N-way tables: per benchmark its heading, per
-/// device pair the baseline device's heading and the joined table.
+/// Writes a group's N-way tables to `out`: per benchmark its heading, per
+/// device pair the baseline device's heading and the joined table, each
+/// as it is made (a table is most of the output: not gathered first).
 /// The charts' bars and series come from the same joined states.
-pub(super) fn group_tables(
+pub(super) fn write_group_tables(
     s: &Settings,
     reports: &[Report],
     collected: &[Collected],
     charts: &mut Charts,
-) -> Result<(String, Vec<ChartEvent>), Failure> {
+    out: &mut dyn Write,
+) -> Result<Vec<ChartEvent>, Failure> {
     let mut keys: Vec<(&str, usize)> = Vec::new();
     for table in collected {
         let key = (table.bench.as_str(), table.pair);
@@ -47,13 +50,17 @@ pub(super) fn group_tables(
         mode: s.display,
         no_color: s.no_color,
     };
-    let mut text = String::new();
     let mut events = Vec::new();
     let mut last_bench = None;
+    let mut write = |pieces: &[&str]| -> Result<(), Failure> {
+        pieces
+            .iter()
+            .try_for_each(|piece| out.write_all(piece.as_bytes()))
+            .map_err(Failure::write)
+    };
     for (bench, pair) in keys {
         if last_bench != Some(bench) {
-            text.push_str(&not_a_marker(format!("# {}", printable(bench))));
-            text.push_str("\n\n");
+            write(&[&not_a_marker(format!("# {}", printable(bench))), "\n\n"])?;
             last_bench = Some(bench);
         }
         let tables: Vec<&Collected> = collected
@@ -81,13 +88,10 @@ pub(super) fn group_tables(
             .flatten()
             .next()
             .expect("a joined state has a record");
-        // Appended as it is: a table is most of the text.
-        for piece in [&baseline_heading(first), "\n\n", &table, "\n\n"] {
-            text.push_str(piece);
-        }
+        write(&[&baseline_heading(first), "\n\n", &table, "\n\n"])?;
         events.extend(chart_rows(s, &labels, &states, pair, charts)?);
     }
-    Ok((text, events))
+    Ok(events)
 }
 
 /// The summary chart's bars of a joined table (a bar per shown candidate

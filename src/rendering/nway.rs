@@ -13,7 +13,9 @@ use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::{format_f, push_f};
 use crate::pycompat::tabulate::CellPart;
-use crate::pycompat::tabulate::{Align, github_table_of, github_table_with_bare_columns};
+use crate::pycompat::tabulate::{
+    Align, github_table_of, github_table_with_bare_columns, is_bare_cell,
+};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::repetitions::{push_delta_cell, push_reps_cell, push_significance_cell};
@@ -56,21 +58,32 @@ struct Line<'a> {
     state: &'a NWayState<'a>,
     /// 0 for the baseline, else the candidate's index + 1.
     side: usize,
+    /// The record the row shows: the candidate's, or for the baseline any.
+    record: &'a StateRecord,
 }
 
-impl Line<'_> {
-    fn record(&self) -> &StateRecord {
-        match self.side {
-            0 => self.state.first(),
-            side => self.state.records[side - 1].expect("a shown candidate row has a record"),
+impl<'a> Line<'a> {
+    fn new(state: &'a NWayState<'a>, side: usize) -> Self {
+        let record = match side {
+            0 => state.first(),
+            side => state.records[side - 1].expect("a shown candidate row has a record"),
+        };
+        Line {
+            state,
+            side,
+            record,
         }
     }
 
-    fn stats(&self) -> Option<&RepetitionStats> {
-        self.record().repetitions.as_deref()
+    fn record(&self) -> &'a StateRecord {
+        self.record
     }
 
-    fn side_stats(&self) -> Option<&SideStats> {
+    fn stats(&self) -> Option<&'a RepetitionStats> {
+        self.record.repetitions.as_deref()
+    }
+
+    fn side_stats(&self) -> Option<&'a SideStats> {
         let stats = self.stats()?;
         Some(if self.side == 0 {
             &stats.reference
@@ -102,7 +115,13 @@ fn time_of(state: &NWayState, side: usize) -> Option<f64> {
 /// `Time(speedup base) / Time`, two decimals and an `x` (`1.09x`), which
 /// also keeps the table from reformatting it as a number.
 fn push_speedup(text: &mut String, state: &NWayState, side: usize, base: usize) {
-    let ratio = match (time_of(state, base), time_of(state, side)) {
+    let time = time_of(state, side);
+    // The base's own row (a row a state): a positive finite time over
+    // itself is exactly 1.
+    if side == base && time.is_some_and(|t| t > 0.0 && t.is_finite()) {
+        return text.push_str("1.00x");
+    }
+    let ratio = match (time_of(state, base), time) {
         (Some(base), Some(time)) if time > 0.0 => Some(base / time),
         _ => None,
     };
@@ -127,13 +146,10 @@ fn lines<'a>(states: &'a [NWayState<'a>]) -> Vec<Line<'a>> {
         if !state.shown.iter().any(|shown| *shown) {
             continue;
         }
-        lines.push(Line { state, side: 0 });
+        lines.push(Line::new(state, 0));
         for (candidate, shown) in state.shown.iter().enumerate() {
             if *shown {
-                lines.push(Line {
-                    state,
-                    side: candidate + 1,
-                });
+                lines.push(Line::new(state, candidate + 1));
             }
         }
     }
@@ -175,25 +191,34 @@ pub fn render_long(
     }
     headers.extend(columns.iter().map(|(name, _)| name.to_string()));
     aligns.extend(columns.iter().map(|(_, align)| *align));
-    let lines_with_timings: Vec<_> = lines.iter().zip(&timings).collect();
+    // A state's rows follow each other (unless sorted by label) and show
+    // the same axis cells: copied from the row before.
+    let repeats = |i: usize| i > 0 && std::ptr::eq(lines[i - 1].state, lines[i].state);
+    let lines_with_timings: Vec<_> = (0..lines.len())
+        .map(|i| (&lines[i], &timings[i], repeats(i)))
+        .collect();
     // Every row of a side shows its label: escaped once, not once a row.
     let labels: Vec<_> = style.labels.iter().map(|label| printable(label)).collect();
+    let columns = headers.len();
     let cells = table_cells(
         &lines_with_timings,
-        headers.len(),
-        |part, (line, timing)| {
+        columns,
+        |part, (line, timing, repeats)| {
             let record = line.record();
-            push_axis_cells(part, record.axis_values.displays());
+            if !(*repeats && part.repeat_previous_row(columns, axis_names.len())) {
+                push_axis_cells(part, record.axis_values.displays());
+            }
             part.push_cell(&labels[line.side]);
             let (center, interval) = timing;
             part.write_cell(|t| push_timing_cell(t, *center, interval.as_ref(), widths));
-            part.write_cell(|t| push_percentage(t, line.side_stats().and_then(|s| s.noise)));
+            let side_stats = line.side_stats();
+            part.write_cell(|t| push_percentage(t, side_stats.and_then(|s| s.noise)));
             part.write_cell(|t| push_speedup(t, line.state, line.side, style.speedup_base));
             let candidate = line.side > 0;
             let stats = line.stats().filter(|_| candidate);
             part.write_cell(|t| push_or(t, stats, "-", push_delta_cell));
             part.write_cell(|t| push_or(t, stats, "-", push_significance_cell));
-            part.write_cell(|t| push_or(t, line.side_stats(), "1", push_reps_cell));
+            part.write_cell(|t| push_or(t, side_stats, "1", push_reps_cell));
             part.write_cell(|t| {
                 if candidate {
                     push_status_cell(t, record.comparison.status, style.no_color);
@@ -210,8 +235,10 @@ pub fn render_long(
             }
         },
     );
-    // Time, Noise, Speedup and Signif: see `long_layout_cells_are_bare`.
+    // Time, Noise, Speedup and Signif: see `long_layout_cells_are_bare`;
+    // Config when every label is.
     let mut bare = vec![false; headers.len()];
+    bare[axis_names.len()] = labels.iter().all(|label| is_bare_cell(label));
     for column in [1, 2, 3, 5] {
         bare[axis_names.len() + column] = true;
     }

@@ -39,6 +39,32 @@ impl CellPart {
         self.end_cell();
     }
 
+    /// Writes again the first `count` cells of the previous row (rows of
+    /// `columns` cells), at the start of a row: a copy of their text. False,
+    /// with nothing written, when this part holds no previous row.
+    pub fn repeat_previous_row(&mut self, columns: usize, count: usize) -> bool {
+        let cells = self.ends.len();
+        if columns == 0 || count > columns || cells < columns || cells % columns != 0 {
+            return false;
+        }
+        let first = cells - columns;
+        let start = first.checked_sub(1).map_or(0, |last| self.ends[last]);
+        let Some(&end) = count.checked_sub(1).map(|last| &self.ends[first + last]) else {
+            return true;
+        };
+        // SAFETY: cells end where a `str` pushed whole ended, on character
+        // boundaries, so the copied bytes are whole UTF-8 characters and
+        // the text stays UTF-8. (`String::extend_from_within` needs Rust
+        // 1.87; the crate builds with 1.85.)
+        unsafe { self.text.as_mut_vec() }.extend_from_within(start as usize..end as usize);
+        let new_end = u32::try_from(self.text.len()).expect("a part of a table holds under 4 GiB");
+        let shift = new_end - end;
+        for cell in first..first + count {
+            self.ends.push(self.ends[cell] + shift);
+        }
+        true
+    }
+
     /// Gives back the room the strings grew beyond their cells: parts live
     /// as long as the table, and growth by doubling leaves up to half spare.
     pub fn shrink_to_fit(&mut self) {
@@ -166,5 +192,49 @@ impl<'a> RowCells<'a> {
 
     pub(super) fn cells(self) -> impl Iterator<Item = &'a str> {
         (0..self.ends.len()).map(move |column| self.cell(column))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(part: &CellPart) -> Vec<&str> {
+        let mut start = 0;
+        part.ends
+            .iter()
+            .map(|&end| {
+                let cell = &part.text[start..end as usize];
+                start = end as usize;
+                cell
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_row_repeats_the_first_cells_of_the_previous_one() {
+        let mut part = CellPart::default();
+        assert!(!part.repeat_previous_row(3, 2), "no previous row");
+        for cell in ["a", "", "ccc"] {
+            part.push_cell(cell);
+        }
+        part.push_cell("x");
+        assert!(!part.repeat_previous_row(3, 2), "not at a row start");
+        part.push_cell("y");
+        part.push_cell("z");
+        assert!(part.repeat_previous_row(3, 2));
+        part.push_cell("w");
+        assert!(part.repeat_previous_row(3, 0));
+        assert!(!part.repeat_previous_row(3, 4), "more cells than a row");
+        for cell in ["1", "2", "3"] {
+            part.push_cell(cell);
+        }
+        assert!(part.repeat_previous_row(3, 3));
+        assert_eq!(
+            cells(&part),
+            [
+                "a", "", "ccc", "x", "y", "z", "x", "y", "w", "1", "2", "3", "1", "2", "3"
+            ]
+        );
     }
 }

@@ -18,7 +18,9 @@ mod text;
 mod two_pass;
 
 pub use cell_table::{CellPart, CellTable};
-pub use two_pass::{github_table_of, github_table_with_bare_columns, write_github_table_in_chunks};
+pub use two_pass::{
+    github_table_of, github_table_with_bare_columns, is_bare_cell, write_github_table_in_chunks,
+};
 
 use crate::parallel::map_in_parallel;
 

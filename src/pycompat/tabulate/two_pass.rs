@@ -25,6 +25,12 @@ pub fn github_table_of(headers: &[String], aligns: &[Align], table: &CellTable) 
     github_table_with_bare_columns(headers, aligns, table, &[])
 }
 
+/// A cell that a bare column may hold (see
+/// [`github_table_with_bare_columns`]).
+pub fn is_bare_cell(cell: &str) -> bool {
+    is_printable_ascii(cell.as_bytes()) && py_strip(cell) == cell
+}
+
 /// [`github_table_of`] told which columns hold bare cells only: printable
 /// ASCII without spaces around it (as `py_strip` leaves it), which the
 /// caller writes that way (timing cells, say). Such a column of text is
@@ -635,10 +641,8 @@ mod tests {
                 "case {case}: {headers:?} {aligns:?} {cells:?}"
             );
             // Columns whose cells are all bare, measured by their lengths.
-            let is_bare =
-                |cell: &str| is_printable_ascii(cell.as_bytes()) && py_strip(cell) == cell;
             let bare: Vec<bool> = (0..columns)
-                .map(|column| cells.iter().all(|row| is_bare(row[column])))
+                .map(|column| cells.iter().all(|row| is_bare_cell(row[column])))
                 .collect();
             bare_columns += bare.iter().filter(|b| **b).count();
             assert_eq!(
