@@ -383,29 +383,15 @@ pub fn render_nway_summary(labels: &[String], reports: &[Report], report_missing
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deciding::repetitions::RunCenter;
+    use crate::deciding::repetitions::side_of_three;
 
     /// The long layout's Noise, Speedup and Signif cells are printable
     /// ASCII with nothing around them for the table to strip, as its bare
     /// columns need (the Time cells: `units::bare_cells_are_bare`).
     #[test]
     fn long_layout_cells_are_bare() {
-        let is_bare = |cell: &str| {
-            cell.bytes().all(|b| (0x20..0x7f).contains(&b))
-                && !cell.starts_with(' ')
-                && !cell.ends_with(' ')
-                && !cell.is_empty()
-        };
-        let side = |runs: usize| SideStats {
-            runs: (0..runs)
-                .map(|run| RunCenter {
-                    run,
-                    center: Some(1.0),
-                })
-                .collect(),
-            total_runs: 3,
-            noise: None,
-        };
+        let is_bare = |cell: &str| is_bare_cell(cell) && !cell.is_empty();
+        let side = |runs: usize| side_of_three(runs, None);
         let mut values = vec![
             None,
             Some(0.0),

@@ -106,21 +106,27 @@ impl RepetitionStats {
     }
 }
 
+/// A side of `runs` of three runs, each centered at 1 (tests).
+#[cfg(test)]
+pub(crate) fn side_of_three(runs: usize, noise: Option<f64>) -> SideStats {
+    SideStats {
+        runs: (0..runs)
+            .map(|run| RunCenter {
+                run,
+                center: Some(1.0),
+            })
+            .collect(),
+        total_runs: 3,
+        noise,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn side(runs: usize, noise: Option<f64>) -> SideStats {
-        SideStats {
-            runs: (0..runs)
-                .map(|run| RunCenter {
-                    run,
-                    center: Some(1.0),
-                })
-                .collect(),
-            total_runs: 3,
-            noise,
-        }
+        side_of_three(runs, noise)
     }
 
     #[test]
