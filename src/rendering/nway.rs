@@ -13,14 +13,12 @@ use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::{format_f, push_f};
 use crate::pycompat::tabulate::CellPart;
-use crate::pycompat::tabulate::{
-    Align, github_table_of, github_table_with_bare_columns, is_bare_cell,
-};
+use crate::pycompat::tabulate::{Align, github_table_with_bare_columns, is_bare_cell};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::repetitions::{push_delta_cell, push_reps_cell, push_significance_cell};
 use crate::rendering::table::{DisplayMode, push_axis_cells, table_cells};
-use crate::rendering::units::{IntervalWidths, TimingText, push_percentage, push_timing_cell};
+use crate::rendering::units::{IntervalWidths, push_percentage, push_timing_cell};
 use crate::text::printable::printable;
 
 /// A state of an N-way table: each candidate's record (`None` where the
@@ -267,7 +265,7 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
         .filter(|s| s.shown.iter().any(|shown| *shown))
         .collect();
     let sides = style.labels.len();
-    let timing = |state: &NWayState, side: usize| -> Option<TimingText> {
+    let timing = |state: &NWayState, side: usize| -> Option<(Option<f64>, Option<Interval>)> {
         let record = if side == 0 {
             Some(state.first())
         } else {
@@ -275,15 +273,18 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
         }?;
         let c = &record.comparison;
         Some(if side == 0 {
-            TimingText::new(c.ref_time(), c.ref_interval().as_ref())
+            (c.ref_time(), c.ref_interval())
         } else {
-            TimingText::new(c.cmp_time(), c.cmp_interval().as_ref())
+            (c.cmp_time(), c.cmp_interval())
         })
     };
     let widths: Vec<IntervalWidths> = (0..sides)
         .map(|side| {
-            let texts: Vec<TimingText> = shown.iter().filter_map(|s| timing(s, side)).collect();
-            IntervalWidths::of(texts.iter())
+            let mut widths = IntervalWidths::default();
+            for (center, interval) in shown.iter().filter_map(|s| timing(s, side)) {
+                widths.fit_timing(center, interval.as_ref());
+            }
+            widths
         })
         .collect();
     let mut headers = axis_headers(axis_names);
@@ -303,8 +304,8 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
         push_axis_cells(part, state.first().axis_values.displays());
         let time = |part: &mut CellPart, side: usize| {
             part.write_cell(|t| {
-                if let Some(timing) = timing(state, side) {
-                    timing.push_cell(t, widths[side]);
+                if let Some((center, interval)) = timing(state, side) {
+                    push_timing_cell(t, center, interval.as_ref(), widths[side]);
                 }
             })
         };
@@ -326,7 +327,14 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
             }
         }
     });
-    github_table_of(&headers, &aligns, &cells)
+    // The Time columns: see `units::bare_cells_are_bare` (an absent
+    // candidate's cell is empty, as bare as it gets).
+    let mut bare = vec![false; headers.len()];
+    bare[axis_names.len()] = true;
+    for candidate in 0..sides - 1 {
+        bare[axis_names.len() + 1 + 3 * candidate] = true;
+    }
+    github_table_with_bare_columns(&headers, &aligns, &cells, &bare)
 }
 
 /// The worst status of a state's candidates first: SLOW, ????, AMBG,

@@ -189,7 +189,9 @@ fn delta_precision(center: f64, delta_multiplier: f64) -> usize {
 const DELTA_PRECISION: [[usize; 3]; 3] = [[3, 0, 0], [6, 3, 0], [9, 6, 3]];
 
 /// The pieces of an intervals-mode cell: center digits, center unit, and
-/// the `[-lo, +hi]` text with its unit. Both texts share one string.
+/// the `[-lo, +hi]` text with its unit. Both texts share one string
+/// (the tests' [`TimingText`]).
+#[cfg(test)]
 pub struct CenterWithDeltas {
     text: String,
     center_len: usize,
@@ -197,6 +199,7 @@ pub struct CenterWithDeltas {
     pub delta_units: &'static str,
 }
 
+#[cfg(test)]
 impl CenterWithDeltas {
     pub fn new(center: f64, interval: &Interval) -> Self {
         let mut text = String::with_capacity(40);
@@ -272,9 +275,9 @@ impl DeltaPlan {
     }
 }
 
-/// Column widths that align the intervals-mode cells of one table.
 /// The center's digits then `[-lo, +hi]` written at the end of `text`:
 /// the digits' length, the center's units and the deltas' units.
+#[cfg(test)]
 fn push_center_with_deltas(
     text: &mut String,
     center: f64,
@@ -307,6 +310,7 @@ fn center_with_deltas_lengths(center: f64, interval: &Interval) -> (usize, usize
     (center_len, deltas, center_unit == delta_unit)
 }
 
+/// Column widths that align the intervals-mode cells of one table.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IntervalWidths {
     pub center: usize,
@@ -314,6 +318,8 @@ pub struct IntervalWidths {
 }
 
 impl IntervalWidths {
+    /// The widths of formatted timings (the tests' oracle for [`Self::fit_timing`]).
+    #[cfg(test)]
     pub fn of<'a>(texts: impl Iterator<Item = &'a TimingText>) -> Self {
         let mut widths = IntervalWidths::default();
         for text in texts {
@@ -335,7 +341,10 @@ impl IntervalWidths {
 }
 
 /// The formatted pieces of one intervals-mode timing: formatted once, then
-/// measured for the column widths and laid out with them.
+/// measured for the column widths and laid out with them. The tests' oracle
+/// for [`push_timing_cell`] and [`IntervalWidths::fit_timing`], which write
+/// and measure the same cells without formatting them first.
+#[cfg(test)]
 pub enum TimingText {
     /// No positive, finite center: `n/a`.
     Unusable,
@@ -349,6 +358,7 @@ pub enum TimingText {
     },
 }
 
+#[cfg(test)]
 impl TimingText {
     pub fn new(center: Option<f64>, interval: Option<&Interval>) -> Self {
         let Some(center) = center.filter(|c| is_positive_finite(Some(*c))) else {
