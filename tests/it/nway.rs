@@ -7,7 +7,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::util::{Doc, Scratch, Times, run, stderr, stdout};
+use crate::util::{Bench, Doc, Scratch, State, Times, run, stderr, stdout};
 
 fn scratch(name: &str) -> Scratch {
     Scratch::new(&format!("nway-{name}"))
@@ -595,4 +595,56 @@ fn a_file_some_candidates_lack_is_compared_with_the_others() {
         report["candidates"][0]["missing"].as_array().unwrap().len(),
         0
     );
+}
+
+/// An error met while the N-way tables are written (here `--plot-along` on
+/// a benchmark without the axis, found when its chart rows are added)
+/// leaves the tables printed so far and exits 1, as a pair of files does:
+/// both print both benchmarks' tables, then the same error.
+#[test]
+fn an_error_between_tables_leaves_the_tables_before_it_as_pairs_do() {
+    let dir = scratch("error-between-tables");
+    let times = |seconds: f64| Times::around(seconds, [0.998, 0.999, 1.002]).iqr(0.003);
+    for (name, factor) in [("base.json", 1.0), ("a.json", 1.001), ("b.json", 0.7)] {
+        let swept = Bench::new("swept")
+            .axis("N", "int64")
+            .states((1..=3).map(|n| {
+                State::on(0)
+                    .at("N", n)
+                    .times(times(1e-3 * n as f64 * factor))
+            }));
+        let flat = Bench::new("flat")
+            .axis("T", "string")
+            .state(State::on(0).at("T", "x").times(times(2e-3 * factor)));
+        let doc = Doc::new().device(0, "GPU").bench(swept).bench(flat);
+        dir.write(name, doc.text());
+    }
+    let along = [
+        "--plot-along",
+        "N",
+        "--plot-along-output",
+        "{benchmark}.svg",
+    ];
+    let args = |files: &[&str]| -> Vec<String> {
+        along.iter().chain(files).map(|s| s.to_string()).collect()
+    };
+    let pair = run(&dir, &args(&["base.json", "a.json"]));
+    let nway = run(
+        &dir,
+        &args(&["base.json", "--vs", "a.json", "--vs", "b.json"]),
+    );
+    for (mode, out) in [("pair", &pair), ("N-way", &nway)] {
+        assert_eq!(out.status.code(), Some(1), "{mode}: {}", stderr(out));
+        assert!(
+            stderr(out).contains("--plot-along axis 'N' is not present in benchmark 'flat'"),
+            "{mode}: {}",
+            stderr(out)
+        );
+        let text = stdout(out);
+        assert!(text.starts_with("# swept\n"), "{mode}: {text}");
+        assert!(text.contains("\n|  3  | "), "{mode}: {text}");
+        assert!(text.contains("\n# flat\n"), "{mode}: {text}");
+        assert!(text.contains("\n|  x  | "), "{mode}: {text}");
+        assert!(!text.contains("# Summary"), "{mode}: {text}");
+    }
 }
