@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::deciding::decision::{self, Comparison, Side};
 use crate::deciding::repetitions::RepetitionStats;
-use crate::deciding::repetitions::evidence::{RunFiles, SideRuns, decide_repeated};
+use crate::deciding::repetitions::evidence::{
+    RunFiles, SideRuns, decide_repeated, run_counts_warning,
+};
 use crate::deciding::report::{PairNames, RecordAxes, SidecarFile, Sidecars, StateRecord};
 use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
@@ -56,6 +58,10 @@ pub(super) struct DecidedState {
     /// Boxed, and only when there is something: 8 bytes a state instead of
     /// 72 on every state of a large comparison.
     extras: Option<Box<DecisionExtras>>,
+    /// The comparison's warning about its run counts (`--vs`), raised after
+    /// the state's own warnings by every state its runs decide: one copy
+    /// shared by all (a copy each held 300 bytes a state until printed).
+    run_counts_warning: Option<Arc<str>>,
 }
 
 /// The warnings a decision raised, and in repetition mode the files of each
@@ -70,6 +76,7 @@ impl DecidedState {
         record: Result<StateRecord, Failure>,
         warnings: Vec<String>,
         run_files: [Vec<RunFiles>; 2],
+        run_counts_warning: Option<Arc<str>>,
     ) -> DecidedState {
         let any = !warnings.is_empty() || run_files.iter().any(|files| !files.is_empty());
         DecidedState {
@@ -80,15 +87,19 @@ impl DecidedState {
                     run_files,
                 })
             }),
+            run_counts_warning,
         }
     }
 
-    /// The warnings, taken to be printed once.
-    pub(super) fn take_warnings(&mut self) -> Vec<String> {
-        self.extras
+    /// The warnings, in the order they were raised, taken to be printed once.
+    pub(super) fn take_warnings(&mut self) -> impl Iterator<Item = String> + use<> {
+        let own = self
+            .extras
             .as_mut()
             .map(|extras| std::mem::take(&mut extras.warnings))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let shared = self.run_counts_warning.take();
+        own.into_iter().chain(shared.map(|text| text.to_string()))
     }
 
     /// The files of each run (reference, compare): `--vs` only.
@@ -274,6 +285,14 @@ pub(super) fn prepare_pair<'a>(
             device_names: (ref_name, cmp_name),
         }),
         resolve_sidecars,
+        run_counts_warning: match s.inputs.layout {
+            Layout::Pair => None,
+            Layout::Repetitions | Layout::NWay => run_counts_warning(
+                s.inputs.baseline.paths.len(),
+                s.inputs.candidates[context.candidate].paths.len(),
+            )
+            .map(Arc::from),
+        },
     };
     let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
@@ -463,6 +482,8 @@ struct Decider<'a> {
     names: SharedNames,
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
+    /// `--vs`: the warning about the run counts of this comparison, if any.
+    run_counts_warning: Option<Arc<str>>,
 }
 
 impl Decider<'_> {
@@ -471,7 +492,10 @@ impl Decider<'_> {
         let warnings = RefCell::new(Vec::new());
         let mut run_files = Default::default();
         let record = self.record(state, &warnings, &mut run_files);
-        DecidedState::new(record, warnings.into_inner(), run_files)
+        // A state decided from the runs (`decide_repeated` succeeded) raised
+        // it; a pair's decision and a failed one did not.
+        let shared = self.run_counts_warning.as_ref().filter(|_| record.is_ok());
+        DecidedState::new(record, warnings.into_inner(), run_files, shared.cloned())
     }
 
     fn record(

@@ -8,7 +8,9 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::util::{Doc, Need, Scratch, Times, require, run, shared_dir, stderr, stdout};
+use crate::util::{
+    Bench, Doc, Need, Scratch, State, Times, require, run, shared_dir, stderr, stdout,
+};
 
 fn scratch(name: &str) -> Scratch {
     Scratch::new(&format!("reps-{name}"))
@@ -165,6 +167,62 @@ fn unequal_run_counts_and_a_single_run_side() {
         row.contains("* | time ≥ 50.9 |          2 |          1 |"),
         "{row}"
     );
+}
+
+/// The warning about the run counts is the comparison's: printed once
+/// however many states the runs decide, after the warnings a state raised
+/// on its own (here a sidecar with a negative count in the first state of
+/// the first reference run), and not at all with three runs a side.
+#[test]
+fn the_run_counts_warning_is_printed_once_after_a_states_own_warnings() {
+    let dir = scratch("run-counts-warning");
+    let write = |name: &str, factor: f64, first_count: &str| {
+        let states = (1..=5).map(|n| {
+            let count = if n == 1 { first_count } else { "100" };
+            State::on(0)
+                .at("N", n)
+                .times(Times::around(1e-3 * n as f64 * factor, [0.998, 0.999, 1.002]).iqr(0.003))
+                .sidecar("nv/json/bin:nv/cold/sample_times", "absent.bin", count)
+        });
+        let doc = Doc::new()
+            .device(0, "GPU")
+            .bench(Bench::new("b").axis("N", "int64").states(states));
+        std::fs::write(dir.join(name), doc.text()).unwrap();
+    };
+    for (name, factor, first_count) in [
+        ("r1.json", 1.0, "-1"),
+        ("r2.json", 1.01, "100"),
+        ("r3.json", 0.99, "100"),
+        ("c1.json", 1.0, "100"),
+        ("c2.json", 1.005, "100"),
+        ("c3.json", 0.995, "100"),
+    ] {
+        write(name, factor, first_count);
+    }
+    let two = run(&dir, &["r1.json", "r2.json", "--vs", "c1.json", "c2.json"]);
+    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    // The missing sidecar file is warned about too (once: deduplicated).
+    let text = stderr(&two);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("nvbench-compare: warning: Could not use NVBench sample time data: negative value count -1;"),
+        "{text}"
+    );
+    assert!(lines[1].contains("failed to read 'absent.bin'"), "{text}");
+    assert!(
+        lines[2]
+            .starts_with("nvbench-compare: warning: --vs with 2 reference and 2 compare run(s): "),
+        "{text}"
+    );
+    let three = [
+        "r1.json", "r2.json", "r3.json", "--vs", "c1.json", "c2.json", "c3.json",
+    ];
+    let three = run(&dir, &three);
+    assert_eq!(three.status.code(), Some(0), "{}", stderr(&three));
+    let text = stderr(&three);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(!text.contains("--vs with"), "{text}");
 }
 
 #[test]

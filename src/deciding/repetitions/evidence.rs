@@ -188,27 +188,12 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
 /// The warning of `--vs` with one run a side.
 pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is decided by the single-run rule, as a pair of files is, which cannot see the scatter between processes; give two or more runs a side (three are better) for the repetition rule";
 
-/// Warned once per run (warnings are deduplicated): one run a side is the
+/// The warning of a comparison whose run counts give the tests little to
+/// go on: one run a side decides as a pair of files does, by the
 /// single-run rule; fewer than five runs in all give the tests few degrees
-/// of freedom. Every state of a comparison asks with the same counts: the
-/// text is made once a thread and copied.
-fn few_runs_warning(reference_runs: usize, compare_runs: usize) -> Option<String> {
-    type Made = Option<((usize, usize), Option<String>)>;
-    thread_local! {
-        static MADE: std::cell::RefCell<Made> = const { std::cell::RefCell::new(None) };
-    }
-    let counts = (reference_runs, compare_runs);
-    MADE.with_borrow_mut(|made| match made {
-        Some((known, text)) if *known == counts => text.clone(),
-        _ => {
-            let text = few_runs_text(reference_runs, compare_runs);
-            *made = Some((counts, text.clone()));
-            text
-        }
-    })
-}
-
-fn few_runs_text(reference_runs: usize, compare_runs: usize) -> Option<String> {
+/// of freedom. Every state the runs decide raises it (`decide_repeated`);
+/// it is made once a comparison and shared.
+pub fn run_counts_warning(reference_runs: usize, compare_runs: usize) -> Option<String> {
     if reference_runs == 1 && compare_runs == 1 {
         return Some(SINGLE_RUN_WARNING.to_string());
     }
@@ -328,9 +313,8 @@ pub fn decide_repeated(
         }
         None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
     };
-    if let Some(warning) = few_runs_warning(reference.total_runs, compare.total_runs) {
-        warnings.borrow_mut().push(warning);
-    }
+    // Every state decided here raises the comparison's warning about its
+    // run counts (`run_counts_warning`): the caller shares one copy.
     // One run a side (also when the others lack the state) is the pair's
     // decision; three runs in all leave at least one degree of freedom.
     // Without a clock (Google Benchmark), the tests on the run centers call
@@ -385,29 +369,24 @@ mod tests {
 
     #[test]
     fn one_run_a_side_warns_it_is_the_single_run_rule() {
-        assert_eq!(few_runs_warning(1, 1).as_deref(), Some(SINGLE_RUN_WARNING));
-    }
-
-    /// Asked again, with other counts in between, the text is the same.
-    #[test]
-    fn the_warning_is_the_same_when_asked_again() {
-        for (r, c) in [(2, 2), (2, 2), (1, 1), (2, 2), (1, 3), (1, 3), (3, 3)] {
-            assert_eq!(few_runs_warning(r, c), few_runs_text(r, c), "{r} {c}");
-        }
+        assert_eq!(
+            run_counts_warning(1, 1).as_deref(),
+            Some(SINGLE_RUN_WARNING)
+        );
     }
 
     #[test]
     fn fewer_than_three_degrees_of_freedom_are_flagged() {
-        let two = few_runs_warning(2, 2).unwrap();
+        let two = run_counts_warning(2, 2).unwrap();
         assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= 8.9 and >= 28.3; never without SM clocks)"), "{two}");
-        assert!(few_runs_warning(1, 3).unwrap().contains("2 degree(s)"));
+        assert!(run_counts_warning(1, 3).unwrap().contains("2 degree(s)"));
         assert!(
-            few_runs_warning(2, 1)
+            run_counts_warning(2, 1)
                 .unwrap()
                 .contains("(|t| >= 50.9 and >= 509.3;")
         );
-        assert_eq!(few_runs_warning(2, 3), None);
-        assert_eq!(few_runs_warning(3, 3), None);
-        assert_eq!(few_runs_warning(1, 4), None);
+        assert_eq!(run_counts_warning(2, 3), None);
+        assert_eq!(run_counts_warning(3, 3), None);
+        assert_eq!(run_counts_warning(1, 4), None);
     }
 }
