@@ -581,6 +581,35 @@ fn repeated_axis_values_share_one_handle() {
     assert_eq!(*second[0], *second[1]);
 }
 
+/// Axis-value lists are attached once every state is read: each goes to
+/// its own state when states around it are given up on by the walker,
+/// after their lists (an escaped key later in the state) or within them
+/// (an escaped axis name), and read by the full reader.
+#[test]
+fn axis_value_lists_go_to_their_states_around_states_the_walker_gives_up_on() {
+    let state = |n: usize| {
+        STATE
+            .replacen("Device=0 N=1", &format!("Device=0 N={n}"), 1)
+            .replacen(r#""value": "1"}]"#, &format!(r#""value": "{n}"}}]"#), 1)
+    };
+    let after_list = state(2).replacen(r#""is_skipped""#, r#""is_sk\u0069pped""#, 1);
+    let within_list = state(3).replacen(r#"[{"name": "N""#, r#"[{"name": "\u004e""#, 1);
+    assert_ne!(after_list, state(2));
+    assert_ne!(within_list, state(3));
+    let input = document(&[state(1), after_list, within_list, state(4)].join(", "));
+    assert!(agree(input.as_bytes()));
+    let root = read_with(input.as_bytes(), true).unwrap();
+    let states = root.benchmarks.as_ref().unwrap()[0].states();
+    let values: Vec<String> = states
+        .iter()
+        .map(|s| format!("{:?}", s.axis_values()[0].value))
+        .collect();
+    assert_eq!(values.len(), 4);
+    for (n, value) in (1..=4).zip(&values) {
+        assert!(value.contains(&format!("\"{n}\"")), "{n}: {value}");
+    }
+}
+
 /// [`agree`], and how many summaries the templates matched (the same
 /// with either classifier).
 fn agree_and_hits(input: &[u8]) -> (bool, usize) {

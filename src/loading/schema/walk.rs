@@ -25,9 +25,13 @@ const MAX_DEPTH: usize = 100;
 pub(super) struct Walker<'a> {
     input: &'a [u8],
     tokens: Tokens<'a>,
-    /// A state's axis values as they are read; each list is then moved
-    /// into an allocation of its exact length (no growth, no slack).
-    axis_scratch: Vec<AxisValue>,
+    /// The axis values of a benchmark's states as they are read; each
+    /// state's list is moved into an allocation of its exact length once
+    /// every state is read (see [`Walker::states`]).
+    pending_values: Vec<AxisValue>,
+    /// The range of `pending_values` listed by the state just read (set
+    /// when its walk succeeds).
+    pending_list: Option<std::ops::Range<usize>>,
     axis_handles: AxisInterner<'a>,
     /// A state's summaries as they are read (its room is kept for the next).
     summaries: SummariesReader,
@@ -149,7 +153,8 @@ impl<'a> Walker<'a> {
         Walker {
             input,
             tokens: Tokens::new(input, avx2),
-            axis_scratch: Vec::new(),
+            pending_values: Vec::new(),
+            pending_list: None,
             axis_handles: AxisInterner::default(),
             summaries: SummariesReader::default(),
             repeats: Repeats::default(),
@@ -445,21 +450,44 @@ impl<'a> Walker<'a> {
         })
     }
 
+    /// The states of a benchmark. Their axis-value lists are allocated
+    /// after all of them, side by side rather than between the states'
+    /// summaries: on huge inputs every later run's lists are dropped for
+    /// the first run's equal ones (`Root::share_axis_values_with`), and
+    /// lists freed side by side leave whole pages to give back, where lists
+    /// freed between live summaries left holes of 48 bytes that nothing
+    /// later took (about 48 MB at 200,000 states and six runs).
     fn states(&mut self, start: usize, depth: usize) -> Result<Vec<State>, Bail> {
         let mut states = Vec::new();
+        let mut lists: Vec<(usize, usize)> = Vec::new();
+        self.pending_values.clear();
         self.elements(start, |this, pos| {
-            states.push(
-                this.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?,
-            );
+            let mark = this.pending_values.len();
+            this.pending_list = None;
+            let state =
+                this.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?;
+            // Set only by a state the walk read to its end.
+            match this.pending_list.take() {
+                Some(range) => lists.push((states.len(), range.len())),
+                // Read by the full reader after the walk gave up.
+                None => this.pending_values.truncate(mark),
+            }
+            states.push(state);
             Ok(())
         })?;
         // As the full reader does (`loading::exact`): no slack on huge inputs.
         states.shrink_to_fit();
+        let mut values = self.pending_values.drain(..);
+        for (index, len) in lists {
+            let list: std::sync::Arc<[AxisValue]> = values.by_ref().take(len).collect();
+            states[index].set_axis_values(Some(Some(list)));
+        }
         Ok(states)
     }
 
     fn state(&mut self, start: usize, depth: usize) -> Result<State, Bail> {
         let mut state = State::unnamed(false);
+        let mut list = None;
         let mut seen = Seen::default();
         let inner = depth + 1;
         self.members(start, inner, |this, key, value| {
@@ -474,16 +502,22 @@ impl<'a> Walker<'a> {
                 }
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
-                    state.set_axis_values(if this.byte(value) == b'[' {
-                        Some(Some(this.walk_or_delegate(
-                            value,
-                            inner,
-                            Self::axis_values,
-                            |p| model::axis_value_list(p),
-                        )?))
+                    let mark = this.pending_values.len();
+                    let walked = this.byte(value) == b'[' && this.axis_values(value, inner).is_ok();
+                    if walked {
+                        // Present; the list is set by `states` once all are read.
+                        list = Some(mark..this.pending_values.len());
+                        state.set_axis_values(Some(None));
                     } else {
-                        this.delegate(value, inner, |p| model::present_axis_values(p))?
-                    });
+                        this.pending_values.truncate(mark);
+                        state.set_axis_values(if this.byte(value) == b'[' {
+                            Some(Some(
+                                this.delegate(value, inner, |p| model::axis_value_list(p))?,
+                            ))
+                        } else {
+                            this.delegate(value, inner, |p| model::present_axis_values(p))?
+                        });
+                    }
                 }
                 _ if this.is(key, b"summaries\"") => {
                     seen.first(3)?;
@@ -520,20 +554,17 @@ impl<'a> Walker<'a> {
         if seen.0 & 1 == 0 {
             return Err(Bail);
         }
+        self.pending_list = list;
         Ok(state)
     }
 
     /// An `axis_values` list of objects with a plain string `name` (the
-    /// derived reader's errors, duplicate keys included, are left to it).
-    fn axis_values(
-        &mut self,
-        start: usize,
-        depth: usize,
-    ) -> Result<std::sync::Arc<[AxisValue]>, Bail> {
-        let mut values = std::mem::take(&mut self.axis_scratch);
-        values.clear();
+    /// derived reader's errors, duplicate keys included, are left to it),
+    /// appended to `pending_values` (what it appended is left there when it
+    /// gives up: the caller drops it).
+    fn axis_values(&mut self, start: usize, depth: usize) -> Result<(), Bail> {
         let member_depth = depth + 2;
-        let read = self.elements(start, |this, pos| {
+        self.elements(start, |this, pos| {
             let (mut name, mut value_type, mut value) = (None, AxisField::Missing, None);
             let mut seen = Seen::default();
             let mut name_first = false;
@@ -566,12 +597,10 @@ impl<'a> Walker<'a> {
             })?;
             let value = value.unwrap_or(AxisField::Missing);
             let name = name.ok_or(Bail)?;
-            values.push(this.axis_value(name, name_first, value_type, value)?);
+            let handle = this.axis_value(name, name_first, value_type, value)?;
+            this.pending_values.push(handle);
             Ok(())
-        });
-        let list = read.map(|()| values.drain(..).collect());
-        self.axis_scratch = values;
-        list
+        })
     }
 
     /// A present `type` or `value` of an axis value: its text when it is
