@@ -19,6 +19,10 @@
 #   BENCH_DATA_DIR       where inputs, outputs and raw results go (default target/bench-data)
 #   BENCH_GEN_ARGS       extra gen_inputs.py arguments, e.g. "--compact" (part of the cache key)
 #   BENCH_ARGS           extra arguments passed to both tools (default: none)
+#   BENCH_WARM_EACH=1    read the pair's files again before every timed run of either tool
+#                        (outside the timed region), not only once per pair: on a machine that
+#                        reclaims idle page cache (DAMON), the bulk pairs' sidecars otherwise
+#                        come partly from disk and the timing measures the disk
 #   BENCH_SKIP_BUILD=1   do not run cargo build; use NVBENCH_COMPARE_BIN or target/release
 #   NVBENCH_COMPARE_BIN  binary to time (default target/release/nvbench-compare)
 #   BENCH_COMMIT         commit id to print instead of `git rev-parse --short HEAD`
@@ -106,7 +110,9 @@ log "host:     $(uname -srm), $ncpu CPUs, $cpu_model"
 log "load:     $(uptime 2>/dev/null || cat /proc/loadavg)"
 log "rustc:    $(rustc --version 2>/dev/null || echo '?')  (cargo build --release; profile.release in Cargo.toml)"
 log "python:   $($PY --version 2>&1)"
-log "rounds:   ours $ROUNDS_OURS, reference $ROUNDS_REF (alternating A,B,A,B; page cache warmed before each pair)"
+WARM_EACH=${BENCH_WARM_EACH:-0}
+if [[ "$WARM_EACH" == 1 ]]; then warmed="before each timed run of either tool"; else warmed="before each pair"; fi
+log "rounds:   ours $ROUNDS_OURS, reference $ROUNDS_REF (alternating A,B,A,B; page cache warmed $warmed)"
 log "data:     $DATA   raw results: $RESULTS"
 # Peak RSS is read from wait4's rusage; Linux keeps the forking Python wrapper's
 # pre-exec RSS in it, so values near this floor are not meaningful.
@@ -200,6 +206,9 @@ run_one() { # pair states samples tool round dir out -- cmd...
   local pair=$1 states=$2 samples=$3 tool=$4 round=$5 dir=$6 out=$7
   shift 8
   local load res
+  if [[ "$WARM_EACH" == 1 ]]; then
+    find "$dir" -type f -exec cat {} + >/dev/null
+  fi
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null | tr ' ' '/' || echo '?')
   res=$("$PY" -c "$MEASURE_PY" "$out" "$dir" "$@")
   read -r wall rss code user sys <<<"$res"
