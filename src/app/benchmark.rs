@@ -58,10 +58,6 @@ pub(super) struct DecidedState {
     /// Boxed, and only when there is something: 8 bytes a state instead of
     /// 72 on every state of a large comparison.
     extras: Option<Box<DecisionExtras>>,
-    /// The comparison's warning about its run counts (`--vs`), raised after
-    /// the state's own warnings by every state its runs decide: one copy
-    /// shared by all (a copy each held 300 bytes a state until printed).
-    run_counts_warning: Option<Arc<str>>,
 }
 
 /// The warnings a decision raised, and in repetition mode the files of each
@@ -76,7 +72,6 @@ impl DecidedState {
         record: Result<StateRecord, Failure>,
         warnings: Vec<String>,
         run_files: [Vec<RunFiles>; 2],
-        run_counts_warning: Option<Arc<str>>,
     ) -> DecidedState {
         let any = !warnings.is_empty() || run_files.iter().any(|files| !files.is_empty());
         DecidedState {
@@ -87,19 +82,15 @@ impl DecidedState {
                     run_files,
                 })
             }),
-            run_counts_warning,
         }
     }
 
-    /// The warnings, in the order they were raised, taken to be printed once.
-    pub(super) fn take_warnings(&mut self) -> impl Iterator<Item = String> + use<> {
-        let own = self
-            .extras
+    /// The warnings, taken to be printed once.
+    pub(super) fn take_warnings(&mut self) -> Vec<String> {
+        self.extras
             .as_mut()
             .map(|extras| std::mem::take(&mut extras.warnings))
-            .unwrap_or_default();
-        let shared = self.run_counts_warning.take();
-        own.into_iter().chain(shared.map(|text| text.to_string()))
+            .unwrap_or_default()
     }
 
     /// The files of each run (reference, compare): `--vs` only.
@@ -124,6 +115,10 @@ pub(super) struct PairWork {
     /// borrow of the parsed runs) are dropped before the table is made.
     pub(super) chart_keys: Option<Vec<ChartKey>>,
     pub(super) table: Option<String>,
+    /// `--vs`: the comparison's warning about its run counts, raised by
+    /// every state its runs decide (each one that has a record), after the
+    /// state's own warnings: given once, at the first.
+    pub(super) run_counts_warning: Option<String>,
 }
 
 /// The summary chart's view of a compare state: the axis-filter group it
@@ -285,14 +280,6 @@ pub(super) fn prepare_pair<'a>(
             device_names: (ref_name, cmp_name),
         }),
         resolve_sidecars,
-        run_counts_warning: match s.inputs.layout {
-            Layout::Pair => None,
-            Layout::Repetitions | Layout::NWay => run_counts_warning(
-                s.inputs.baseline.paths.len(),
-                s.inputs.candidates[context.candidate].paths.len(),
-            )
-            .map(Arc::from),
-        },
     };
     let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
@@ -331,12 +318,20 @@ pub(super) fn prepare_pair<'a>(
         .filter(|_| s.inputs.layout != Layout::NWay)
         .filter(|records| !written_in_pieces(s, displayed(records)))
         .map(|records| table_text(s, axis_names, records));
+    let run_counts_warning = match s.inputs.layout {
+        Layout::Pair => None,
+        Layout::Repetitions | Layout::NWay => run_counts_warning(
+            s.inputs.baseline.paths.len(),
+            s.inputs.candidates[context.candidate].paths.len(),
+        ),
+    };
     Ok(PairWork {
         only_reference,
         only_compare,
         decided,
         chart_keys,
         table,
+        run_counts_warning,
     })
 }
 
@@ -482,8 +477,6 @@ struct Decider<'a> {
     names: SharedNames,
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
-    /// `--vs`: the warning about the run counts of this comparison, if any.
-    run_counts_warning: Option<Arc<str>>,
 }
 
 impl Decider<'_> {
@@ -492,10 +485,7 @@ impl Decider<'_> {
         let warnings = RefCell::new(Vec::new());
         let mut run_files = Default::default();
         let record = self.record(state, &warnings, &mut run_files);
-        // A state decided from the runs (`decide_repeated` succeeded) raised
-        // it; a pair's decision and a failed one did not.
-        let shared = self.run_counts_warning.as_ref().filter(|_| record.is_ok());
-        DecidedState::new(record, warnings.into_inner(), run_files, shared.cloned())
+        DecidedState::new(record, warnings.into_inner(), run_files)
     }
 
     fn record(

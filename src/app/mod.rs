@@ -412,6 +412,7 @@ impl<'s> Run<'s> {
             decided,
             chart_keys,
             table,
+            mut run_counts_warning,
         } = work;
         self.report().add_missing_states(
             (&pair.bench.name, pair.devices),
@@ -428,6 +429,9 @@ impl<'s> Run<'s> {
             let Ok(record) = record else {
                 return decided.swap_remove(index).record.map(drop);
             };
+            if let Some(warning) = run_counts_warning.take() {
+                self.warnings.warn(warning);
+            }
             self.report()
                 .tally
                 .record(record.comparison.status, &record.comparison.reason);
