@@ -191,8 +191,9 @@ pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is d
 /// The warning of a comparison whose run counts give the tests little to
 /// go on: one run a side decides as a pair of files does, by the
 /// single-run rule; fewer than five runs in all give the tests few degrees
-/// of freedom. Every state the runs decide raises it (`decide_repeated`);
-/// it is made once a comparison and shared.
+/// of freedom. It concerns every state the runs decide, so the caller
+/// gives it once a comparison, after the first decided state's own
+/// warnings (`decide_repeated` does not raise it).
 pub fn run_counts_warning(reference_runs: usize, compare_runs: usize) -> Option<String> {
     if reference_runs == 1 && compare_runs == 1 {
         return Some(SINGLE_RUN_WARNING.to_string());
@@ -313,8 +314,8 @@ pub fn decide_repeated(
         }
         None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
     };
-    // Every state decided here raises the comparison's warning about its
-    // run counts (`run_counts_warning`): the caller shares one copy.
+    // The comparison's warning about its run counts (`run_counts_warning`)
+    // is the caller's to give, once.
     // One run a side (also when the others lack the state) is the pair's
     // decision; three runs in all leave at least one degree of freedom.
     // Without a clock (Google Benchmark), the tests on the run centers call

@@ -503,20 +503,18 @@ impl<'a> Walker<'a> {
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
                     let mark = this.pending_values.len();
-                    let walked = this.byte(value) == b'[' && this.axis_values(value, inner).is_ok();
-                    if walked {
+                    if this.byte(value) != b'[' {
+                        let values =
+                            this.delegate(value, inner, |p| model::present_axis_values(p))?;
+                        state.set_axis_values(values);
+                    } else if this.axis_values(value, inner).is_ok() {
                         // Present; the list is set by `states` once all are read.
                         list = Some(mark..this.pending_values.len());
                         state.set_axis_values(Some(None));
                     } else {
                         this.pending_values.truncate(mark);
-                        state.set_axis_values(if this.byte(value) == b'[' {
-                            Some(Some(
-                                this.delegate(value, inner, |p| model::axis_value_list(p))?,
-                            ))
-                        } else {
-                            this.delegate(value, inner, |p| model::present_axis_values(p))?
-                        });
+                        let values = this.delegate(value, inner, |p| model::axis_value_list(p))?;
+                        state.set_axis_values(Some(Some(values)));
                     }
                 }
                 _ if this.is(key, b"summaries\"") => {
