@@ -9,7 +9,7 @@ use crate::failure::Failure;
 use crate::loading::gbench::mapping::map_file;
 use crate::loading::gbench::{Format, check_schema_version, context_warnings};
 use crate::loading::inputs::{Parsed, check_file_version, parse_input};
-use crate::loading::model::{Device, Root};
+use crate::loading::model::{AxisAnchor, Device, Root};
 use crate::loading::runs::{Run, RunGroup};
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::matching::{RunBench, RunInfo};
@@ -161,14 +161,36 @@ fn check_one_format(runs: &[&Run], parsed: &[Result<Parsed, Failure>]) -> Result
 /// thread, which needs no thread started per pair in directory mode; more
 /// are parsed on all cores.
 fn parse_all(runs: &[&Run], format: Format) -> Vec<Result<Parsed, Failure>> {
-    match runs {
-        [first, second] if crate::parallel::cores() > 1 => {
+    if runs.len() <= 2 {
+        return parse_each(runs, format, None);
+    }
+    // The runs after the first two take the first one's identical axis
+    // values as they are read (`AxisAnchor`): with three runs or more, each
+    // state's values are in every run.
+    let mut parsed = parse_each(&runs[..2], format, None);
+    let anchor = match &parsed[0] {
+        Ok(Parsed::NvBench(root)) => Some(AxisAnchor::of(root)),
+        _ => None,
+    };
+    parsed.extend(parse_each(&runs[2..], format, anchor.as_ref()));
+    parsed
+}
+
+/// Parses `runs`, two at a time where there are cores to spare.
+fn parse_each(
+    runs: &[&Run],
+    format: Format,
+    anchor: Option<&AxisAnchor>,
+) -> Vec<Result<Parsed, Failure>> {
+    match (runs, anchor) {
+        ([first, second], None) if crate::parallel::cores() > 1 => {
             let second_path = second.path.clone();
-            let worker = crate::parallel::run_on_helper(move || parse_input(&second_path, format));
-            let first = parse_input(&first.path, format);
+            let worker =
+                crate::parallel::run_on_helper(move || parse_input(&second_path, format, None));
+            let first = parse_input(&first.path, format, None);
             vec![first, worker.join()]
         }
-        _ => map_in_parallel(runs, 1, |run| parse_input(&run.path, format)),
+        _ => map_in_parallel(runs, 1, |run| parse_input(&run.path, format, anchor)),
     }
 }
 

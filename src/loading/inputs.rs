@@ -6,7 +6,7 @@ use std::io::Write;
 
 use crate::failure::Failure;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
-use crate::loading::model::Root;
+use crate::loading::model::{AxisAnchor, Root};
 use crate::pycompat::oserror::os_error_text;
 use crate::text::path_text::{to_path, to_text};
 use crate::text::printable::printable;
@@ -142,15 +142,20 @@ pub enum Parsed {
 /// Reads one input file in the format asked for; `Auto` tells a Google
 /// Benchmark file by its shape. NVBench files take the NVBench reader's
 /// path unchanged: only a file it refuses (or one without NVBench's
-/// `meta`/`devices`) is looked at again.
-pub fn parse_input(path: &str, format: crate::loading::gbench::Format) -> Result<Parsed, Failure> {
+/// `meta`/`devices`) is looked at again. An NVBench file takes `anchor`'s
+/// identical axis values (see [`AxisAnchor`]).
+pub fn parse_input(
+    path: &str,
+    format: crate::loading::gbench::Format,
+    anchor: Option<&AxisAnchor>,
+) -> Result<Parsed, Failure> {
     use crate::loading::gbench::{self, Format};
     match format {
         Format::Gbench => gbench::read_file(path)
             .map(Parsed::Gbench)
             .map_err(|e| gbench::read_failure(path, e)),
-        Format::NvBench => parse_root(path).map(Parsed::NvBench),
-        Format::Auto => match parse_root(path) {
+        Format::NvBench => parse_root_anchored(path, anchor).map(Parsed::NvBench),
+        Format::Auto => match parse_root_anchored(path, anchor) {
             Ok(root) if root.meta.is_some() || root.devices.is_some() => Ok(Parsed::NvBench(root)),
             Ok(root) => match gbench::read_if_gbench(path) {
                 Some(file) => file.map(Parsed::Gbench),
@@ -166,6 +171,11 @@ pub fn parse_input(path: &str, format: crate::loading::gbench::Format) -> Result
 
 /// Reads and parses one NVBench JSON file.
 pub fn parse_root(path: &str) -> Result<Root, Failure> {
+    parse_root_anchored(path, None)
+}
+
+/// [`parse_root`], taking `anchor`'s identical axis values.
+fn parse_root_anchored(path: &str, anchor: Option<&AxisAnchor>) -> Result<Root, Failure> {
     if to_path(path).is_dir() {
         // Python's `[Errno 21] Is a directory` says what, not why.
         return Err(Failure::fatal(format!(
@@ -190,7 +200,7 @@ pub fn parse_root(path: &str) -> Result<Root, Failure> {
     // The model takes about a fifth of the file's size.
     crate::memory::reserve_heap(bytes.as_ref().len() / 5);
     parse_with_release(&bytes, |bytes| {
-        crate::loading::schema::read(bytes).or_else(|_| {
+        crate::loading::schema::read_anchored(bytes, anchor).or_else(|_| {
             // The full reader decides everything the schema reader gave up on.
             rewind_release();
             read_full(bytes)

@@ -572,11 +572,11 @@ impl State {
         self.flags & SKIPPED != 0
     }
 
-    /// Takes `anchor`'s axis-value list when it equals this state's.
+    /// Takes `anchor`'s axis-value list when it is identical to this state's.
     fn share_axis_values_with(&mut self, anchor: &State) {
         if let (Some(mine), Some(theirs)) = (&self.axis_values, &anchor.axis_values)
             && !Arc::ptr_eq(mine, theirs)
-            && mine[..] == theirs[..]
+            && identical_lists(mine, theirs)
         {
             self.axis_values = Some(Arc::clone(theirs));
         }
@@ -603,6 +603,53 @@ pub struct AxisValueData {
     pub value_type: Option<Scalar>,
     #[serde(default, deserialize_with = "present")]
     pub value: Option<Scalar>,
+}
+
+impl AxisValueData {
+    /// Equal and printed alike (a list shared for an equal one must print
+    /// as its own: `-0.0 == 0.0`).
+    pub fn identical(&self, other: &AxisValueData) -> bool {
+        let same = |a: &Option<Scalar>, b: &Option<Scalar>| match (a, b) {
+            (Some(a), Some(b)) => a.identical(b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        self.name == other.name
+            && same(&self.value_type, &other.value_type)
+            && same(&self.value, &other.value)
+    }
+}
+
+/// Two axis-value lists that print alike, entry for entry.
+pub fn identical_lists(a: &[AxisValue], b: &[AxisValue]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.shares(b) || a.identical(b))
+}
+
+/// The axis-value lists of a run by benchmark and state position, for
+/// reading the runs after it: a run of a comparison repeats every state's
+/// axis values, and the schema reader then takes the anchor's values and
+/// lists where they are identical instead of allocating the run's own
+/// (issue 26, item 11: on huge inputs, one list a state and not one a
+/// state and run; allocated and freed, the run's own left holes).
+#[derive(Debug, Default)]
+pub struct AxisAnchor {
+    benchmarks: Vec<Vec<Option<Arc<[AxisValue]>>>>,
+}
+
+impl AxisAnchor {
+    pub fn of(root: &Root) -> AxisAnchor {
+        let benchmarks = root.benchmarks.as_deref().unwrap_or(&[]);
+        AxisAnchor {
+            benchmarks: benchmarks
+                .iter()
+                .map(|b| b.states().iter().map(|s| s.axis_values.clone()).collect())
+                .collect(),
+        }
+    }
+
+    /// The list of the state at `state` in the benchmark at `benchmark`.
+    pub fn list(&self, benchmark: usize, state: usize) -> Option<&Arc<[AxisValue]>> {
+        self.benchmarks.get(benchmark)?.get(state)?.as_ref()
+    }
 }
 
 impl AxisValue {
@@ -706,6 +753,26 @@ mod sharing_tests {
         assert!(Arc::ptr_eq(own[2], shared[2]));
         let after: Vec<Vec<AxisValue>> = own.iter().map(|l| l.to_vec()).collect();
         assert_eq!(before, after);
+    }
+
+    /// `-0.0 == 0.0`, but a list shared for an equal one must print as the
+    /// run's own: only identical lists are shared.
+    #[test]
+    fn equal_lists_that_print_apart_are_not_shared() {
+        let zero = |value: &str| X1.replace(r#""value": 1"#, &format!(r#""value": {value}"#));
+        let anchor = root(&zero("0.0"));
+        let mut run = root(&zero("-0.0"));
+        assert!(lists(&anchor)[0][..] == lists(&run)[0][..]);
+        run.share_axis_values_with(&anchor);
+        assert!(!Arc::ptr_eq(lists(&run)[0], lists(&anchor)[0]));
+        assert_eq!(
+            lists(&run)[0][0]
+                .value
+                .as_ref()
+                .map(Scalar::py_str)
+                .as_deref(),
+            Some("-0.0")
+        );
     }
 
     /// A benchmark of another name at the same position keeps its lists.

@@ -60,6 +60,15 @@ impl Scalar {
         }
     }
 
+    /// Equal and printed alike: `==`, but floats by their bits (`-0.0`
+    /// equals `0.0` yet prints apart; a NaN prints as itself).
+    pub fn identical(&self, other: &Scalar) -> bool {
+        match (self, other) {
+            (Scalar::Float(a), Scalar::Float(b)) => a.to_bits() == b.to_bits(),
+            _ => self == other,
+        }
+    }
+
     /// Python truthiness.
     pub fn truthy(&self) -> bool {
         match self {

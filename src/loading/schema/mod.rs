@@ -27,29 +27,43 @@ mod repeat;
 mod walk;
 
 use crate::loading::fastjson::Bail;
-use crate::loading::model::Root;
+use crate::loading::model::{AxisAnchor, Root};
 
 /// Reads a whole NVBench document, or gives up. Without AVX2 it gives up
 /// at once: the portable classifier (a table lookup per byte) makes the
 /// walk slower than the full reader (5.7 times the instructions measured
 /// on a 15 MB file), so it is only the tests' and the fuzzer's.
 pub fn read(input: &[u8]) -> Result<Root, Bail> {
+    read_anchored(input, None)
+}
+
+/// [`read`], taking `anchor`'s axis values and lists where this run's are
+/// identical (what is read is the same either way).
+pub fn read_anchored(input: &[u8], anchor: Option<&AxisAnchor>) -> Result<Root, Bail> {
     if !blocks::has_avx2() {
         return Err(Bail);
     }
-    read_with(input, true)
+    read_anchored_with(input, true, anchor)
 }
 
 /// [`read`] with the portable classifier, or the AVX2 one when allowed
 /// and the CPU has it.
 pub fn read_with(input: &[u8], allow_avx2: bool) -> Result<Root, Bail> {
-    walk::Walker::new(input, allow_avx2 && blocks::has_avx2()).document()
+    read_anchored_with(input, allow_avx2, None)
+}
+
+fn read_anchored_with(
+    input: &[u8],
+    allow_avx2: bool,
+    anchor: Option<&AxisAnchor>,
+) -> Result<Root, Bail> {
+    walk::Walker::new(input, allow_avx2 && blocks::has_avx2(), anchor).document()
 }
 
 /// [`read_with`], and how many summaries were matched by templates.
 #[cfg(test)]
 fn read_and_hits(input: &[u8], allow_avx2: bool) -> (Result<Root, Bail>, usize) {
-    walk::Walker::new(input, allow_avx2 && blocks::has_avx2()).document_and_hits()
+    walk::Walker::new(input, allow_avx2 && blocks::has_avx2(), None).document_and_hits()
 }
 
 #[cfg(test)]

@@ -610,6 +610,58 @@ fn axis_value_lists_go_to_their_states_around_states_the_walker_gives_up_on() {
     }
 }
 
+/// A run read with an anchor takes the anchor's axis values and lists
+/// where they are identical (not merely equal: `-0.0 == 0.0`), its own
+/// elsewhere, and reads as it does without one.
+#[test]
+fn an_anchor_lends_its_identical_axis_values_and_lists() {
+    let state = |n: usize, x: &str| {
+        STATE
+            .replacen("Device=0 N=1", &format!("Device=0 N={n}"), 1)
+            .replacen(
+                r#"[{"name": "N", "type": "int64", "value": "1"}]"#,
+                &format!(
+                    r#"[{{"name": "N", "type": "int64", "value": "{n}"}}, {{"name": "X", "type": "float64", "value": {x}}}]"#
+                ),
+                1,
+            )
+    };
+    let doc = |states: &[String]| document(&states.join(", "));
+    let anchor_doc = doc(&[state(1, "0.5"), state(2, "0.0"), state(3, "0.5")]);
+    let run_doc = doc(&[
+        state(1, "0.5"),
+        state(2, "-0.0"),
+        state(4, "0.5"),
+        state(5, "0.5"),
+    ]);
+    let anchor_root = read_with(anchor_doc.as_bytes(), true).unwrap();
+    let anchor = AxisAnchor::of(&anchor_root);
+    let lists = |root: &Root| -> Vec<std::sync::Arc<[crate::loading::model::AxisValue]>> {
+        let states = root.benchmarks.as_ref().unwrap()[0].states();
+        states.iter().map(|s| s.shared_axis_values()).collect()
+    };
+    let theirs = lists(&anchor_root);
+    for avx2 in [false, true] {
+        let own = read_with(run_doc.as_bytes(), avx2).unwrap();
+        let anchored = read_anchored_with(run_doc.as_bytes(), avx2, Some(&anchor)).unwrap();
+        assert_eq!(format!("{anchored:?}"), format!("{own:?}"));
+        let mine = lists(&anchored);
+        assert!(std::sync::Arc::ptr_eq(&mine[0], &theirs[0]));
+        // -0.0 prints apart from 0.0: N=2 shares its first value only.
+        assert!(!std::sync::Arc::ptr_eq(&mine[1], &theirs[1]));
+        assert!(mine[1][0].shares(&theirs[1][0]) && !mine[1][1].shares(&theirs[1][1]));
+        // Another N at the third position: its own list, the anchor's X.
+        assert!(!std::sync::Arc::ptr_eq(&mine[2], &theirs[2]));
+        assert!(!mine[2][0].shares(&theirs[2][0]) && mine[2][1].shares(&theirs[2][1]));
+        // The anchor has no fourth state.
+        assert!(
+            !mine[3]
+                .iter()
+                .any(|v| theirs.iter().flat_map(|l| l.iter()).any(|t| t.shares(v)))
+        );
+    }
+}
+
 /// [`agree`], and how many summaries the templates matched (the same
 /// with either classifier).
 fn agree_and_hits(input: &[u8]) -> (bool, usize) {

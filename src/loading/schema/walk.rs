@@ -12,7 +12,9 @@ use super::decimal;
 use super::intern::AxisInterner;
 use super::repeat::Repeats;
 use crate::loading::fastjson::{self, Bail, Parser};
-use crate::loading::model::{self, Axis, AxisValue, Benchmark, Meta, Root, State};
+use crate::loading::model::{
+    self, Axis, AxisAnchor, AxisValue, Benchmark, Meta, Root, State, identical_lists,
+};
 use crate::loading::scalar::Scalar;
 use crate::loading::summaries::{Summaries, SummariesReader, Word};
 
@@ -33,6 +35,14 @@ pub(super) struct Walker<'a> {
     /// when its walk succeeds).
     pending_list: Option<std::ops::Range<usize>>,
     axis_handles: AxisInterner<'a>,
+    /// An earlier run's lists, taken where identical (see [`AxisAnchor`]).
+    anchor: Option<&'a AxisAnchor>,
+    /// Where the walk is: the benchmark's and the state's positions in
+    /// their lists, and where the state's axis values start in
+    /// `pending_values`.
+    benchmark_index: usize,
+    state_index: usize,
+    state_mark: usize,
     /// A state's summaries as they are read (its room is kept for the next).
     summaries: SummariesReader,
     /// Summaries read before, to match again.
@@ -149,8 +159,12 @@ fn number_end(input: &[u8], mut pos: usize) -> Result<usize, Bail> {
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(input: &'a [u8], avx2: bool) -> Walker<'a> {
+    pub fn new(input: &'a [u8], avx2: bool, anchor: Option<&'a AxisAnchor>) -> Walker<'a> {
         Walker {
+            anchor,
+            benchmark_index: 0,
+            state_index: 0,
+            state_mark: 0,
             input,
             tokens: Tokens::new(input, avx2),
             pending_values: Vec::new(),
@@ -404,6 +418,7 @@ impl<'a> Walker<'a> {
     fn benchmarks(&mut self, start: usize, depth: usize) -> Result<Vec<Benchmark>, Bail> {
         let mut benchmarks = Vec::new();
         self.elements(start, |this, pos| {
+            this.benchmark_index = benchmarks.len();
             benchmarks.push(this.walk_or_delegate(pos, depth + 1, Self::benchmark, |p| {
                 Benchmark::deserialize(p)
             })?);
@@ -464,6 +479,7 @@ impl<'a> Walker<'a> {
         self.elements(start, |this, pos| {
             let mark = this.pending_values.len();
             this.pending_list = None;
+            this.state_index = states.len();
             let state =
                 this.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?;
             // Set only by a state the walk read to its end.
@@ -477,9 +493,19 @@ impl<'a> Walker<'a> {
         })?;
         // As the full reader does (`loading::exact`): no slack on huge inputs.
         states.shrink_to_fit();
+        let (anchor, benchmark) = (self.anchor, self.benchmark_index);
         let mut values = self.pending_values.drain(..);
         for (index, len) in lists {
-            let list: std::sync::Arc<[AxisValue]> = values.by_ref().take(len).collect();
+            let anchored = anchor
+                .and_then(|a| a.list(benchmark, index))
+                .filter(|list| identical_lists(list, &values.as_slice()[..len]));
+            let list = match anchored {
+                Some(list) => {
+                    values.by_ref().take(len).for_each(drop);
+                    std::sync::Arc::clone(list)
+                }
+                None => values.by_ref().take(len).collect(),
+            };
             states[index].set_axis_values(Some(Some(list)));
         }
         Ok(states)
@@ -503,6 +529,7 @@ impl<'a> Walker<'a> {
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
                     let mark = this.pending_values.len();
+                    this.state_mark = mark;
                     if this.byte(value) != b'[' {
                         let values =
                             this.delegate(value, inner, |p| model::present_axis_values(p))?;
@@ -624,12 +651,15 @@ impl<'a> Walker<'a> {
         value_type: AxisField<'a>,
         value: AxisField<'a>,
     ) -> Result<AxisValue, Bail> {
+        // The anchor's value at this position, when identical, instead of one
+        // of this run's own.
+        let anchored = self.anchored_value();
         let make = |value_type: AxisField, value: AxisField| -> Result<AxisValue, Bail> {
-            Ok(AxisValue::new(
-                name.into(),
-                value_type.scalar()?,
-                value.scalar()?,
-            ))
+            let made = AxisValue::new(name.into(), value_type.scalar()?, value.scalar()?);
+            Ok(match anchored {
+                Some(anchored) if anchored.identical(&made) => anchored.clone(),
+                _ => made,
+            })
         };
         let offset = |text: &str| text.as_ptr() as usize - self.input.as_ptr() as usize;
         let end = |field: &AxisField| match field {
@@ -646,6 +676,12 @@ impl<'a> Walker<'a> {
             }
             _ => make(value_type, value),
         }
+    }
+
+    /// The anchor's axis value at the position of the one being read.
+    fn anchored_value(&self) -> Option<&'a AxisValue> {
+        let list = self.anchor?.list(self.benchmark_index, self.state_index)?;
+        list.get(self.pending_values.len() - self.state_mark)
     }
 
     fn word(&mut self, pos: usize, depth: usize) -> Result<Word, Bail> {
