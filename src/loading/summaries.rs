@@ -115,6 +115,7 @@ fn sidecar_meta(entries: &[DataEntry], tag: Tag) -> Result<(String, String), Fai
 
 /// The summary tags the comparison reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Tag {
     Min,
     Max,
@@ -356,11 +357,12 @@ pub enum SummaryData {
 /// search would find it.
 ///
 /// 32 bytes (every state holds one until its benchmark is compared): the
-/// entries in a boxed slice, counts and positions in 4 bytes each.
+/// entries (16 bytes each) in a boxed slice, counts and positions in 4
+/// bytes each.
 #[derive(Debug, Clone, Default)]
 pub struct Summaries {
-    /// `(tag, position in the list, value)` of the first summary of each tag.
-    first: Box<[(Tag, Position, Slot)]>,
+    /// The first summary of each tag.
+    first: Box<[Entry]>,
     /// The length of the list (saturated at `u32::MAX`).
     count: u32,
     /// Position of the first summary without a `tag` key: a linear search
@@ -374,8 +376,8 @@ pub struct Summaries {
     not_a_list: bool,
 }
 
-/// A summary's position in its list, in 4 bytes: 24-byte entries instead
-/// of 32. A list of 2^32 summaries and more (over 8 GB of JSON in one
+/// A summary's position in its list, in 4 bytes: 16-byte entries instead
+/// of 24. A list of 2^32 summaries and more (over 8 GB of JSON in one
 /// state) would compare its later positions as equal.
 type Position = u32;
 
@@ -399,27 +401,57 @@ impl Counted {
     }
 }
 
-/// An extracted value as kept: a number in place (what nearly every
-/// summary holds), anything else boxed. 16 bytes instead of the 56 of
-/// [`Extracted`], on each summary the comparison reads, of every state.
+/// A kept summary: its tag, its position in the list and its extracted
+/// value, a number in place (what nearly every summary holds), anything
+/// else boxed. 16 bytes, the tag and position in the room the value's
+/// kind leaves (a tuple with a separate value took 24), on each summary
+/// the comparison reads, of every state.
 #[derive(Debug, Clone)]
-enum Slot {
-    Number(f64),
-    Other(Box<Extracted>),
+enum Entry {
+    Number {
+        tag: Tag,
+        position: Position,
+        value: f64,
+    },
+    Other {
+        tag: Tag,
+        position: Position,
+        value: Box<Extracted>,
+    },
 }
 
-impl Slot {
-    fn of(value: Extracted) -> Slot {
+impl Entry {
+    fn new(tag: Tag, position: Position, value: Extracted) -> Entry {
         match value {
-            Extracted::Float(Ok(Some(number))) => Slot::Number(number),
-            other => Slot::Other(Box::new(other)),
+            Extracted::Float(Ok(Some(value))) => Entry::Number {
+                tag,
+                position,
+                value,
+            },
+            other => Entry::Other {
+                tag,
+                position,
+                value: Box::new(other),
+            },
+        }
+    }
+
+    fn tag(&self) -> Tag {
+        match self {
+            Entry::Number { tag, .. } | Entry::Other { tag, .. } => *tag,
+        }
+    }
+
+    fn position(&self) -> Position {
+        match self {
+            Entry::Number { position, .. } | Entry::Other { position, .. } => *position,
         }
     }
 
     fn get(&self) -> Cow<'_, Extracted> {
         match self {
-            Slot::Number(number) => Cow::Owned(Extracted::Float(Ok(Some(*number)))),
-            Slot::Other(value) => Cow::Borrowed(value),
+            Entry::Number { value, .. } => Cow::Owned(Extracted::Float(Ok(Some(*value)))),
+            Entry::Other { value, .. } => Cow::Borrowed(value),
         }
     }
 }
@@ -443,7 +475,11 @@ impl Summaries {
             first: values
                 .iter()
                 .enumerate()
-                .map(|(index, (tag, value))| (*tag, position(index), Slot::Number(*value)))
+                .map(|(index, (tag, value))| Entry::Number {
+                    tag: *tag,
+                    position: position(index),
+                    value: *value,
+                })
                 .collect(),
             first_untagged: None,
             not_a_list: false,
@@ -480,9 +516,9 @@ impl Summaries {
             return None;
         }
         let mut slots = [None; Tag::COUNT];
-        for (tag, _, slot) in self.first.iter() {
+        for entry in self.first.iter() {
             // The first of a tag, as a linear search finds it.
-            slots[*tag as usize].get_or_insert(slot);
+            slots[entry.tag() as usize].get_or_insert(entry);
         }
         Some(ByTag(slots))
     }
@@ -492,11 +528,11 @@ impl Summaries {
         if self.not_a_list {
             return Lookup::NotAList;
         }
-        let found = self.first.iter().find(|(t, _, _)| *t == tag);
+        let found = self.first.iter().find(|entry| entry.tag() == tag);
         match (found, self.first_untagged.map(Counted::get)) {
-            (Some((_, position, _)), Some(untagged)) if untagged < *position => Lookup::Untagged,
+            (Some(entry), Some(untagged)) if untagged < entry.position() => Lookup::Untagged,
             (None, Some(_)) => Lookup::Untagged,
-            (Some((_, _, value)), _) => Lookup::Found(value.get()),
+            (Some(entry), _) => Lookup::Found(entry.get()),
             (None, None) => Lookup::Missing,
         }
     }
@@ -505,7 +541,7 @@ impl Summaries {
 /// The kept summaries of a list by tag, found in one pass, for a list on
 /// which no lookup can fail ([`Summaries::by_tag`]): each tag's value is
 /// then what [`Summaries::lookup`] finds, or nothing.
-pub struct ByTag<'a>([Option<&'a Slot>; Tag::COUNT]);
+pub struct ByTag<'a>([Option<&'a Entry>; Tag::COUNT]);
 
 impl ByTag<'_> {
     /// What [`Summaries::lookup`] finds of a float tag, read in place:
@@ -515,8 +551,8 @@ impl ByTag<'_> {
     pub fn float(&self, tag: Tag, null_value: Option<f64>) -> Result<Option<f64>, Failure> {
         match self.0[tag as usize] {
             None => Ok(None),
-            Some(Slot::Number(number)) => Ok(Some(*number)),
-            Some(Slot::Other(value)) => match &**value {
+            Some(Entry::Number { value, .. }) => Ok(Some(*value)),
+            Some(Entry::Other { value, .. }) => match &**value {
                 Extracted::Float(value) => value.clone().map(|v| v.or(null_value)),
                 Extracted::Sidecar(_) => Ok(None),
             },
@@ -526,7 +562,7 @@ impl ByTag<'_> {
     /// The value [`Summaries::lookup`] finds, `None` when the tag is missing.
     #[inline]
     pub fn get(&self, tag: Tag) -> Option<Cow<'_, Extracted>> {
-        self.0[tag as usize].map(Slot::get)
+        self.0[tag as usize].map(Entry::get)
     }
 }
 
@@ -536,7 +572,7 @@ impl ByTag<'_> {
 #[derive(Default)]
 pub(crate) struct SummariesReader {
     count: usize,
-    first: Vec<(Tag, Position, Slot)>,
+    first: Vec<Entry>,
     first_untagged: Option<Counted>,
 }
 
@@ -594,9 +630,9 @@ impl SummariesReader {
     /// Keeps the value of the first summary of `tag` (a linear search finds
     /// that one); the value of a later one is not even extracted.
     fn keep_first(&mut self, tag: Tag, position: usize, value: impl FnOnce() -> Extracted) {
-        if !self.first.iter().any(|(t, _, _)| *t == tag) {
+        if !self.first.iter().any(|entry| entry.tag() == tag) {
             self.first
-                .push((tag, self::position(position), Slot::of(value())));
+                .push(Entry::new(tag, self::position(position), value()));
         }
     }
 }
@@ -792,5 +828,14 @@ mod key_tests {
         let lookalikes = format!(r#"[{{"Tag": {tag}, "tags": {tag}, "data": {data}}}]"#);
         let summaries: Summaries = serde_json::from_str(&lookalikes).unwrap();
         assert!(matches!(summaries.lookup(Tag::Median), Lookup::Untagged));
+    }
+
+    /// Every state of every run holds its kept summaries until its group
+    /// is compared: 8 bytes an entry are 19 MB on six runs of 200,000
+    /// states of two kept summaries (issue 26, item 11).
+    #[test]
+    fn kept_summaries_stay_small() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Summaries>(), 32);
     }
 }
