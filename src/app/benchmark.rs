@@ -134,7 +134,7 @@ impl ChartKey {
         let group = crate::matching::filters::matching_group_index(state, groups);
         ChartKey {
             group: group.and_then(|g| u32::try_from(g).ok()),
-            device: state.device.id(),
+            device: state.device().id(),
         }
     }
 
@@ -211,7 +211,7 @@ pub(super) fn check_states(pair: &BenchPair) -> Result<(), Failure> {
     let deviceless = |b: &Benchmark| {
         b.states()
             .iter()
-            .any(|state| state.device == crate::loading::model::StateDevice::Missing)
+            .any(|state| *state.device() == crate::loading::model::StateDevice::Missing)
     };
     if let Some(bench) = pair.instances().find(|b| deviceless(b)) {
         // The reference's KeyError where it filters states by device.
@@ -500,7 +500,7 @@ impl Decider<'_> {
             // The reference's KeyError, where it reads the row's axis values.
             return Err(Failure::fatal(format!(
                 "state {} of benchmark {} has no 'axis_values'",
-                crate::pycompat::pyfmt::str_repr(&compare.name),
+                crate::pycompat::pyfmt::str_repr(compare.name()),
                 crate::pycompat::pyfmt::str_repr(&bench.name)
             )));
         }

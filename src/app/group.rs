@@ -4,12 +4,14 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Arc;
 
 use crate::failure::Failure;
+use crate::loading::anchor::{AxisAnchor, Role};
 use crate::loading::gbench::mapping::map_file;
 use crate::loading::gbench::{Format, check_schema_version, context_warnings};
 use crate::loading::inputs::{Parsed, check_file_version, parse_input};
-use crate::loading::model::{AxisAnchor, Device, Root};
+use crate::loading::model::{Device, Root};
 use crate::loading::runs::{Run, RunGroup};
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::matching::{RunBench, RunInfo};
@@ -85,7 +87,7 @@ pub(super) fn load_group(
             )],
         );
     }
-    share_axis_values(&mut loaded);
+    share_idents(&mut loaded);
     let mut loaded = loaded.into_iter();
     Ok(group
         .sides
@@ -94,10 +96,11 @@ pub(super) fn load_group(
         .collect())
 }
 
-/// Lines for stderr, after what stdout holds so far.
-/// On huge inputs, the states of every run share the first run's
-/// axis-value lists where they are equal (see `Root::share_axis_values_with`).
-fn share_axis_values(loaded: &mut [LoadedRun]) {
+/// On huge inputs, the states of every run share the first run's idents
+/// where they are identical (see `Root::share_idents_with`): those of a
+/// run its reader could not share (read by the full reader, or in another
+/// order than the first run's states).
+fn share_idents(loaded: &mut [LoadedRun]) {
     let Some((first, others)) = loaded.split_first_mut() else {
         return;
     };
@@ -106,11 +109,12 @@ fn share_axis_values(loaded: &mut [LoadedRun]) {
         return;
     }
     for run in others.iter_mut().filter(|run| huge(run)) {
-        run.root.share_axis_values_with(&first.root);
+        run.root.share_idents_with(&first.root);
     }
     crate::memory::release_free_memory();
 }
 
+/// Lines for stderr, after what stdout holds so far.
 fn print_stderr(out: &mut dyn Write, lines: &[String]) {
     if lines.is_empty() {
         return;
@@ -161,36 +165,30 @@ fn check_one_format(runs: &[&Run], parsed: &[Result<Parsed, Failure>]) -> Result
 /// thread, which needs no thread started per pair in directory mode; more
 /// are parsed on all cores.
 fn parse_all(runs: &[&Run], format: Format) -> Vec<Result<Parsed, Failure>> {
-    if runs.len() <= 2 {
-        return parse_each(runs, format, None);
-    }
-    // The runs after the first two take the first one's identical axis
-    // values as they are read (`AxisAnchor`): with three runs or more, each
-    // state's values are in every run.
-    let mut parsed = parse_each(&runs[..2], format, None);
-    let anchor = match &parsed[0] {
-        Ok(Parsed::NvBench(root)) => Some(AxisAnchor::of(root)),
-        _ => None,
+    // The first run lends what names its states to the others as they are
+    // read (see `loading::anchor`).
+    let anchor = Arc::new(AxisAnchor::default());
+    let role = |index: usize| match index {
+        0 => Role::First(&anchor),
+        _ => Role::Later(&anchor),
     };
-    parsed.extend(parse_each(&runs[2..], format, anchor.as_ref()));
-    parsed
-}
-
-/// Parses `runs`, two at a time where there are cores to spare.
-fn parse_each(
-    runs: &[&Run],
-    format: Format,
-    anchor: Option<&AxisAnchor>,
-) -> Vec<Result<Parsed, Failure>> {
-    match (runs, anchor) {
-        ([first, second], None) if crate::parallel::cores() > 1 => {
-            let second_path = second.path.clone();
-            let worker =
-                crate::parallel::run_on_helper(move || parse_input(&second_path, format, None));
-            let first = parse_input(&first.path, format, None);
-            vec![first, worker.join()]
+    match runs {
+        // The first run on the helper: were there none, it would run here
+        // before the second waits for it.
+        [first, second] if crate::parallel::cores() > 1 => {
+            let (first_path, helper_anchor) = (first.path.clone(), Arc::clone(&anchor));
+            let worker = crate::parallel::run_on_helper(move || {
+                parse_input(&first_path, format, Role::First(&helper_anchor))
+            });
+            let second = parse_input(&second.path, format, role(1));
+            vec![worker.join(), second]
         }
-        _ => map_in_parallel(runs, 1, |run| parse_input(&run.path, format, anchor)),
+        _ => {
+            let indexed: Vec<(usize, &&Run)> = runs.iter().enumerate().collect();
+            map_in_parallel(&indexed, 1, |(index, run)| {
+                parse_input(&run.path, format, role(*index))
+            })
+        }
     }
 }
 
@@ -377,5 +375,61 @@ impl<'a> FirstByName<'a> {
     /// Some run has a benchmark of this name.
     pub(super) fn contains(&self, name: &str) -> bool {
         self.0.iter().any(|run| run.contains_key(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(value: &str) -> String {
+        let state = |n: u32| {
+            format!(
+                r#"{{"name": "Device=0 N={n}", "device": 0, "axis_values": [{{"name": "N", "type": "int64", "value": "{n}"}}],
+                 "summaries": [{{"tag": "nv/cold/time/gpu/mean", "data": [{{"name": "value", "type": "float64", "value": "{value}"}}]}}]}}"#
+            )
+        };
+        format!(
+            r#"{{"meta": {{"version": {{"json": {{"string": "1.0.0"}}}}}}, "devices": [{{"id": 0, "name": "GPU"}}],
+             "benchmarks": [{{"name": "b", "devices": [0], "states": [{}, {}]}}]}}"#,
+            state(1),
+            state(2)
+        )
+    }
+
+    /// Every run of a group, two or more, holds the first run's idents of
+    /// the states it repeats: one name, device and axis-value list a state,
+    /// not one a state and run (issue 26, item 11).
+    #[test]
+    fn the_runs_of_a_group_share_the_first_runs_idents() {
+        let scratch = crate::testing::Scratch::new("group-idents");
+        for count in [2, 3, 5] {
+            let runs: Vec<Run> = (0..count)
+                .map(|index| Run {
+                    index,
+                    path: scratch
+                        .write(format!("{index}.json"), document(&format!("1.{index}e-3"))),
+                })
+                .collect();
+            let runs: Vec<&Run> = runs.iter().collect();
+            let parsed = parse_all(&runs, Format::Auto);
+            let idents: Vec<Vec<Arc<crate::loading::model::StateIdent>>> = parsed
+                .into_iter()
+                .map(|p| match p.unwrap() {
+                    Parsed::NvBench(root) => root.benchmarks.unwrap()[0]
+                        .states()
+                        .iter()
+                        .map(|s| Arc::clone(s.ident()))
+                        .collect(),
+                    Parsed::Gbench(_) => panic!("an NVBench file"),
+                })
+                .collect();
+            for run in &idents[1..] {
+                assert_eq!(run.len(), 2);
+                for (mine, first) in run.iter().zip(&idents[0]) {
+                    assert!(Arc::ptr_eq(mine, first), "{count} runs");
+                }
+            }
+        }
     }
 }

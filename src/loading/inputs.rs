@@ -5,8 +5,9 @@
 use std::io::Write;
 
 use crate::failure::Failure;
+use crate::loading::anchor::Role;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
-use crate::loading::model::{AxisAnchor, Root};
+use crate::loading::model::Root;
 use crate::pycompat::oserror::os_error_text;
 use crate::text::path_text::{to_path, to_text};
 use crate::text::printable::printable;
@@ -142,20 +143,26 @@ pub enum Parsed {
 /// Reads one input file in the format asked for; `Auto` tells a Google
 /// Benchmark file by its shape. NVBench files take the NVBench reader's
 /// path unchanged: only a file it refuses (or one without NVBench's
-/// `meta`/`devices`) is looked at again. An NVBench file takes `anchor`'s
-/// identical axis values (see [`AxisAnchor`]).
+/// `meta`/`devices`) is looked at again. An NVBench file shares what
+/// names its states with the comparison's other runs as `role` says (see
+/// `loading::anchor`).
 pub fn parse_input(
     path: &str,
     format: crate::loading::gbench::Format,
-    anchor: Option<&AxisAnchor>,
+    role: Role,
 ) -> Result<Parsed, Failure> {
     use crate::loading::gbench::{self, Format};
+    // However the first run's reading ends, the runs waiting for it go on.
+    let _finish = match role {
+        Role::First(anchor) => Some(anchor.finish_on_drop()),
+        _ => None,
+    };
     match format {
         Format::Gbench => gbench::read_file(path)
             .map(Parsed::Gbench)
             .map_err(|e| gbench::read_failure(path, e)),
-        Format::NvBench => parse_root_anchored(path, anchor).map(Parsed::NvBench),
-        Format::Auto => match parse_root_anchored(path, anchor) {
+        Format::NvBench => parse_root_anchored(path, role).map(Parsed::NvBench),
+        Format::Auto => match parse_root_anchored(path, role) {
             Ok(root) if root.meta.is_some() || root.devices.is_some() => Ok(Parsed::NvBench(root)),
             Ok(root) => match gbench::read_if_gbench(path) {
                 Some(file) => file.map(Parsed::Gbench),
@@ -171,11 +178,11 @@ pub fn parse_input(
 
 /// Reads and parses one NVBench JSON file.
 pub fn parse_root(path: &str) -> Result<Root, Failure> {
-    parse_root_anchored(path, None)
+    parse_root_anchored(path, Role::Alone)
 }
 
-/// [`parse_root`], taking `anchor`'s identical axis values.
-fn parse_root_anchored(path: &str, anchor: Option<&AxisAnchor>) -> Result<Root, Failure> {
+/// [`parse_root`] in a comparison's `role`.
+fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
     if to_path(path).is_dir() {
         // Python's `[Errno 21] Is a directory` says what, not why.
         return Err(Failure::fatal(format!(
@@ -200,7 +207,12 @@ fn parse_root_anchored(path: &str, anchor: Option<&AxisAnchor>) -> Result<Root, 
     // The model takes about a fifth of the file's size.
     crate::memory::reserve_heap(bytes.as_ref().len() / 5);
     parse_with_release(&bytes, |bytes| {
-        crate::loading::schema::read_anchored(bytes, anchor).or_else(|_| {
+        let read = crate::loading::schema::read_anchored(bytes, role);
+        if let Role::First(anchor) = role {
+            // The full reader below publishes nothing.
+            anchor.finish();
+        }
+        read.or_else(|_| {
             // The full reader decides everything the schema reader gave up on.
             rewind_release();
             read_full(bytes)

@@ -98,6 +98,23 @@ pub fn rewind_release() {
 /// The parser has reached the byte at `pointer` (taken from a string it
 /// borrowed from the input). Pages well behind it are released.
 pub fn reached(pointer: *const u8) {
+    release(pointer, |offset, released| {
+        (offset >= released + RELEASE_STEP + RELEASE_MARGIN).then(|| offset - RELEASE_MARGIN)
+    });
+}
+
+/// Releases every page before `pointer` at once: the parser is about to
+/// wait (for another run's reader, see `loading::anchor`), and never reads
+/// them again.
+pub fn release_before(pointer: *const u8) {
+    release(pointer, |offset, released| {
+        (offset > released).then_some(offset)
+    });
+}
+
+/// Releases the pages before the offset `until` gives for the offset of
+/// `pointer` and the offset released so far (`None`: none yet).
+fn release(pointer: *const u8, until: impl FnOnce(usize, usize) -> Option<usize>) {
     WINDOW.with(|w| {
         let mut window = w.borrow_mut();
         let Some(window) = window.as_mut() else {
@@ -107,11 +124,13 @@ pub fn reached(pointer: *const u8) {
         if address < window.start || address >= window.start + window.len {
             return;
         }
-        let offset = address - window.start;
-        if offset < window.released + RELEASE_STEP + RELEASE_MARGIN {
+        let Some(until) = until(address - window.start, window.released) else {
+            return;
+        };
+        let until = until & !(4095);
+        if until <= window.released {
             return;
         }
-        let until = (offset - RELEASE_MARGIN) & !(4095);
         // SAFETY: `window.map` points to the mapping `parse_with_release`
         // is parsing, which outlives the parse. MADV_DONTNEED on a private,
         // read-only file mapping only drops pages: a later read (the parser

@@ -8,6 +8,7 @@
 //! ([`timing`]) and its `--jsonbin` samples only when a decision needs them
 //! ([`sidecar`]). Nothing here decides or prints.
 
+pub mod anchor;
 pub mod exact;
 pub mod fastjson;
 pub mod gbench;

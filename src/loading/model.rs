@@ -17,9 +17,10 @@ use crate::loading::summaries::Summaries;
 /// integer device ids of its benchmark (so `true` is 1 and `0.0` is 0; a
 /// string, `null` or 1.5 equals no id and the state is never compared),
 /// and printed with `str()` in the `Device=...` prefix its match key drops.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum StateDevice {
     /// No `device` key: the reference fails where it filters the states.
+    #[default]
     Missing,
     /// A JSON integer.
     Id(i64),
@@ -147,13 +148,13 @@ pub struct Root {
 }
 
 impl Root {
-    /// Shares `anchor`'s axis-value lists wherever a state at the same
-    /// position of a benchmark at the same position and of the same name
-    /// has an equal list: the runs of a comparison repeat every state's
-    /// axis values, and on huge inputs one list a state and side, not a
+    /// Shares `anchor`'s idents (or their axis-value lists) wherever a
+    /// state at the same position of a benchmark at the same position and
+    /// of the same name has an identical one: the runs of a comparison
+    /// repeat every state, and on huge inputs one ident a state, not a
     /// state and run, is what the comparison can afford (issue 26, item
-    /// 11). Nothing read changes: the lists are equal.
-    pub fn share_axis_values_with(&mut self, anchor: &Root) {
+    /// 11). Nothing read changes: they print alike.
+    pub fn share_idents_with(&mut self, anchor: &Root) {
         let (Some(mine), Some(theirs)) = (&mut self.benchmarks, &anchor.benchmarks) else {
             return;
         };
@@ -166,7 +167,7 @@ impl Root {
                 continue;
             };
             for (state, anchor_state) in states.iter_mut().zip(anchor_states) {
-                state.share_axis_values_with(anchor_state);
+                state.share_ident_with(anchor_state);
             }
         }
     }
@@ -393,22 +394,77 @@ pub struct Axis {
     pub flags: Option<String>,
 }
 
-/// A state, as the comparison reads it. 104 bytes (every state of every
-/// run is held until its benchmark is compared): what nearly every state
-/// has in place, the rest ([`RareState`]) boxed, and the flags in a byte.
+/// A state, as the comparison reads it. 48 bytes (every state of every
+/// run is held until its benchmark is compared): what names it shared
+/// ([`StateIdent`]), its summaries in place, the rest ([`RareState`])
+/// boxed, and the flags in a byte.
 #[derive(Debug)]
 pub struct State {
-    /// Inline up to 24 bytes, as most state names are.
-    pub name: CompactString,
-    /// [`StateDevice::Missing`] when the key is missing: the reference
-    /// fails only when it filters the benchmark's states by device.
-    pub device: StateDevice,
-    /// Shared with the records of the state (`Arc`), not copied into them;
-    /// `None` for a JSON `null` or a missing key (told apart by a flag).
-    axis_values: Option<Arc<[AxisValue]>>,
+    ident: Arc<StateIdent>,
     pub summaries: Option<Summaries>,
     rare: Option<Box<RareState>>,
     flags: u8,
+}
+
+/// What names a state: its name, device and axis values, in one
+/// allocation that every run of a comparison repeating the state
+/// identically shares (the schema reader's `loading::anchor`,
+/// [`Root::share_idents_with`]): 8 bytes a state and run instead of 56
+/// (issue 26, item 11).
+#[derive(Debug, Clone, Default)]
+pub struct StateIdent {
+    /// Inline up to 24 bytes, as most state names are.
+    name: CompactString,
+    /// [`StateDevice::Missing`] when the key is missing: the reference
+    /// fails only when it filters the benchmark's states by device.
+    device: StateDevice,
+    /// Shared with the records of the state (`Arc`), not copied into them;
+    /// `None` for a JSON `null` or a missing key (told apart by a flag of
+    /// the state).
+    axis_values: Option<Arc<[AxisValue]>>,
+}
+
+impl StateIdent {
+    pub(crate) fn new(
+        name: CompactString,
+        device: StateDevice,
+        axis_values: Option<Arc<[AxisValue]>>,
+    ) -> StateIdent {
+        StateIdent {
+            name,
+            device,
+            axis_values,
+        }
+    }
+
+    /// Equal and printed alike.
+    fn identical(&self, other: &StateIdent) -> bool {
+        let lists = match (&self.axis_values, &other.axis_values) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || identical_lists(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        self.name == other.name && self.device == other.device && lists
+    }
+
+    pub fn axis_values(&self) -> Option<&Arc<[AxisValue]>> {
+        self.axis_values.as_ref()
+    }
+
+    /// Whether this is the ident of `name`, `device` and `list` (this very
+    /// list: the reader compared the lists already).
+    pub(crate) fn is_of(&self, name: &str, device: &StateDevice, list: &Arc<[AxisValue]>) -> bool {
+        self.name == name
+            && self.device == *device
+            && self
+                .axis_values
+                .as_ref()
+                .is_some_and(|l| Arc::ptr_eq(l, list))
+    }
+}
+
+thread_local! {
+    /// The ident of a state being read, shared until it is set.
+    static UNNAMED: Arc<StateIdent> = Arc::default();
 }
 
 /// What few states have.
@@ -450,9 +506,12 @@ struct StateFields {
 impl From<StateFields> for State {
     fn from(fields: StateFields) -> State {
         let mut state = State::unnamed(false);
-        state.name = fields.name;
-        state.device = fields.device;
-        state.set_axis_values(fields.axis_values);
+        state.set_flag(NO_AXIS_VALUES, fields.axis_values.is_none());
+        state.set_ident(Arc::new(StateIdent::new(
+            fields.name,
+            fields.device,
+            fields.axis_values.flatten(),
+        )));
         state.summaries = fields.summaries;
         state.set_skipped(fields.is_skipped.as_ref());
         state.set_skip_reason(fields.skip_reason);
@@ -465,9 +524,7 @@ impl State {
     /// an array).
     pub(crate) fn unnamed(positional: bool) -> State {
         State {
-            name: CompactString::default(),
-            device: StateDevice::Missing,
-            axis_values: None,
+            ident: UNNAMED.with(Arc::clone),
             summaries: None,
             rare: None,
             flags: if positional {
@@ -491,10 +548,28 @@ impl State {
         self.flags & POSITIONAL != 0
     }
 
-    /// The `axis_values` key: `None` when missing, `Some(None)` for `null`.
-    pub(crate) fn set_axis_values(&mut self, values: Option<Option<Arc<[AxisValue]>>>) {
-        self.set_flag(NO_AXIS_VALUES, values.is_none());
-        self.axis_values = values.flatten();
+    /// The name, device and axis values.
+    pub(crate) fn set_ident(&mut self, ident: Arc<StateIdent>) {
+        self.ident = ident;
+    }
+
+    /// The ident, to share with a run that repeats the state.
+    pub fn ident(&self) -> &Arc<StateIdent> {
+        &self.ident
+    }
+
+    /// Whether the `axis_values` key is missing (`None`) or not
+    /// (`Some(None)` for `null`, `Some(Some(list))`); the list is the ident's.
+    pub(crate) fn set_axis_values_key(&mut self, present: bool) {
+        self.set_flag(NO_AXIS_VALUES, !present);
+    }
+
+    pub fn name(&self) -> &str {
+        &self.ident.name
+    }
+
+    pub fn device(&self) -> &StateDevice {
+        &self.ident.device
     }
 
     /// Whether the state has an `axis_values` key (`null` included).
@@ -557,12 +632,12 @@ impl<'de> Deserialize<'de> for State {
 
 impl State {
     pub fn axis_values(&self) -> &[AxisValue] {
-        self.axis_values.as_deref().unwrap_or(&[])
+        self.ident.axis_values.as_deref().unwrap_or(&[])
     }
 
     /// The axis values, shared (an empty list when there are none).
     pub fn shared_axis_values(&self) -> Arc<[AxisValue]> {
-        match &self.axis_values {
+        match &self.ident.axis_values {
             Some(values) => Arc::clone(values),
             None => Arc::from(Vec::new()),
         }
@@ -572,13 +647,22 @@ impl State {
         self.flags & SKIPPED != 0
     }
 
-    /// Takes `anchor`'s axis-value list when it is identical to this state's.
-    fn share_axis_values_with(&mut self, anchor: &State) {
-        if let (Some(mine), Some(theirs)) = (&self.axis_values, &anchor.axis_values)
+    /// Takes `anchor`'s ident when it is identical to this state's, else
+    /// its axis-value list when that is.
+    fn share_ident_with(&mut self, anchor: &State) {
+        if Arc::ptr_eq(&self.ident, &anchor.ident) {
+            return;
+        }
+        if self.ident.identical(&anchor.ident) {
+            self.ident = Arc::clone(&anchor.ident);
+            return;
+        }
+        if let (Some(mine), Some(theirs)) = (&self.ident.axis_values, &anchor.ident.axis_values)
             && !Arc::ptr_eq(mine, theirs)
             && identical_lists(mine, theirs)
         {
-            self.axis_values = Some(Arc::clone(theirs));
+            let list = Some(Arc::clone(theirs));
+            Arc::make_mut(&mut self.ident).axis_values = list;
         }
     }
 
@@ -622,34 +706,6 @@ impl AxisValueData {
 /// Two axis-value lists that print alike, entry for entry.
 pub fn identical_lists(a: &[AxisValue], b: &[AxisValue]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.shares(b) || a.identical(b))
-}
-
-/// The axis-value lists of a run by benchmark and state position, for
-/// reading the runs after it: a run of a comparison repeats every state's
-/// axis values, and the schema reader then takes the anchor's values and
-/// lists where they are identical instead of allocating the run's own
-/// (issue 26, item 11: on huge inputs, one list a state and not one a
-/// state and run; allocated and freed, the run's own left holes).
-#[derive(Debug, Default)]
-pub struct AxisAnchor {
-    benchmarks: Vec<Vec<Option<Arc<[AxisValue]>>>>,
-}
-
-impl AxisAnchor {
-    pub fn of(root: &Root) -> AxisAnchor {
-        let benchmarks = root.benchmarks.as_deref().unwrap_or(&[]);
-        AxisAnchor {
-            benchmarks: benchmarks
-                .iter()
-                .map(|b| b.states().iter().map(|s| s.axis_values.clone()).collect())
-                .collect(),
-        }
-    }
-
-    /// The list of the state at `state` in the benchmark at `benchmark`.
-    pub fn list(&self, benchmark: usize, state: usize) -> Option<&Arc<[AxisValue]>> {
-        self.benchmarks.get(benchmark)?.get(state)?.as_ref()
-    }
 }
 
 impl AxisValue {
@@ -732,7 +788,7 @@ mod sharing_tests {
         let states = root.benchmarks.as_ref().unwrap()[0].states();
         states
             .iter()
-            .filter_map(|s| s.axis_values.as_ref())
+            .filter_map(|s| s.ident.axis_values.as_ref())
             .collect()
     }
 
@@ -746,7 +802,7 @@ mod sharing_tests {
         let anchor = root(&[X1, X1, X2].join(","));
         let mut run = root(&[X1, X2, X2].join(","));
         let before: Vec<Vec<AxisValue>> = lists(&run).iter().map(|l| l.to_vec()).collect();
-        run.share_axis_values_with(&anchor);
+        run.share_idents_with(&anchor);
         let (shared, own) = (lists(&anchor), lists(&run));
         assert!(Arc::ptr_eq(own[0], shared[0]));
         assert!(!Arc::ptr_eq(own[1], shared[1]));
@@ -763,7 +819,7 @@ mod sharing_tests {
         let anchor = root(&zero("0.0"));
         let mut run = root(&zero("-0.0"));
         assert!(lists(&anchor)[0][..] == lists(&run)[0][..]);
-        run.share_axis_values_with(&anchor);
+        run.share_idents_with(&anchor);
         assert!(!Arc::ptr_eq(lists(&run)[0], lists(&anchor)[0]));
         assert_eq!(
             lists(&run)[0][0]
@@ -781,7 +837,7 @@ mod sharing_tests {
         let anchor = root(X1);
         let mut run = root(X1);
         run.benchmarks.as_mut().unwrap()[0].name = "c".into();
-        run.share_axis_values_with(&anchor);
+        run.share_idents_with(&anchor);
         assert!(!Arc::ptr_eq(lists(&run)[0], lists(&anchor)[0]));
     }
 }
@@ -797,8 +853,8 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<StateDevice>(), 16);
         assert_eq!(std::mem::size_of::<AxisValue>(), 8);
         assert_eq!(std::mem::size_of::<AxisValueData>(), 72);
-        assert_eq!(std::mem::size_of::<Summaries>(), 32);
-        assert_eq!(std::mem::size_of::<Option<Summaries>>(), 32);
-        assert_eq!(std::mem::size_of::<State>(), 104);
+        assert_eq!(std::mem::size_of::<Summaries>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Summaries>>(), 24);
+        assert_eq!(std::mem::size_of::<State>(), 48);
     }
 }

@@ -356,25 +356,28 @@ pub enum SummaryData {
 /// the extracted value of the first summary of each known tag, as a linear
 /// search would find it.
 ///
-/// 32 bytes (every state holds one until its benchmark is compared): the
-/// entries (16 bytes each) in a boxed slice, counts and positions in 4
-/// bytes each.
+/// 24 bytes (every state holds one until its benchmark is compared): the
+/// entries (16 bytes each) in a boxed slice, a position or count in 4
+/// bytes, and the flags in a byte.
 #[derive(Debug, Clone, Default)]
 pub struct Summaries {
     /// The first summary of each tag.
     first: Box<[Entry]>,
-    /// The length of the list (saturated at `u32::MAX`).
-    count: u32,
-    /// Position of the first summary without a `tag` key: a linear search
-    /// reaching it fails.
-    first_untagged: Option<Counted>,
-    /// Summaries computed from this many repetitions of an input without a
-    /// clock domain (Google Benchmark), not read from an NVBench file.
-    repetitions: Option<Counted>,
-    /// `summaries` is a truthy value that is not a list (a number, a
-    /// string, an object): the reference fails only where it looks inside.
-    not_a_list: bool,
+    /// Read from a file: the position of the first summary without a `tag`
+    /// key (a linear search reaching it fails). Computed (`COMPUTED`): the
+    /// repetitions of an input without a clock domain (Google Benchmark)
+    /// they come from.
+    counted: Option<Counted>,
+    flags: u8,
 }
+
+/// The list is not empty (`bool(state.get("summaries"))`).
+const TRUTHY: u8 = 1;
+/// `summaries` is a truthy value that is not a list (a number, a string,
+/// an object): the reference fails only where it looks inside.
+const NOT_A_LIST: u8 = 2;
+/// Computed from repetitions, not read from an NVBench file.
+const COMPUTED: u8 = 4;
 
 /// A summary's position in its list, in 4 bytes: 16-byte entries instead
 /// of 24. A list of 2^32 summaries and more (over 8 GB of JSON in one
@@ -471,7 +474,7 @@ impl Summaries {
     /// tag once, in the order given).
     pub fn computed(values: &[(Tag, f64)], repetitions: usize) -> Summaries {
         Summaries {
-            count: position(values.len().max(1)),
+            flags: TRUTHY | COMPUTED,
             first: values
                 .iter()
                 .enumerate()
@@ -481,28 +484,34 @@ impl Summaries {
                     value: *value,
                 })
                 .collect(),
-            first_untagged: None,
-            not_a_list: false,
-            repetitions: Some(Counted::of(repetitions)),
+            counted: Some(Counted::of(repetitions)),
         }
     }
 
     /// The repetitions computed summaries come from (`None`: read from a file).
     pub fn repetitions(&self) -> Option<usize> {
-        self.repetitions.map(|count| count.get() as usize)
+        let count = self.counted.filter(|_| self.flags & COMPUTED != 0)?;
+        Some(count.get() as usize)
+    }
+
+    fn first_untagged(&self) -> Option<Counted> {
+        self.counted.filter(|_| self.flags & COMPUTED == 0)
+    }
+
+    fn not_a_list_flag(&self) -> bool {
+        self.flags & NOT_A_LIST != 0
     }
 
     /// `bool(state.get("summaries"))`, when `summaries` is present.
     pub fn is_truthy(&self) -> bool {
-        self.count > 0
+        self.flags & TRUTHY != 0
     }
 
     /// A `summaries` value that is not a list; a falsy one is no summaries
     /// at all (`bool(state.get("summaries"))`), a truthy one fails when read.
     fn not_a_list(truthy: bool) -> Summaries {
         Summaries {
-            count: u32::from(truthy),
-            not_a_list: truthy,
+            flags: if truthy { TRUTHY | NOT_A_LIST } else { 0 },
             ..Summaries::default()
         }
     }
@@ -512,7 +521,7 @@ impl Summaries {
     /// the first summary of its tag (`None` otherwise: look each tag up).
     #[inline]
     pub fn by_tag(&self) -> Option<ByTag<'_>> {
-        if self.not_a_list || self.first_untagged.is_some() {
+        if self.not_a_list_flag() || self.first_untagged().is_some() {
             return None;
         }
         let mut slots = [None; Tag::COUNT];
@@ -525,11 +534,11 @@ impl Summaries {
 
     #[inline]
     pub fn lookup(&self, tag: Tag) -> Lookup<'_> {
-        if self.not_a_list {
+        if self.not_a_list_flag() {
             return Lookup::NotAList;
         }
         let found = self.first.iter().find(|entry| entry.tag() == tag);
-        match (found, self.first_untagged.map(Counted::get)) {
+        match (found, self.first_untagged().map(Counted::get)) {
             (Some(entry), Some(untagged)) if untagged < entry.position() => Lookup::Untagged,
             (None, Some(_)) => Lookup::Untagged,
             (Some(entry), _) => Lookup::Found(entry.get()),
@@ -606,12 +615,11 @@ impl SummariesReader {
 
     /// The list read so far, as kept; the reader is empty again.
     pub(crate) fn finish(&mut self) -> Summaries {
+        let truthy = std::mem::take(&mut self.count) > 0;
         Summaries {
             first: self.first.drain(..).collect(),
-            count: position(std::mem::take(&mut self.count)),
-            first_untagged: self.first_untagged.take(),
-            repetitions: None,
-            not_a_list: false,
+            counted: self.first_untagged.take(),
+            flags: if truthy { TRUTHY } else { 0 },
         }
     }
 
@@ -836,6 +844,7 @@ mod key_tests {
     #[test]
     fn kept_summaries_stay_small() {
         assert_eq!(std::mem::size_of::<Entry>(), 16);
-        assert_eq!(std::mem::size_of::<Summaries>(), 32);
+        assert_eq!(std::mem::size_of::<Summaries>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Summaries>>(), 24);
     }
 }

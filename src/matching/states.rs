@@ -15,11 +15,11 @@ use crate::pycompat::pyfmt::str_repr;
 
 /// The state's name without its `Device=N` prefix: the key states are matched by.
 pub fn state_match_key(state: &State) -> &str {
-    let name = state.name.as_str();
+    let name = state.name();
     // `name.strip_prefix(f"Device={state.device}")`, without building the prefix.
     let after_device = name
         .strip_prefix("Device=")
-        .and_then(|rest| match &state.device {
+        .and_then(|rest| match state.device() {
             StateDevice::Missing => Some(rest),
             StateDevice::Id(id) => strip_decimal(rest, *id),
             StateDevice::Other(other) => rest.strip_prefix(&*other.text),
@@ -207,7 +207,7 @@ impl<'a> RunBench<'a> {
         'a: 'g,
     {
         let states = self.bench.states().iter();
-        states.filter(move |s| s.device.is(device) && matches_any_group(s, groups))
+        states.filter(move |s| s.device().is(device) && matches_any_group(s, groups))
     }
 }
 
@@ -394,7 +394,7 @@ impl<'a> SideStates<'a> {
             let mut seen: HashMap<&str, usize> =
                 HashMap::with_capacity_and_hasher(most_states, KeyHash::default());
             let states = run.bench.states().iter();
-            for state in states.filter(|s| s.device.is(device) && matches_any_group(s, groups)) {
+            for state in states.filter(|s| s.device().is(device) && matches_any_group(s, groups)) {
                 let key = state_match_key(state);
                 let occurrence = seen.entry(key).or_insert(0);
                 let id = (key, *occurrence);
@@ -568,7 +568,7 @@ mod tests {
             for name in names {
                 let value = serde_json::json!({"name": name, "device": device});
                 let state: State = serde_json::from_value(value).unwrap();
-                let prefix = format!("Device={}", state.device);
+                let prefix = format!("Device={}", state.device());
                 let expected = if name == prefix {
                     ""
                 } else {

@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use super::names::RunName;
 use super::{Entry, GbenchFile, unit_seconds};
 use crate::failure::Failure;
-use crate::loading::model::{Axis, AxisValue, Benchmark, Device, Root, State, StateDevice};
+use crate::loading::model::{
+    Axis, AxisValue, Benchmark, Device, Root, State, StateDevice, StateIdent,
+};
 use crate::loading::scalar::Scalar;
 use crate::loading::summaries::{Summaries, Tag};
 use crate::pycompat::numpy_quantile::quantile_linear;
@@ -168,9 +170,8 @@ fn instance_state(
         format!("Device=0 {}", key.join(" "))
     };
     let mut state = State::unnamed(false);
-    state.name = name.into();
-    state.device = StateDevice::Id(0);
-    state.set_axis_values(Some(Some(
+    state.set_axis_values_key(true);
+    let list = Some(
         axes.iter()
             .map(|(n, v)| {
                 AxisValue::new(
@@ -180,6 +181,11 @@ fn instance_state(
                 )
             })
             .collect(),
+    );
+    state.set_ident(std::sync::Arc::new(StateIdent::new(
+        name.into(),
+        StateDevice::Id(0),
+        list,
     )));
     let label = instance
         .iterations
@@ -412,7 +418,7 @@ mod tests {
         assert_eq!(benches.len(), 1);
         assert_eq!(benches[0].name, "BM_x");
         let state = &benches[0].states()[0];
-        assert_eq!(state.name, "Device=0 arg0=8");
+        assert_eq!(state.name(), "Device=0 arg0=8");
         let g = state.gbench().unwrap();
         assert_eq!(g.samples, [10.0 * 1e-6, 12.0 * 1e-6, 11.0 * 1e-6]);
         let timing = crate::loading::timing::extract_timing(

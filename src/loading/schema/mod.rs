@@ -26,44 +26,41 @@ mod intern;
 mod repeat;
 mod walk;
 
+use crate::loading::anchor::Role;
 use crate::loading::fastjson::Bail;
-use crate::loading::model::{AxisAnchor, Root};
+use crate::loading::model::Root;
 
 /// Reads a whole NVBench document, or gives up. Without AVX2 it gives up
 /// at once: the portable classifier (a table lookup per byte) makes the
 /// walk slower than the full reader (5.7 times the instructions measured
 /// on a 15 MB file), so it is only the tests' and the fuzzer's.
 pub fn read(input: &[u8]) -> Result<Root, Bail> {
-    read_anchored(input, None)
+    read_anchored(input, Role::Alone)
 }
 
-/// [`read`], taking `anchor`'s axis values and lists where this run's are
-/// identical (what is read is the same either way).
-pub fn read_anchored(input: &[u8], anchor: Option<&AxisAnchor>) -> Result<Root, Bail> {
+/// [`read`], sharing what names the states with the comparison's other
+/// runs as `role` says (what is read is the same either way).
+pub fn read_anchored(input: &[u8], role: Role) -> Result<Root, Bail> {
     if !blocks::has_avx2() {
         return Err(Bail);
     }
-    read_anchored_with(input, true, anchor)
+    read_anchored_with(input, true, role)
 }
 
 /// [`read`] with the portable classifier, or the AVX2 one when allowed
 /// and the CPU has it.
 pub fn read_with(input: &[u8], allow_avx2: bool) -> Result<Root, Bail> {
-    read_anchored_with(input, allow_avx2, None)
+    read_anchored_with(input, allow_avx2, Role::Alone)
 }
 
-fn read_anchored_with(
-    input: &[u8],
-    allow_avx2: bool,
-    anchor: Option<&AxisAnchor>,
-) -> Result<Root, Bail> {
-    walk::Walker::new(input, allow_avx2 && blocks::has_avx2(), anchor).document()
+fn read_anchored_with(input: &[u8], allow_avx2: bool, role: Role) -> Result<Root, Bail> {
+    walk::Walker::new(input, allow_avx2 && blocks::has_avx2(), role).document()
 }
 
 /// [`read_with`], and how many summaries were matched by templates.
 #[cfg(test)]
 fn read_and_hits(input: &[u8], allow_avx2: bool) -> (Result<Root, Bail>, usize) {
-    walk::Walker::new(input, allow_avx2 && blocks::has_avx2(), None).document_and_hits()
+    walk::Walker::new(input, allow_avx2 && blocks::has_avx2(), Role::Alone).document_and_hits()
 }
 
 #[cfg(test)]

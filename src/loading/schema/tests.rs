@@ -2,6 +2,7 @@
 //! full reader succeeds with the same model, with either classifier.
 
 use super::*;
+use crate::loading::anchor::AxisAnchor;
 use crate::loading::inputs::read_full;
 
 /// Returns whether the schema reader accepted `input` (with both classifiers).
@@ -610,9 +611,9 @@ fn axis_value_lists_go_to_their_states_around_states_the_walker_gives_up_on() {
     }
 }
 
-/// A run read with an anchor takes the anchor's axis values and lists
-/// where they are identical (not merely equal: `-0.0 == 0.0`), its own
-/// elsewhere, and reads as it does without one.
+/// A run read after the first one takes its idents, axis values and
+/// lists where they are identical (not merely equal: `-0.0 == 0.0`), its
+/// own elsewhere, and reads as it does alone.
 #[test]
 fn an_anchor_lends_its_identical_axis_values_and_lists() {
     let state = |n: usize, x: &str| {
@@ -636,6 +637,13 @@ fn an_anchor_lends_its_identical_axis_values_and_lists() {
     ]);
     let anchor_root = read_with(anchor_doc.as_bytes(), true).unwrap();
     let anchor = AxisAnchor::of(&anchor_root);
+    let idents = |root: &Root| -> Vec<std::sync::Arc<crate::loading::model::StateIdent>> {
+        let states = root.benchmarks.as_ref().unwrap()[0].states();
+        states
+            .iter()
+            .map(|s| std::sync::Arc::clone(s.ident()))
+            .collect()
+    };
     let lists = |root: &Root| -> Vec<std::sync::Arc<[crate::loading::model::AxisValue]>> {
         let states = root.benchmarks.as_ref().unwrap()[0].states();
         states.iter().map(|s| s.shared_axis_values()).collect()
@@ -643,10 +651,18 @@ fn an_anchor_lends_its_identical_axis_values_and_lists() {
     let theirs = lists(&anchor_root);
     for avx2 in [false, true] {
         let own = read_with(run_doc.as_bytes(), avx2).unwrap();
-        let anchored = read_anchored_with(run_doc.as_bytes(), avx2, Some(&anchor)).unwrap();
+        let anchored = read_anchored_with(run_doc.as_bytes(), avx2, Role::Later(&anchor)).unwrap();
         assert_eq!(format!("{anchored:?}"), format!("{own:?}"));
         let mine = lists(&anchored);
         assert!(std::sync::Arc::ptr_eq(&mine[0], &theirs[0]));
+        assert!(std::sync::Arc::ptr_eq(
+            &idents(&anchored)[0],
+            &idents(&anchor_root)[0]
+        ));
+        assert!(!std::sync::Arc::ptr_eq(
+            &idents(&anchored)[1],
+            &idents(&anchor_root)[1]
+        ));
         // -0.0 prints apart from 0.0: N=2 shares its first value only.
         assert!(!std::sync::Arc::ptr_eq(&mine[1], &theirs[1]));
         assert!(mine[1][0].shares(&theirs[1][0]) && !mine[1][1].shares(&theirs[1][1]));
@@ -660,6 +676,44 @@ fn an_anchor_lends_its_identical_axis_values_and_lists() {
                 .any(|v| theirs.iter().flat_map(|l| l.iter()).any(|t| t.shares(v)))
         );
     }
+}
+
+/// A run read beside the first one waits for its idents at the end of a
+/// benchmark and shares the identical ones (its axis values read before
+/// are its own; equal lists are dropped for the first run's).
+#[test]
+fn a_run_read_beside_the_first_shares_its_idents() {
+    let state = |n: usize| STATE.replace("Device=0 N=1", &format!("Device=0 N={n}"));
+    let first_doc = document(&[state(1), state(2)].join(", "));
+    let later_doc = document(&[state(1), state(3)].join(", "));
+    let anchor = AxisAnchor::default();
+    let (first, later) = std::thread::scope(|scope| {
+        let later =
+            scope.spawn(|| read_anchored_with(later_doc.as_bytes(), true, Role::Later(&anchor)));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let first = {
+            let _finish = anchor.finish_on_drop();
+            read_anchored_with(first_doc.as_bytes(), true, Role::First(&anchor))
+        };
+        (first.unwrap(), later.join().unwrap().unwrap())
+    });
+    let idents = |root: &Root| -> Vec<std::sync::Arc<crate::loading::model::StateIdent>> {
+        let states = root.benchmarks.as_ref().unwrap()[0].states();
+        states
+            .iter()
+            .map(|s| std::sync::Arc::clone(s.ident()))
+            .collect()
+    };
+    let (firsts, laters) = (idents(&first), idents(&later));
+    assert!(std::sync::Arc::ptr_eq(&firsts[0], &laters[0]));
+    // Named apart (`N=2`, `N=3`), with the same axis values (`STATE`'s).
+    assert!(!std::sync::Arc::ptr_eq(&firsts[1], &laters[1]));
+    let list = |ident: &crate::loading::model::StateIdent| ident.axis_values().cloned().unwrap();
+    assert!(std::sync::Arc::ptr_eq(&list(&firsts[1]), &list(&laters[1])));
+    assert_eq!(
+        format!("{later:?}"),
+        format!("{:?}", read_with(later_doc.as_bytes(), true).unwrap())
+    );
 }
 
 /// [`agree`], and how many summaries the templates matched (the same

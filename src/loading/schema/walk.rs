@@ -4,6 +4,9 @@
 //! root object's values at 1), as the full reader counts them for its
 //! nesting limit.
 
+use std::sync::Arc;
+
+use compact_str::CompactString;
 use serde::Deserialize;
 use serde::de::value::BorrowedStrDeserializer;
 
@@ -11,9 +14,10 @@ use super::blocks::{Tokens, is_delimiter};
 use super::decimal;
 use super::intern::AxisInterner;
 use super::repeat::Repeats;
+use crate::loading::anchor::{BenchmarkIdents, Role, ident_of, list_at};
 use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{
-    self, Axis, AxisAnchor, AxisValue, Benchmark, Meta, Root, State, identical_lists,
+    self, Axis, AxisValue, Benchmark, Meta, Root, State, StateDevice, StateIdent, identical_lists,
 };
 use crate::loading::scalar::Scalar;
 use crate::loading::summaries::{Summaries, SummariesReader, Word};
@@ -31,12 +35,15 @@ pub(super) struct Walker<'a> {
     /// state's list is moved into an allocation of its exact length once
     /// every state is read (see [`Walker::states`]).
     pending_values: Vec<AxisValue>,
-    /// The range of `pending_values` listed by the state just read (set
-    /// when its walk succeeds).
-    pending_list: Option<std::ops::Range<usize>>,
+    /// The range of `pending_values` listed by the state just read, with
+    /// its name and device (set when its walk succeeds): its ident is made
+    /// with the list.
+    pending_list: Option<(std::ops::Range<usize>, CompactString, StateDevice)>,
     axis_handles: AxisInterner<'a>,
-    /// An earlier run's lists, taken where identical (see [`AxisAnchor`]).
-    anchor: Option<&'a AxisAnchor>,
+    /// What the run does with the comparison's anchor (see `loading::anchor`).
+    role: Role<'a>,
+    /// The first run's idents of the benchmark being read (a later run's).
+    anchor_idents: Option<BenchmarkIdents>,
     /// Where the walk is: the benchmark's and the state's positions in
     /// their lists, and where the state's axis values start in
     /// `pending_values`.
@@ -159,9 +166,10 @@ fn number_end(input: &[u8], mut pos: usize) -> Result<usize, Bail> {
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(input: &'a [u8], avx2: bool, anchor: Option<&'a AxisAnchor>) -> Walker<'a> {
+    pub fn new(input: &'a [u8], avx2: bool, role: Role<'a>) -> Walker<'a> {
         Walker {
-            anchor,
+            role,
+            anchor_idents: None,
             benchmark_index: 0,
             state_index: 0,
             state_mark: 0,
@@ -419,9 +427,19 @@ impl<'a> Walker<'a> {
         let mut benchmarks = Vec::new();
         self.elements(start, |this, pos| {
             this.benchmark_index = benchmarks.len();
-            benchmarks.push(this.walk_or_delegate(pos, depth + 1, Self::benchmark, |p| {
+            let benchmark = this.walk_or_delegate(pos, depth + 1, Self::benchmark, |p| {
                 Benchmark::deserialize(p)
-            })?);
+            })?;
+            if let Role::First(anchor) = this.role {
+                anchor.publish(
+                    benchmark
+                        .states()
+                        .iter()
+                        .map(|s| Arc::clone(s.ident()))
+                        .collect(),
+                );
+            }
+            benchmarks.push(benchmark);
             Ok(())
         })?;
         Ok(benchmarks)
@@ -465,18 +483,26 @@ impl<'a> Walker<'a> {
         })
     }
 
-    /// The states of a benchmark. Their axis-value lists are allocated
-    /// after all of them, side by side rather than between the states'
-    /// summaries: on huge inputs every later run's lists are dropped for
-    /// the first run's equal ones (`Root::share_axis_values_with`), and
-    /// lists freed side by side leave whole pages to give back, where lists
-    /// freed between live summaries left holes of 48 bytes that nothing
-    /// later took (about 48 MB at 200,000 states and six runs).
+    /// The states of a benchmark. Their idents and axis-value lists are
+    /// made after all of them: a run read beside the first one takes the
+    /// first run's identical ones then (see `loading::anchor`), and those
+    /// a run makes are side by side rather than between the states'
+    /// summaries (freed between live summaries, as the lists of a run
+    /// shared after it was read were, they left holes of 48 bytes that
+    /// nothing later took: about 48 MB at 200,000 states and six runs).
     fn states(&mut self, start: usize, depth: usize) -> Result<Vec<State>, Bail> {
         let mut states = Vec::new();
-        let mut lists: Vec<(usize, usize)> = Vec::new();
+        let mut lists: Vec<(usize, usize, CompactString, StateDevice)> = Vec::new();
         self.pending_values.clear();
+        // The first run's idents, if published already: its axis values are
+        // then taken as they are read (see `axis_value`).
+        self.anchor_idents = match self.role {
+            Role::Later(anchor) => anchor.published(self.benchmark_index),
+            _ => None,
+        };
+        let mut last = start;
         self.elements(start, |this, pos| {
+            last = pos;
             let mark = this.pending_values.len();
             this.pending_list = None;
             this.state_index = states.len();
@@ -484,7 +510,9 @@ impl<'a> Walker<'a> {
                 this.walk_or_delegate(pos, depth + 1, Self::state, |p| State::deserialize(p))?;
             // Set only by a state the walk read to its end.
             match this.pending_list.take() {
-                Some(range) => lists.push((states.len(), range.len())),
+                Some((range, name, device)) => {
+                    lists.push((states.len(), range.len(), name, device))
+                }
                 // Read by the full reader after the walk gave up.
                 None => this.pending_values.truncate(mark),
             }
@@ -493,55 +521,63 @@ impl<'a> Walker<'a> {
         })?;
         // As the full reader does (`loading::exact`): no slack on huge inputs.
         states.shrink_to_fit();
-        let (anchor, benchmark) = (self.anchor, self.benchmark_index);
+        // A run read beside the first one waits for its idents here.
+        if let (Role::Later(anchor), None) = (self.role, &self.anchor_idents) {
+            crate::loading::mapped::release_before(self.input.as_ptr().wrapping_add(last));
+            self.anchor_idents = anchor.wait_for(self.benchmark_index);
+        }
+        let idents = self.anchor_idents.take();
+        let idents = idents.as_deref();
         let mut values = self.pending_values.drain(..);
-        for (index, len) in lists {
-            let anchored = anchor
-                .and_then(|a| a.list(benchmark, index))
+        for (index, len, name, device) in lists {
+            let anchored = idents
+                .and_then(|idents| list_at(idents, index))
                 .filter(|list| identical_lists(list, &values.as_slice()[..len]));
             let list = match anchored {
                 Some(list) => {
                     values.by_ref().take(len).for_each(drop);
-                    std::sync::Arc::clone(list)
+                    Arc::clone(list)
                 }
                 None => values.by_ref().take(len).collect(),
             };
-            states[index].set_axis_values(Some(Some(list)));
+            states[index].set_ident(ident_of(idents, index, name, device, list));
         }
         Ok(states)
     }
 
     fn state(&mut self, start: usize, depth: usize) -> Result<State, Bail> {
         let mut state = State::unnamed(false);
-        let mut list = None;
+        let (mut name, mut device) = (CompactString::default(), StateDevice::Missing);
+        // The axis-value list: pending (made by `states`) or read.
+        let (mut pending, mut list) = (None, None);
         let mut seen = Seen::default();
         let inner = depth + 1;
         self.members(start, inner, |this, key, value| {
             match () {
                 _ if this.is(key, b"name\"") => {
                     seen.first(0)?;
-                    state.name = this.delegate(value, inner, |p| model::state_name(p))?;
+                    name = this.delegate(value, inner, |p| model::state_name(p))?;
                 }
                 _ if this.is(key, b"device\"") => {
                     seen.first(1)?;
-                    state.device = this.delegate(value, inner, |p| model::state_device(p))?;
+                    device = this.delegate(value, inner, |p| model::state_device(p))?;
                 }
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
                     let mark = this.pending_values.len();
                     this.state_mark = mark;
+                    state.set_axis_values_key(true);
                     if this.byte(value) != b'[' {
                         let values =
                             this.delegate(value, inner, |p| model::present_axis_values(p))?;
-                        state.set_axis_values(values);
+                        state.set_axis_values_key(values.is_some());
+                        list = values.flatten();
                     } else if this.axis_values(value, inner).is_ok() {
-                        // Present; the list is set by `states` once all are read.
-                        list = Some(mark..this.pending_values.len());
-                        state.set_axis_values(Some(None));
+                        // The list is made by `states` once all are read.
+                        pending = Some(mark..this.pending_values.len());
                     } else {
                         this.pending_values.truncate(mark);
-                        let values = this.delegate(value, inner, |p| model::axis_value_list(p))?;
-                        state.set_axis_values(Some(Some(values)));
+                        list = Some(this.delegate(value, inner, |p| model::axis_value_list(p))?);
                     }
                 }
                 _ if this.is(key, b"summaries\"") => {
@@ -579,7 +615,10 @@ impl<'a> Walker<'a> {
         if seen.0 & 1 == 0 {
             return Err(Bail);
         }
-        self.pending_list = list;
+        match pending {
+            Some(range) => self.pending_list = Some((range, name, device)),
+            None => state.set_ident(Arc::new(StateIdent::new(name, device, list))),
+        }
         Ok(state)
     }
 
@@ -656,7 +695,7 @@ impl<'a> Walker<'a> {
         let anchored = self.anchored_value();
         let make = |value_type: AxisField, value: AxisField| -> Result<AxisValue, Bail> {
             let made = AxisValue::new(name.into(), value_type.scalar()?, value.scalar()?);
-            Ok(match anchored {
+            Ok(match &anchored {
                 Some(anchored) if anchored.identical(&made) => anchored.clone(),
                 _ => made,
             })
@@ -678,10 +717,12 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The anchor's axis value at the position of the one being read.
-    fn anchored_value(&self) -> Option<&'a AxisValue> {
-        let list = self.anchor?.list(self.benchmark_index, self.state_index)?;
+    /// The first run's axis value at the position of the one being read,
+    /// when its benchmark is published already (a run read after it).
+    fn anchored_value(&self) -> Option<AxisValue> {
+        let list = list_at(self.anchor_idents.as_deref()?, self.state_index)?;
         list.get(self.pending_values.len() - self.state_mark)
+            .cloned()
     }
 
     fn word(&mut self, pos: usize, depth: usize) -> Result<Word, Bail> {
