@@ -224,9 +224,7 @@ impl<'s> Run<'s> {
             self.outputs.check_sidecars(&run.run.path, &run.root)?;
         }
         #[cfg(feature = "bench-hooks")]
-        if std::env::var_os("NVBENCH_COMPARE_STOP_AFTER_PARSE").is_some() {
-            std::process::exit(0);
-        }
+        bench_hooks_after_loading();
         let result = self.compare_loaded(&sides, console);
         // Freeing every parsed state takes a noticeable time, and nothing
         // needs to wait for it; the process that is about to exit need not
@@ -570,4 +568,22 @@ fn state_keys(items: &[(String, usize)]) -> impl Iterator<Item = (&str, usize)> 
     items
         .iter()
         .map(|(key, occurrence)| (key.as_str(), *occurrence))
+}
+
+/// Measurement hooks (the `bench-hooks` feature, off by default): with
+/// `NVBENCH_COMPARE_RSS_AFTER_LOAD` set, the resident memory once every run
+/// of the group is loaded goes to stderr (what the runs hold, apart from
+/// what comparing them adds); with `NVBENCH_COMPARE_STOP_AFTER_PARSE` set,
+/// the process exits there.
+#[cfg(feature = "bench-hooks")]
+fn bench_hooks_after_loading() {
+    if std::env::var_os("NVBENCH_COMPARE_RSS_AFTER_LOAD").is_some() {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        for line in status.lines().filter(|l| l.starts_with("Rss")) {
+            eprintln!("nvbench-compare: bench-hooks: after loading: {line}");
+        }
+    }
+    if std::env::var_os("NVBENCH_COMPARE_STOP_AFTER_PARSE").is_some() {
+        std::process::exit(0);
+    }
 }
