@@ -3,7 +3,8 @@
 //! self-comparison invariants checked). Also checks the fast JSON path's
 //! contract: whatever it accepts, serde_json accepts with the same result;
 //! and the schema reader's (`loading::schema`, with either classifier):
-//! whatever it accepts, the full reader accepts with the same model.
+//! whatever it accepts, the full reader accepts with the same model, also
+//! read as a later run anchored to itself (`loading::anchor`).
 
 #![no_main]
 
@@ -11,7 +12,9 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use nvbench_compare::deciding::config::{PRESET_NAMES, preset};
+use nvbench_compare::loading::anchor::{AxisAnchor, Role};
 use nvbench_compare::loading::model::Root;
+use nvbench_compare::loading::schema::read_anchored;
 use nvbench_compare::loading::timing::extract_timing;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,6 +28,12 @@ fuzz_target!(|data: &[u8]| {
             let full = nvbench_compare::loading::inputs::read_full(data)
                 .expect("the schema reader accepted what the full reader refuses");
             assert_eq!(format!("{fast:?}"), format!("{full:?}"));
+            // Read again as a later run of a comparison whose first run is
+            // this one: every ident is shared, and nothing read changes.
+            let anchor = AxisAnchor::of(&full);
+            if let Ok(later) = read_anchored(data, Role::Later(&anchor)) {
+                assert_eq!(format!("{later:?}"), format!("{full:?}"));
+            }
         }
     }
     let Ok(root) = slow else {
