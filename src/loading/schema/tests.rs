@@ -611,6 +611,15 @@ fn axis_value_lists_go_to_their_states_around_states_the_walker_gives_up_on() {
     }
 }
 
+/// The idents of the first benchmark's states.
+fn idents(root: &Root) -> Vec<std::sync::Arc<crate::loading::model::StateIdent>> {
+    let states = root.benchmarks.as_ref().unwrap()[0].states();
+    states
+        .iter()
+        .map(|s| std::sync::Arc::clone(s.ident()))
+        .collect()
+}
+
 /// A run read after the first one takes its idents, axis values and
 /// lists where they are identical (not merely equal: `-0.0 == 0.0`), its
 /// own elsewhere, and reads as it does alone.
@@ -637,13 +646,6 @@ fn an_anchor_lends_its_identical_axis_values_and_lists() {
     ]);
     let anchor_root = read_with(anchor_doc.as_bytes(), true).unwrap();
     let anchor = AxisAnchor::of(&anchor_root);
-    let idents = |root: &Root| -> Vec<std::sync::Arc<crate::loading::model::StateIdent>> {
-        let states = root.benchmarks.as_ref().unwrap()[0].states();
-        states
-            .iter()
-            .map(|s| std::sync::Arc::clone(s.ident()))
-            .collect()
-    };
     let lists = |root: &Root| -> Vec<std::sync::Arc<[crate::loading::model::AxisValue]>> {
         let states = root.benchmarks.as_ref().unwrap()[0].states();
         states.iter().map(|s| s.shared_axis_values()).collect()
@@ -697,13 +699,6 @@ fn a_run_read_beside_the_first_shares_its_idents() {
         };
         (first.unwrap(), later.join().unwrap().unwrap())
     });
-    let idents = |root: &Root| -> Vec<std::sync::Arc<crate::loading::model::StateIdent>> {
-        let states = root.benchmarks.as_ref().unwrap()[0].states();
-        states
-            .iter()
-            .map(|s| std::sync::Arc::clone(s.ident()))
-            .collect()
-    };
     let (firsts, laters) = (idents(&first), idents(&later));
     assert!(std::sync::Arc::ptr_eq(&firsts[0], &laters[0]));
     // Named apart (`N=2`, `N=3`), with the same axis values (`STATE`'s).
