@@ -21,7 +21,7 @@ use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
-use crate::rendering::axes::axis_cells;
+use crate::rendering::axes::{AxisCellCache, axis_cells};
 use crate::rendering::repetitions::{
     RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
 };
@@ -280,6 +280,7 @@ pub(super) fn prepare_pair<'a>(
             device_names: (ref_name, cmp_name),
         }),
         resolve_sidecars,
+        axis_cells: AxisCellCache::new(),
     };
     let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
@@ -477,6 +478,8 @@ struct Decider<'a> {
     names: SharedNames,
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
+    /// The axis values' cells formatted so far.
+    axis_cells: AxisCellCache,
 }
 
 impl Decider<'_> {
@@ -506,7 +509,7 @@ impl Decider<'_> {
         }
         let values = compare.axis_values();
         // Axis values are formatted before the decision, so their errors win.
-        let cells = axis_cells(values, axes)?;
+        let cells = axis_cells(values, axes, &self.axis_cells)?;
         let decided = match self.settings.inputs.layout {
             Layout::Pair => self.decide_pair(state, warnings)?,
             Layout::Repetitions | Layout::NWay => self.decide_runs(state, warnings, run_files)?,

@@ -1,6 +1,11 @@
 //! Axis values as table cells and labels: `2^N` for pow2 int64 axes,
 //! `%.5g` for float64 axes, the raw text for string and type axes.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use compact_str::CompactString;
 
 use crate::deciding::report::{AxisDisplays, PackedCells};
@@ -171,29 +176,101 @@ const AXES_SEARCHED_IN_ORDER: usize = 16;
 /// axis is the first of its name, found through a map when there are many
 /// axes, so that time stays linear in their number. Cells are written in
 /// place, straight into the record's packed cells (see [`PackedCells`]).
-pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, Failure> {
+/// A value formatted before for the same comparison (`cache`) is copied
+/// as it was packed.
+pub fn axis_cells(
+    values: &[AxisValue],
+    axes: &[Axis],
+    cache: &AxisCellCache,
+) -> Result<AxisDisplays, Failure> {
     let mut cells = PackedCells::default();
-    let mut push = |value: &AxisValue, axis: Option<&Axis>| {
-        let start = cells.start_cell();
-        format_axis_value(value, axis, &mut cells)?;
-        cells.end_cell(start);
-        Ok::<(), Failure>(())
-    };
-    if axes.len() <= AXES_SEARCHED_IN_ORDER {
-        for value in values {
-            push(value, axes.iter().find(|axis| axis.name == value.name))?;
-        }
-    } else {
-        let mut first: std::collections::HashMap<&str, &Axis> =
-            std::collections::HashMap::with_capacity(axes.len());
+    let many = (axes.len() > AXES_SEARCHED_IN_ORDER).then(|| {
+        let mut first: HashMap<&str, &Axis> = HashMap::with_capacity(axes.len());
         for axis in axes {
             first.entry(axis.name.as_str()).or_insert(axis);
         }
+        first
+    });
+    let axis_of = |value: &AxisValue| match &many {
+        None => axes.iter().find(|axis| axis.name == value.name),
+        Some(first) => first.get(value.name.as_str()).copied(),
+    };
+    cache.with(|known| {
         for value in values {
-            push(value, first.get(value.name.as_str()).copied())?;
+            if let Some(packed) = known.get(&value.handle_id()) {
+                cells.push_packed(packed);
+                continue;
+            }
+            let start = cells.start_cell();
+            format_axis_value(value, axis_of(value), &mut cells)?;
+            cells.end_cell(start);
+            if let Some(packed) = cells.packed_cell(start) {
+                known.insert(value.handle_id(), CompactString::new(packed));
+            }
+        }
+        Ok(cells.finish())
+    })
+}
+
+/// The cells of the axis values a comparison (one device pair of a
+/// benchmark) formatted so far, by value handle: a cartesian product
+/// repeats each value in many states (summary-20k: 80,000 cells of about
+/// 17 distinct values a benchmark), and the schema reader hands out one
+/// handle per distinct value. Kept per thread (the states are decided in
+/// parallel) and per comparison: a handle names its value only while the
+/// runs holding it are alive, as they are while their states are decided.
+pub struct AxisCellCache {
+    generation: u64,
+}
+
+type KnownCells = HashMap<usize, CompactString, BuildHasherDefault<HandleHasher>>;
+
+thread_local! {
+    static KNOWN_CELLS: RefCell<(u64, KnownCells)> = RefCell::new((0, KnownCells::default()));
+}
+
+impl AxisCellCache {
+    /// A cache for one comparison; what other comparisons formatted is
+    /// forgotten as it is first used on a thread.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> AxisCellCache {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        AxisCellCache {
+            generation: NEXT.fetch_add(1, Ordering::Relaxed),
         }
     }
-    Ok(cells.finish())
+
+    fn with<R>(&self, f: impl FnOnce(&mut KnownCells) -> R) -> R {
+        KNOWN_CELLS.with(|known| {
+            let mut known = known.borrow_mut();
+            if known.0 != self.generation {
+                known.1.clear();
+                known.0 = self.generation;
+            }
+            f(&mut known.1)
+        })
+    }
+}
+
+/// Handles are addresses of 8-byte-aligned allocations: their bits mixed
+/// once are hash enough.
+#[derive(Default)]
+struct HandleHasher(u64);
+
+impl Hasher for HandleHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, handle: usize) {
+        self.0 = (handle as u64 >> 3).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 /// Axis names as table headers. Names and values come from the input and
@@ -335,7 +412,7 @@ mod tests {
                 .rev()
                 .map(|i| value(&format!("A{i}"), "1024"))
                 .collect();
-            let displays = axis_cells(&values, &axes).unwrap();
+            let displays = axis_cells(&values, &axes, &AxisCellCache::new()).unwrap();
             let cells: Vec<&str> = displays.cells().collect();
             assert_eq!(cells.len(), count);
             for (value, cell) in values.iter().zip(&cells) {
@@ -343,11 +420,44 @@ mod tests {
             }
             assert!(cells.iter().all(|c| *c == "1024"), "{count}: {cells:?}");
             let unknown = [value("Q", "1")];
-            let error = axis_cells(&unknown, &axes).unwrap_err();
+            let error = axis_cells(&unknown, &axes, &AxisCellCache::new()).unwrap_err();
             assert_eq!(
                 error,
                 Failure::fatal("axis value 'Q' names no axis of its benchmark")
             );
         }
+    }
+
+    /// A value's cell is formatted once a comparison and copied after;
+    /// another comparison (other axes for the same handle) formats again,
+    /// and long cells and errors are never taken from the cache.
+    #[test]
+    fn cells_formatted_once_a_comparison() {
+        let long = "x".repeat(200);
+        let values = [value("N", "16"), value("S", &long), value("N", "16")];
+        let (pow2, plain) = (
+            [axis("N", "int64", "pow2"), axis("S", "string", "")],
+            [axis("N", "int64", ""), axis("S", "string", "")],
+        );
+        let cache = AxisCellCache::new();
+        let cells = |values: &[AxisValue], axes: &[Axis], cache: &AxisCellCache| {
+            let displays = axis_cells(values, axes, cache).unwrap();
+            displays.cells().map(str::to_string).collect::<Vec<_>>()
+        };
+        let each = |values: &[AxisValue], axes: &[Axis]| -> Vec<String> {
+            values.iter().map(|v| axis_cell(v, axes).unwrap()).collect()
+        };
+        assert_eq!(cells(&values, &pow2, &cache), each(&values, &pow2));
+        // Taken from the cache (one handle: the same value twice too).
+        let again = [values[0].clone(), values[1].clone(), values[0].clone()];
+        assert_eq!(cells(&again, &pow2, &cache), each(&again, &pow2));
+        assert_eq!(cells(&again, &pow2, &cache)[0], "2^4");
+        let other = AxisCellCache::new();
+        assert_eq!(cells(&again, &plain, &other), each(&again, &plain));
+        assert_eq!(cells(&again, &plain, &other)[0], "16");
+        assert_eq!(cells(&again, &plain, &other)[1], long);
+        let unknown = [value("Q", "1")];
+        assert!(axis_cells(&unknown, &pow2, &other).is_err());
+        assert!(axis_cells(&unknown, &pow2, &other).is_err());
     }
 }
