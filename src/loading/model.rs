@@ -394,15 +394,14 @@ pub struct Axis {
     pub flags: Option<String>,
 }
 
-/// A state, as the comparison reads it. 48 bytes (every state of every
+/// A state, as the comparison reads it. 40 bytes (every state of every
 /// run is held until its benchmark is compared): what names it shared
-/// ([`StateIdent`]), its summaries in place, the rest ([`RareState`])
-/// boxed, and the flags in a byte.
+/// ([`StateIdent`], with what few states have), its summaries in place,
+/// and the flags in a byte.
 #[derive(Debug)]
 pub struct State {
     ident: Arc<StateIdent>,
     pub summaries: Option<Summaries>,
-    rare: Option<Box<RareState>>,
     flags: u8,
 }
 
@@ -422,6 +421,8 @@ pub struct StateIdent {
     /// `None` for a JSON `null` or a missing key (told apart by a flag of
     /// the state).
     axis_values: Option<Arc<[AxisValue]>>,
+    /// What few states have (an ident with it is never shared).
+    rare: Option<Box<RareState>>,
 }
 
 impl StateIdent {
@@ -434,16 +435,18 @@ impl StateIdent {
             name,
             device,
             axis_values,
+            rare: None,
         }
     }
 
-    /// Equal and printed alike.
+    /// Equal and printed alike, without what few states have.
     fn identical(&self, other: &StateIdent) -> bool {
         let lists = match (&self.axis_values, &other.axis_values) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b) || identical_lists(a, b),
             (a, b) => a.is_none() && b.is_none(),
         };
-        self.name == other.name && self.device == other.device && lists
+        let plain = self.rare.is_none() && other.rare.is_none();
+        self.name == other.name && self.device == other.device && lists && plain
     }
 
     pub fn axis_values(&self) -> Option<&Arc<[AxisValue]>> {
@@ -453,7 +456,8 @@ impl StateIdent {
     /// Whether this is the ident of `name`, `device` and `list` (this very
     /// list: the reader compared the lists already).
     pub(crate) fn is_of(&self, name: &str, device: &StateDevice, list: &Arc<[AxisValue]>) -> bool {
-        self.name == name
+        self.rare.is_none()
+            && self.name == name
             && self.device == *device
             && self
                 .axis_values
@@ -468,7 +472,7 @@ thread_local! {
 }
 
 /// What few states have.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct RareState {
     /// A truthy `skip_reason` (the only kind the comparison reads).
     skip_reason: Option<Scalar>,
@@ -526,7 +530,6 @@ impl State {
         State {
             ident: UNNAMED.with(Arc::clone),
             summaries: None,
-            rare: None,
             flags: if positional {
                 POSITIONAL | NO_AXIS_VALUES
             } else {
@@ -539,8 +542,11 @@ impl State {
         self.flags = (self.flags & !flag) | if on { flag } else { 0 };
     }
 
+    /// What few states have, in the state's own ident (set after it).
     fn rare_mut(&mut self) -> &mut RareState {
-        self.rare.get_or_insert_with(Box::default)
+        Arc::make_mut(&mut self.ident)
+            .rare
+            .get_or_insert_with(Box::default)
     }
 
     /// Written as an array instead of an object.
@@ -587,8 +593,8 @@ impl State {
         match reason.filter(Scalar::truthy) {
             Some(reason) => self.rare_mut().skip_reason = Some(reason),
             None => {
-                if let Some(rare) = &mut self.rare {
-                    rare.skip_reason = None;
+                if self.skip_reason().is_some() {
+                    self.rare_mut().skip_reason = None;
                 }
             }
         }
@@ -596,7 +602,7 @@ impl State {
 
     /// A truthy `skip_reason`.
     pub fn skip_reason(&self) -> Option<&Scalar> {
-        self.rare.as_ref()?.skip_reason.as_ref()
+        self.ident.rare.as_ref()?.skip_reason.as_ref()
     }
 
     pub(crate) fn set_gbench(&mut self, gbench: crate::loading::gbench::mapping::GbenchState) {
@@ -605,7 +611,7 @@ impl State {
 
     /// A Google Benchmark instance's repetitions.
     pub fn gbench(&self) -> Option<&crate::loading::gbench::mapping::GbenchState> {
-        self.rare.as_ref()?.gbench.as_ref()
+        self.ident.rare.as_ref()?.gbench.as_ref()
     }
 }
 
@@ -763,11 +769,11 @@ mod state_tests {
     fn flags_and_rare_fields_read_as_the_values() {
         let plain = state(r#"{"name": "a", "axis_values": [], "is_skipped": false}"#);
         assert!(plain.has_axis_values_key() && !plain.is_skipped() && !plain.positional());
-        assert!(plain.skip_reason().is_none() && plain.rare.is_none());
+        assert!(plain.skip_reason().is_none() && plain.ident.rare.is_none());
         let missing = state(r#"{"name": "a", "is_skipped": "yes", "skip_reason": 0}"#);
         assert!(!missing.has_axis_values_key() && missing.is_skipped());
         // A falsy reason is no reason (and takes no box).
-        assert!(missing.skip_reason().is_none() && missing.rare.is_none());
+        assert!(missing.skip_reason().is_none() && missing.ident.rare.is_none());
         let null = state(r#"{"name": "a", "axis_values": null, "skip_reason": "why"}"#);
         assert!(null.has_axis_values_key() && null.axis_values().is_empty());
         assert_eq!(
@@ -861,6 +867,6 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<AxisValueData>(), 72);
         assert_eq!(std::mem::size_of::<Summaries>(), 24);
         assert_eq!(std::mem::size_of::<Option<Summaries>>(), 24);
-        assert_eq!(std::mem::size_of::<State>(), 48);
+        assert_eq!(std::mem::size_of::<State>(), 40);
     }
 }

@@ -711,6 +711,34 @@ fn a_run_read_beside_the_first_shares_its_idents() {
     );
 }
 
+/// A skip reason is the run's own: a later run neither takes the first
+/// run's nor lends its own (the idents of such states are not shared).
+#[test]
+fn skip_reasons_stay_with_their_runs() {
+    let skipped = STATE.replace(
+        r#""is_skipped": false"#,
+        r#""is_skipped": true, "skip_reason": "no memory""#,
+    );
+    assert_ne!(skipped, STATE);
+    let reason = |root: &Root| {
+        let state = &root.benchmarks.as_ref().unwrap()[0].states()[0];
+        state.skip_reason().map(|r| r.py_str())
+    };
+    for (first, later) in [(skipped.as_str(), STATE), (STATE, skipped.as_str())] {
+        let first_root = read_with(document(first).as_bytes(), true).unwrap();
+        let anchor = AxisAnchor::of(&first_root);
+        let later_doc = document(later);
+        let read = read_anchored_with(later_doc.as_bytes(), true, Role::Later(&anchor)).unwrap();
+        let alone = read_with(later_doc.as_bytes(), true).unwrap();
+        assert_eq!(reason(&read), reason(&alone));
+        assert_eq!(format!("{read:?}"), format!("{alone:?}"));
+        assert!(!std::sync::Arc::ptr_eq(
+            &idents(&read)[0],
+            &idents(&first_root)[0]
+        ));
+    }
+}
+
 /// [`agree`], and how many summaries the templates matched (the same
 /// with either classifier).
 fn agree_and_hits(input: &[u8]) -> (bool, usize) {

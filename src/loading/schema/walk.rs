@@ -548,6 +548,7 @@ impl<'a> Walker<'a> {
     fn state(&mut self, start: usize, depth: usize) -> Result<State, Bail> {
         let mut state = State::unnamed(false);
         let (mut name, mut device) = (CompactString::default(), StateDevice::Missing);
+        let mut reason = None;
         // The axis-value list: pending (made by `states`) or read.
         let (mut pending, mut list) = (None, None);
         let mut seen = Seen::default();
@@ -603,9 +604,7 @@ impl<'a> Walker<'a> {
                 }
                 _ if this.is(key, b"skip_reason\"") => {
                     seen.first(5)?;
-                    let reason =
-                        this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
-                    state.set_skip_reason(reason);
+                    reason = this.delegate(value, inner, |p| Option::<Scalar>::deserialize(p))?;
                 }
                 _ => return Ok(false),
             }
@@ -615,10 +614,18 @@ impl<'a> Walker<'a> {
         if seen.0 & 1 == 0 {
             return Err(Bail);
         }
-        match pending {
-            Some(range) => self.pending_list = Some((range, name, device)),
-            None => state.set_ident(Arc::new(StateIdent::new(name, device, list))),
+        let reason = reason.filter(Scalar::truthy);
+        if let (Some(range), None) = (&pending, &reason) {
+            self.pending_list = Some((range.clone(), name, device));
+            return Ok(state);
         }
+        // A skip reason is kept in the state's own ident, made now (the
+        // caller drops the pending values of a state it has no range of).
+        if let Some(range) = pending {
+            list = Some(self.pending_values[range].iter().cloned().collect());
+        }
+        state.set_ident(Arc::new(StateIdent::new(name, device, list)));
+        state.set_skip_reason(reason);
         Ok(state)
     }
 
