@@ -513,7 +513,8 @@ impl<'a> Walker<'a> {
                 Some((range, name, device)) => {
                     lists.push((states.len(), range.len(), name, device))
                 }
-                // Read by the full reader after the walk gave up.
+                // Read by the full reader after the walk gave up, or given
+                // its own ident already (a state with a skip reason).
                 None => this.pending_values.truncate(mark),
             }
             states.push(state);
