@@ -1,7 +1,7 @@
 //! Axis values as table cells and labels: `2^N` for pow2 int64 axes,
 //! `%.5g` for float64 axes, the raw text for string and type axes.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -184,16 +184,20 @@ pub fn axis_cells(
     cache: &AxisCellCache,
 ) -> Result<AxisDisplays, Failure> {
     let mut cells = PackedCells::default();
-    let many = (axes.len() > AXES_SEARCHED_IN_ORDER).then(|| {
-        let mut first: HashMap<&str, &Axis> = HashMap::with_capacity(axes.len());
-        for axis in axes {
-            first.entry(axis.name.as_str()).or_insert(axis);
+    // Made at the first value the cache does not know, and only then.
+    let many: OnceCell<HashMap<&str, &Axis>> = OnceCell::new();
+    let axis_of = |value: &AxisValue| {
+        if axes.len() <= AXES_SEARCHED_IN_ORDER {
+            return axes.iter().find(|axis| axis.name == value.name);
         }
-        first
-    });
-    let axis_of = |value: &AxisValue| match &many {
-        None => axes.iter().find(|axis| axis.name == value.name),
-        Some(first) => first.get(value.name.as_str()).copied(),
+        let first = many.get_or_init(|| {
+            let mut first = HashMap::with_capacity(axes.len());
+            for axis in axes {
+                first.entry(axis.name.as_str()).or_insert(axis);
+            }
+            first
+        });
+        first.get(value.name.as_str()).copied()
     };
     cache.with(|known| {
         for value in values {

@@ -165,6 +165,16 @@ fn number_end(input: &[u8], mut pos: usize) -> Result<usize, Bail> {
     Ok(pos)
 }
 
+/// The first run's axis value at `position` in the state at `state`,
+/// when its benchmark is published already (a run read after it).
+fn anchored_value(
+    idents: Option<&[Arc<StateIdent>]>,
+    state: usize,
+    position: usize,
+) -> Option<&AxisValue> {
+    list_at(idents?, state)?.get(position)
+}
+
 impl<'a> Walker<'a> {
     pub fn new(input: &'a [u8], avx2: bool, role: Role<'a>) -> Walker<'a> {
         Walker {
@@ -700,10 +710,16 @@ impl<'a> Walker<'a> {
     ) -> Result<AxisValue, Bail> {
         // The anchor's value at this position, when identical, instead of one
         // of this run's own.
-        let anchored = self.anchored_value();
+        // Borrowed, not cloned: only a value made here (not one interned
+        // before) is compared with it.
+        let anchored = anchored_value(
+            self.anchor_idents.as_deref(),
+            self.state_index,
+            self.pending_values.len() - self.state_mark,
+        );
         let make = |value_type: AxisField, value: AxisField| -> Result<AxisValue, Bail> {
             let made = AxisValue::new(name.into(), value_type.scalar()?, value.scalar()?);
-            Ok(match &anchored {
+            Ok(match anchored {
                 Some(anchored) if anchored.identical(&made) => anchored.clone(),
                 _ => made,
             })
@@ -723,14 +739,6 @@ impl<'a> Walker<'a> {
             }
             _ => make(value_type, value),
         }
-    }
-
-    /// The first run's axis value at the position of the one being read,
-    /// when its benchmark is published already (a run read after it).
-    fn anchored_value(&self) -> Option<AxisValue> {
-        let list = list_at(self.anchor_idents.as_deref()?, self.state_index)?;
-        list.get(self.pending_values.len() - self.state_mark)
-            .cloned()
     }
 
     fn word(&mut self, pos: usize, depth: usize) -> Result<Word, Bail> {
