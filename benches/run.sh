@@ -23,6 +23,8 @@
 #                        (outside the timed region), not only once per pair: on a machine that
 #                        reclaims idle page cache (DAMON), the bulk pairs' sidecars otherwise
 #                        come partly from disk and the timing measures the disk
+#   BENCH_FRESH_TIMER=1  start the timing wrapper (benches/timer.py) afresh for every run, as
+#                        before session 16, instead of one warm process for the whole run
 #   BENCH_SKIP_BUILD=1   do not run cargo build; use NVBENCH_COMPARE_BIN or target/release
 #   NVBENCH_COMPARE_BIN  binary to time (default target/release/nvbench-compare)
 #   BENCH_COMMIT         commit id to print instead of `git rev-parse --short HEAD`
@@ -78,24 +80,30 @@ printf 'pair\tstates\tsamples\ttool\tround\twall_s\tmaxrss_kb\texit\tuser_s\tsys
 
 log() { printf '%s\n' "$*" | tee -a "$LOG"; }
 
-# Runs a command in a directory, stdout to a file; prints
-# "wall_s maxrss_kb exit user_s sys_s" (peak RSS from wait4's rusage of the child).
-MEASURE_PY='
-import os, subprocess, sys, time
-out, cwd, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
-with open(out, "wb") as so, open(out + ".stderr", "wb") as se:
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=so, stderr=se)
-    _, status, ru = os.wait4(p.pid, 0)
-    t1 = time.perf_counter()
-if os.WIFEXITED(status):
-    code = os.WEXITSTATUS(status)
-else:
-    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else 255
-p.returncode = code
-rss_kb = ru.ru_maxrss // 1024 if sys.platform == "darwin" else ru.ru_maxrss
-print(f"{t1 - t0:.6f} {rss_kb} {code} {ru.ru_utime:.3f} {ru.ru_stime:.3f}")
-'
+# Runs a command in a directory, stdout to a file; sets MEASURED to
+# "wall_s maxrss_kb exit user_s sys_s" (see benches/timer.py). One timing
+# process serves the whole run (BENCH_FRESH_TIMER=1: a fresh one per run, as
+# before session 16, whose own cold start adds about 0.7 ms to every run).
+FRESH_TIMER=${BENCH_FRESH_TIMER:-0}
+if [[ "$FRESH_TIMER" == 1 ]]; then
+  measure() { MEASURED=$("$PY" "$HERE/timer.py" "$@"); }
+else
+  coproc TIMER { "$PY" "$HERE/timer.py" --serve; }
+  measure() {
+    local arg
+    for arg in "$@"; do
+      if [[ "$arg" == *$'\n'* ]]; then
+        echo "run.sh: an argument holds a newline, which the timer cannot take: $arg" >&2
+        exit 2
+      fi
+    done
+    printf '%s\n' "$#" "$@" >&"${TIMER[1]}"
+    if ! read -r MEASURED <&"${TIMER[0]}"; then
+      echo "run.sh: the timing process (benches/timer.py --serve) stopped" >&2
+      exit 1
+    fi
+  }
+fi
 
 # ---------------------------------------------------------------- header
 cpu_model=$( (lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1) || true)
@@ -114,14 +122,25 @@ WARM_EACH=${BENCH_WARM_EACH:-0}
 if [[ "$WARM_EACH" == 1 ]]; then warmed="before each timed run of either tool"; else warmed="before each pair"; fi
 log "rounds:   ours $ROUNDS_OURS, reference $ROUNDS_REF (alternating A,B,A,B; page cache warmed $warmed)"
 log "data:     $DATA   raw results: $RESULTS"
+if [[ "$FRESH_TIMER" == 1 ]]; then
+  log "timer:    a fresh benches/timer.py per run (BENCH_FRESH_TIMER=1)"
+else
+  log "timer:    one benches/timer.py process for every run"
+fi
 # Peak RSS is read from wait4's rusage; Linux keeps the forking Python wrapper's
 # pre-exec RSS in it, so values near this floor are not meaningful.
-rss_floor=$("$PY" -c "$MEASURE_PY" "$DATA/out/rss-floor.txt" . true | cut -d' ' -f2)
+measure "$DATA/out/rss-floor.txt" . true
+rss_floor=$(cut -d' ' -f2 <<<"$MEASURED")
 rm -f "$DATA/out/rss-floor.txt" "$DATA/out/rss-floor.txt.stderr"
 log "rss floor: $(awk "BEGIN{printf \"%.1f\", $rss_floor/1024}") MB (peak RSS of \`true\` through the timing wrapper)"
 # The wrapper's own fork/exec/wait cost is in every wall time; small pairs are near it.
-spawn_floor=$(for _ in $(seq 20); do "$PY" -c "$MEASURE_PY" "$DATA/out/spawn-floor.txt" . true | cut -d' ' -f1; done |
-  sort -n | sed -n 10p)
+# (Measured here, not in a subshell: the timing process's pipes are this shell's.)
+floor_walls=()
+for _ in $(seq 20); do
+  measure "$DATA/out/spawn-floor.txt" . true
+  floor_walls+=("${MEASURED%% *}")
+done
+spawn_floor=$(printf '%s\n' "${floor_walls[@]}" | sort -n | sed -n 10p)
 rm -f "$DATA/out/spawn-floor.txt" "$DATA/out/spawn-floor.txt.stderr"
 log "spawn floor: $(awk "BEGIN{printf \"%.2f\", $spawn_floor*1000}") ms (median wall time of \`true\` through the timing wrapper)"
 
@@ -210,8 +229,8 @@ run_one() { # pair states samples tool round dir out -- cmd...
     find "$dir" -type f -exec cat {} + >/dev/null
   fi
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null | tr ' ' '/' || echo '?')
-  res=$("$PY" -c "$MEASURE_PY" "$out" "$dir" "$@")
-  read -r wall rss code user sys <<<"$res"
+  measure "$out" "$dir" "$@"
+  read -r wall rss code user sys <<<"$MEASURED"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$pair" "$states" "$samples" "$tool" "$round" "$wall" "$rss" "$code" "$user" "$sys" "$load" >>"$RESULTS"
   printf '  %-5s #%s  %8.3f s  %7.1f MB  exit %s  load %s\n' \
