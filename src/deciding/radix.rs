@@ -60,19 +60,12 @@ pub(crate) fn take_buffer<T: 'static>(pool: &'static Pool<T>) -> Vec<T> {
     buffer
 }
 
-/// A buffer of `len` elements whose contents are unspecified (left over
-/// from an earlier use, or `T::default()`): only for callers that write
-/// every element they read. Saves zero-filling it each time.
-pub(crate) fn take_scratch<T: Copy + Default + 'static>(
-    pool: &'static Pool<T>,
-    len: usize,
-) -> Vec<T> {
-    let mut buffer = pool.with(|p| p.borrow_mut().pop()).unwrap_or_default();
-    if buffer.len() >= len {
-        buffer.truncate(len);
-    } else {
-        buffer.resize(len, T::default());
-    }
+/// An empty buffer from `pool` with room for `len` elements, for callers
+/// that write every slot of `0..len` through its spare capacity and then
+/// set its length: neither fresh pages nor zero-filling are needed.
+pub(crate) fn take_room<T: 'static>(pool: &'static Pool<T>, len: usize) -> Vec<T> {
+    let mut buffer = take_buffer(pool);
+    buffer.reserve(len);
     buffer
 }
 
@@ -207,7 +200,7 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
             first[digits[0].of(key)] += 1;
         }
     }
-    let mut scratch = take_scratch(K::pool(), keys.len());
+    let mut scratch = take_room(K::pool(), keys.len());
     for (histogram, digit) in histograms.iter_mut().zip(digits).take(passes) {
         // Every key has the same digit exactly when the first key's
         // bucket holds them all.
@@ -230,10 +223,13 @@ fn radix_passes<K: RadixKey>(keys: &mut Vec<K>, low: u32, bits: u32) {
             let slot = &mut histogram[digit.of(key)];
             // SAFETY: the offsets of the buckets are the prefix sums of
             // their counts over these very keys, so every key gets its own
-            // slot below `keys.len() == scratch.len()`.
+            // slot below `keys.len() <= scratch.capacity()`.
             unsafe { scratch_slots.add(*slot as usize).write(key) };
             *slot += 1;
         }
+        // SAFETY: the scatter wrote every slot below `keys.len()` (one per
+        // key, each its own), within the capacity reserved.
+        unsafe { scratch.set_len(keys.len()) };
         std::mem::swap(keys, &mut scratch);
     }
     give_back(K::pool(), scratch);
@@ -278,14 +274,16 @@ mod tests {
     }
 
     #[test]
-    fn scratch_buffers_are_reused_at_the_asked_length() {
-        let mut buffer = take_scratch(u64::pool(), 10);
-        assert_eq!(buffer.len(), 10);
-        buffer.iter_mut().for_each(|v| *v = 7);
+    fn buffers_with_room_come_back_empty_and_reused() {
+        let mut buffer = take_room(u64::pool(), 10_000);
+        assert!(buffer.is_empty() && buffer.capacity() >= 10_000);
+        buffer.extend([7; 3]);
+        let reused = buffer.as_ptr();
         give_back(u64::pool(), buffer);
-        let shorter = take_scratch(u64::pool(), 4);
-        assert_eq!(shorter, vec![7; 4]);
-        give_back(u64::pool(), shorter);
+        let again = take_room(u64::pool(), 5_000);
+        assert!(again.is_empty());
+        assert_eq!(again.as_ptr(), reused);
+        give_back(u64::pool(), again);
         assert!(take_buffer(u64::pool()).is_empty());
     }
 }
