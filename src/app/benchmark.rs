@@ -46,6 +46,11 @@ impl<'a> BenchPair<'a> {
         self.compare[0].bench
     }
 
+    /// The states of every run, a measure of what comparing it costs.
+    pub(super) fn states_to_compare(&self) -> usize {
+        self.instances().map(|bench| bench.states().len()).sum()
+    }
+
     /// Every instance, reference runs first.
     fn instances(&self) -> impl Iterator<Item = &'a Benchmark> + '_ {
         self.reference.iter().chain(&self.compare).map(|r| r.bench)

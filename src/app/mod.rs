@@ -27,7 +27,7 @@ use crate::loading::sidecar::Warnings;
 use crate::matching::filters::AxisFilter;
 use crate::matching::nothing_compared::{Offer, pair_offer};
 use crate::output::{Console, Outputs};
-use crate::parallel::{drop_in_background, map_in_parallel};
+use crate::parallel::{drop_in_background, map_in_parallel_largest_first};
 use crate::pycompat::pprint::PyValue;
 use crate::rendering::bulk_debug::{bulk_debug_row, run_rows};
 use crate::rendering::charts::selection::{ChartEvent, Charts};
@@ -318,9 +318,12 @@ impl<'s> Run<'s> {
         let compared: Vec<&BenchPair> = pairs.iter().flatten().collect();
         let resolve_sidecars = s.resolve_sidecars();
         let context = &loaded.context;
-        let mut prepared = map_in_parallel(&compared, BENCHMARKS_PER_THREAD, |pair| {
-            prepare_benchmark(s, context, pair, resolve_sidecars)
-        })
+        let mut prepared = map_in_parallel_largest_first(
+            &compared,
+            BENCHMARKS_PER_THREAD,
+            |pair| pair.states_to_compare(),
+            |pair| prepare_benchmark(s, context, pair, resolve_sidecars),
+        )
         .into_iter();
         for (bench, pair) in compare_benches.iter().zip(&pairs) {
             match pair {
