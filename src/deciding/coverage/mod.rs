@@ -39,6 +39,7 @@ mod sorted;
 mod support_filter;
 #[cfg(test)]
 pub(crate) mod tests;
+mod unique_lanes;
 mod verdict;
 
 pub(in crate::deciding) use quantiles::sample_interval_of_bits;

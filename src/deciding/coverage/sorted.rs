@@ -3,6 +3,7 @@
 //! for why that sort, and not a comparison sort, is the one used).
 
 use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
 use super::super::radix::{
     LARGE_LEN, RadixKey, give_back, lsd_sort, sort_huge, take_buffer, take_room,
@@ -80,22 +81,46 @@ impl SortedBits {
             let keys = std::mem::take(keys);
             return unique_in_place(keys, |r| self.value(r));
         }
+        let (shift, min) = (self.shift, self.min);
         match (&self.keys, self.float32) {
-            (Reduced::Narrow(keys), true) => unique_keys(keys, |r| {
-                f64::from(f32::from_bits(
-                    ((u64::from(r) << self.shift) + self.min) as u32,
-                ))
-            }),
-            (Reduced::Narrow(keys), false) => unique_keys(keys, |r| {
-                f64::from_bits((u64::from(r) << self.shift) + self.min)
-            }),
+            // Times.
+            (Reduced::Narrow(keys), true) => {
+                let value =
+                    move |r: u32| f64::from(f32::from_bits(((u64::from(r) << shift) + min) as u32));
+                #[cfg(target_arch = "x86_64")]
+                if lanes_available(keys.len()) {
+                    // SAFETY: the CPU supports AVX2 and BMI2 (checked).
+                    return unsafe {
+                        super::unique_lanes::float32_runs(keys, shift, min as u32, value)
+                    };
+                }
+                unique_keys(keys, value)
+            }
+            (Reduced::Narrow(keys), false) => {
+                unique_keys(keys, |r| f64::from_bits((u64::from(r) << shift) + min))
+            }
             // Cycles: no float32 test a key.
             (Reduced::Wide(keys), false) => {
-                unique_keys(keys, |r| f64::from_bits((r << self.shift) + self.min))
+                let value = move |r: u64| f64::from_bits((r << shift) + min);
+                #[cfg(target_arch = "x86_64")]
+                if lanes_available(keys.len()) {
+                    // SAFETY: the CPU supports AVX2 and BMI2 (checked).
+                    return unsafe { super::unique_lanes::float64_runs(keys, shift, min, value) };
+                }
+                unique_keys(keys, value)
             }
             (Reduced::Wide(keys), true) => unique_keys(keys, |r| self.value(r)),
         }
     }
+}
+
+/// Whether runs of `len` keys are taken in AVX2 lanes: the CPU has them,
+/// and the array is not a huge one (counted apart, see [`unique_keys`]).
+#[cfg(target_arch = "x86_64")]
+fn lanes_available(len: usize) -> bool {
+    len <= LARGE_LEN
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi2")
 }
 
 impl Drop for SortedBits {
@@ -220,6 +245,9 @@ fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> Sor
     unique_keys_one_pass(keys, value)
 }
 
+/// Keys taken together by [`unique_runs`] when each differs from the next.
+pub(super) const CHUNK: usize = 8;
+
 /// [`unique_keys`] in one pass: every key writes its value and its run's
 /// end to the slot of its run, which the run's last key leaves right. The
 /// slots are a slot per key in buffers of this thread's pools (written
@@ -230,6 +258,26 @@ fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> Sor
 /// exact size cost a pass and two allocations an array.
 #[inline(always)]
 fn unique_keys_one_pass<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
+    unique_runs(
+        keys,
+        &value,
+        |chunk: &[K; CHUNK], out: &mut [MaybeUninit<f64>; CHUNK]| {
+            for (slot, &key) in out.iter_mut().zip(chunk) {
+                slot.write(value(key));
+            }
+        },
+    )
+}
+
+/// [`unique_keys_one_pass`] with the values of a chunk of `CHUNK` keys
+/// that each differ from the next written by `chunk_values` (see
+/// [`super::unique_lanes`]), which must write what `value` gives.
+#[inline(always)]
+pub(super) fn unique_runs<K: Copy + PartialEq>(
+    keys: &[K],
+    value: impl Fn(K) -> f64,
+    chunk_values: impl Fn(&[K; CHUNK], &mut [MaybeUninit<f64>; CHUNK]),
+) -> SortedUnique {
     let Some(&last) = keys.last() else {
         return SortedUnique {
             values: Vec::new(),
@@ -240,20 +288,60 @@ fn unique_keys_one_pass<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f6
     let mut values = take_room(&VALUES, n);
     let mut ends = take_room(u64::pool(), n);
     let (value_slots, end_slots) = (values.spare_capacity_mut(), ends.spare_capacity_mut());
-    let mut run = 0;
-    for i in 0..n - 1 {
-        let (key, next) = (keys[i], keys[i + 1]);
+    // The key at `i` writes its value and its end to the slot of its run,
+    // and the next key goes to the next slot when it differs.
+    let step = |value_slots: &mut [MaybeUninit<f64>],
+                end_slots: &mut [MaybeUninit<u64>],
+                run: usize,
+                i: usize| {
         // SAFETY: `run <= i < n`, within the room of both buffers.
         unsafe {
-            value_slots.get_unchecked_mut(run).write(value(key));
+            value_slots.get_unchecked_mut(run).write(value(keys[i]));
             end_slots.get_unchecked_mut(run).write(i as u64 + 1);
         }
-        run += usize::from(key != next);
+    };
+    let mut run = 0;
+    // Sorted samples are mostly distinct: a chunk of keys that each differ
+    // from the next fills as many slots at once.
+    let mut i = 0;
+    while let Some(window) = keys.get(i..i + CHUNK + 1) {
+        let window: &[K; CHUNK + 1] = window.try_into().expect("CHUNK + 1 keys");
+        // Counted without branches (`&&` would test the pairs one by one).
+        let equal_pairs = (0..CHUNK).fold(0u32, |equal, k| {
+            equal | u32::from(window[k] == window[k + 1])
+        });
+        // (`run <= i`, so the room is always there; said for the compiler,
+        // which then takes the chunk without bounds checks.)
+        if equal_pairs == 0 && run + CHUNK <= n {
+            let chunk: &[K; CHUNK] = window[..CHUNK].try_into().expect("CHUNK keys");
+            let value_out: &mut [MaybeUninit<f64>; CHUNK] = (&mut value_slots[run..run + CHUNK])
+                .try_into()
+                .expect("CHUNK slots");
+            chunk_values(chunk, value_out);
+            let end_out: &mut [MaybeUninit<u64>; CHUNK] = (&mut end_slots[run..run + CHUNK])
+                .try_into()
+                .expect("CHUNK slots");
+            for (k, slot) in end_out.iter_mut().enumerate() {
+                slot.write((i + k) as u64 + 1);
+            }
+            run += CHUNK;
+        } else {
+            for k in 0..CHUNK {
+                step(value_slots, end_slots, run, i + k);
+                run += usize::from(window[k] != window[k + 1]);
+            }
+        }
+        i += CHUNK;
+    }
+    for i in i..n - 1 {
+        step(value_slots, end_slots, run, i);
+        run += usize::from(keys[i] != keys[i + 1]);
     }
     value_slots[run].write(value(last));
     end_slots[run].write(n as u64);
     // SAFETY: every slot up to `run` was written: `run` only grows by one
-    // a key, and each key writes the slot it is at.
+    // a key, and each key writes the slot it is at (a chunk's values by
+    // `chunk_values`, which writes all of its slots).
     unsafe {
         values.set_len(run + 1);
         ends.set_len(run + 1);
@@ -409,5 +497,46 @@ mod tests {
         let again = unique_keys_one_pass(&distinct, value);
         assert_eq!(again.values.as_ptr(), values_at);
         assert!(same(&again, &unique_keys_counted(&distinct, value)));
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn lanes_give_the_scalar_values_bit_for_bit() {
+        if !lanes_available(1) {
+            eprintln!("SKIPPED lanes_give_the_scalar_values_bit_for_bit: no AVX2 and BMI2 here");
+            return;
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..3000 {
+            let n = [1, 7, 8, 9, 16, 17, 100, 1000, 10_000][round % 9];
+            let longest = [1, 1, 2, 5, 40][round / 9 % 5];
+            let keys = runs_of_keys(&mut state, n, longest);
+            // Every shift (32 and more drop a 32-bit key's bits), and
+            // minimums that make the sums wrap.
+            let shift = (xorshift(&mut state) % 64) as u32;
+            let min = xorshift(&mut state);
+            let wide = |r: u64| f64::from_bits((r << shift).wrapping_add(min));
+            // SAFETY: checked above.
+            let lanes =
+                unsafe { super::super::unique_lanes::float64_runs(&keys, shift, min, wide) };
+            assert!(
+                same(&lanes, &unique_keys_counted(&keys, wide)),
+                "round {round}"
+            );
+            let narrow_keys: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
+            let min32 = min as u32;
+            let narrow = |r: u32| {
+                f64::from(f32::from_bits(
+                    (u64::from(r) << shift).wrapping_add(u64::from(min32)) as u32,
+                ))
+            };
+            let lanes = unsafe {
+                super::super::unique_lanes::float32_runs(&narrow_keys, shift, min32, narrow)
+            };
+            assert!(
+                same(&lanes, &unique_keys_counted(&narrow_keys, narrow)),
+                "round {round}"
+            );
+        }
     }
 }
