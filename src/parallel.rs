@@ -22,35 +22,20 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     if threads < 2 || IN_WORKER.with(Cell::get) {
         return items.iter().map(f).collect();
     }
-    // Workers take small runs of items as they go, so uneven items (a
-    // benchmark of 400 states next to one of 50) still share the cores
-    // evenly. Each run is written in place into the result, which is
+    // Workers take small runs of items as they go, so uneven items still
+    // share the cores evenly (when a few items cost far more than the
+    // rest, see `map_in_parallel_largest_first`). Each run is written in place into the result, which is
     // allocated once at its length: no slack, and no second copy of the
     // results while they are put in order (a decided state is 544 bytes).
     let run = items.len().div_ceil(threads * 8);
     let mut results: Vec<R> = Vec::with_capacity(items.len());
     let slots = &mut results.spare_capacity_mut()[..items.len()];
     let parts = Mutex::new(items.chunks(run).zip(slots.chunks_mut(run)));
-    let (f, parts) = (&f, &parts);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(move || {
-                    IN_WORKER.with(|w| w.set(true));
-                    while let Some((part, slots)) = next_part(parts) {
-                        for (item, slot) in part.iter().zip(slots) {
-                            slot.write(f(item));
-                        }
-                    }
-                })
-            })
-            .collect();
-        for worker in workers {
-            // A panic is raised again before any result is taken: the
-            // results written so far are leaked, never read.
-            worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    on_workers(threads, || {
+        while let Some((part, slots)) = next_part(&parts) {
+            for (item, slot) in part.iter().zip(slots) {
+                slot.write(f(item));
+            }
         }
     });
     // SAFETY: the runs cover the `items.len()` slots exactly once
@@ -79,28 +64,13 @@ pub fn map_in_parallel_largest_first<T: Sync, R: Send>(
     let mut results: Vec<R> = Vec::with_capacity(items.len());
     let slots = Slots(results.as_mut_ptr());
     let taken = AtomicUsize::new(0);
-    let (f, order, slots, taken) = (&f, &order, &slots, &taken);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(move || {
-                    IN_WORKER.with(|w| w.set(true));
-                    while let Some(&index) = order.get(taken.fetch_add(1, Ordering::Relaxed)) {
-                        let result = f(&items[index]);
-                        // SAFETY: `order` holds every index below
-                        // `items.len()` (the capacity) once, and each is
-                        // taken by one worker only (`fetch_add`).
-                        unsafe { slots.0.add(index).write(result) };
-                    }
-                })
-            })
-            .collect();
-        for worker in workers {
-            // As in `map_in_parallel`: a panic is raised again before any
-            // result is taken, and the results written so far are leaked.
-            worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    on_workers(threads, || {
+        while let Some(&index) = order.get(taken.fetch_add(1, Ordering::Relaxed)) {
+            let result = f(&items[index]);
+            // SAFETY: `order` holds every index below `items.len()` (the
+            // capacity) once, and each is taken by one worker only
+            // (`fetch_add`).
+            unsafe { slots.write(index, result) };
         }
     });
     // SAFETY: the workers took indices until none was left, wrote the slot
@@ -124,6 +94,39 @@ struct Slots<R>(*mut R);
 // SAFETY: workers write distinct slots (see its use); values of `R` are
 // only moved in, from the thread that made them, so `R: Send` suffices.
 unsafe impl<R: Send> Sync for Slots<R> {}
+
+impl<R> Slots<R> {
+    /// Writes the slot at `index`.
+    ///
+    /// # Safety
+    /// `index` is below the capacity, and no other write of it is made.
+    unsafe fn write(&self, index: usize, value: R) {
+        // SAFETY: as the caller promises.
+        unsafe { self.0.add(index).write(value) };
+    }
+}
+
+/// Runs `work` on `threads` scoped threads, marked as workers, and waits
+/// for them all. A panic in one is raised again here, before the caller
+/// takes any result: the results written so far are leaked, never read.
+fn on_workers(threads: usize, work: impl Fn() + Sync) {
+    let work = &work;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    IN_WORKER.with(|w| w.set(true));
+                    work();
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
+    });
+}
 
 /// The next run of items and the result slots it fills.
 fn next_part<I: Iterator>(parts: &Mutex<I>) -> Option<I::Item> {
