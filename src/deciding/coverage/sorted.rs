@@ -310,9 +310,8 @@ pub(super) fn unique_runs<K: Copy + PartialEq>(
         let equal_pairs = (0..CHUNK).fold(0u32, |equal, k| {
             equal | u32::from(window[k] == window[k + 1])
         });
-        // (`run <= i`, so the room is always there; said for the compiler,
-        // which then takes the chunk without bounds checks.)
-        if equal_pairs == 0 && run + CHUNK <= n {
+        // `run <= i`: the chunk's slots are within the room.
+        if equal_pairs == 0 {
             let chunk: &[K; CHUNK] = window[..CHUNK].try_into().expect("CHUNK keys");
             let value_out: &mut [MaybeUninit<f64>; CHUNK] = (&mut value_slots[run..run + CHUNK])
                 .try_into()
