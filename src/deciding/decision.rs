@@ -2,7 +2,7 @@
 //! evidence in, a status with a named reason out. No I/O, no formatting.
 
 use crate::deciding::config::{Thresholds, WithoutClock};
-use crate::deciding::coverage;
+use crate::deciding::coverage::{self, CoverageOutcome};
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::timing::Timing;
 
@@ -590,17 +590,23 @@ fn bulk_values_same(
         )
     };
     let thresholds = coverage_thresholds(t);
-    let unique = |samples: &BulkSamples| {
-        if cycles {
-            samples.unique_cycles()
-        } else {
-            samples.unique_times()
-        }
+    let outcome = if cycles {
+        coverage::step3_coverages(reference.cycle_bits(), compare.cycle_bits(), &thresholds)
+    } else {
+        coverage::step3_coverages(reference.time_bits(), compare.time_bits(), &thresholds)
     };
-    let (ref_unique, cmp_unique) = (unique(reference), unique(compare));
-    let Some(coverages) =
-        coverage::nearest_neighbor_coverages(&ref_unique, &cmp_unique, &thresholds)
-    else {
+    let same_decision = || {
+        decision(
+            Status::Same,
+            same,
+            format!("bulk {label} nearest-neighbor coverage supports same"),
+        )
+    };
+    let coverages = match outcome {
+        CoverageOutcome::ProvedSame => return same_decision(),
+        CoverageOutcome::Counted(coverages) => coverages,
+    };
+    let Some(coverages) = coverages else {
         return decision(
             Status::Undecided,
             unusable,
@@ -608,11 +614,7 @@ fn bulk_values_same(
         );
     };
     if coverage::coverages_support_same(&coverages, &thresholds) {
-        return decision(
-            Status::Same,
-            same,
-            format!("bulk {label} nearest-neighbor coverage supports same"),
-        );
+        return same_decision();
     }
     let (message, severity) = coverage::mismatch_message(&coverages, &thresholds);
     Decision {

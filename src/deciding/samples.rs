@@ -7,10 +7,8 @@
 //! the float32 bit patterns directly: widened float64 times and stored cycles
 //! would cost 16 bytes per sample and side more, for no other result.
 
-use super::coverage::{
-    SampleInterval, SortedUnique, sample_interval_of_bits, sorted_unique_of_bits,
-};
-use super::value_stats::{float32_bit_stats, product_bit_stats};
+use super::coverage::{RunBits, SampleInterval, SortedUnique, sample_interval_of_bits};
+use super::value_stats::{BitStats, float32_bit_stats, product_bit_stats};
 
 /// Positive, finite sample times and frequencies of equal length.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -74,22 +72,38 @@ impl BulkSamples {
             .map(|(&t, &f)| f64::from(t) * f64::from(f))
     }
 
+    /// The sample times as the coverage reads them.
+    pub(in crate::deciding) fn time_bits(
+        &self,
+    ) -> RunBits<impl ExactSizeIterator<Item = u64> + Clone + '_, impl FnOnce() -> BitStats + '_>
+    {
+        RunBits {
+            bits: self.times.iter().map(|t| u64::from(t.to_bits())),
+            stats: || float32_bit_stats(&self.times),
+            float32: true,
+        }
+    }
+
+    /// The cycles as the coverage reads them.
+    pub(in crate::deciding) fn cycle_bits(
+        &self,
+    ) -> RunBits<impl ExactSizeIterator<Item = u64> + Clone + '_, impl FnOnce() -> BitStats + '_>
+    {
+        RunBits {
+            bits: self.cycles().map(f64::to_bits),
+            stats: || product_bit_stats(&self.times, &self.frequencies),
+            float32: false,
+        }
+    }
+
     /// `np.unique(times, return_counts=True)`.
     pub fn unique_times(&self) -> SortedUnique {
-        sorted_unique_of_bits(
-            self.times.iter().map(|t| u64::from(t.to_bits())),
-            || float32_bit_stats(&self.times),
-            true,
-        )
+        self.time_bits().sorted_unique()
     }
 
     /// `np.unique(cycles, return_counts=True)`.
     pub fn unique_cycles(&self) -> SortedUnique {
-        sorted_unique_of_bits(
-            self.cycles().map(f64::to_bits),
-            || product_bit_stats(&self.times, &self.frequencies),
-            false,
-        )
+        self.cycle_bits().sorted_unique()
     }
 
     /// The robust interval of the cycles (spec step 2).

@@ -35,6 +35,7 @@ mod hits;
 mod log_walk;
 mod quantiles;
 mod ratio_walk;
+mod same_bound;
 mod sorted;
 mod support_filter;
 #[cfg(test)]
@@ -44,14 +45,16 @@ mod verdict;
 
 pub(in crate::deciding) use quantiles::sample_interval_of_bits;
 pub use quantiles::{SampleInterval, quantile_linear};
+pub(in crate::deciding) use sorted::RunBits;
 pub use sorted::SortedUnique;
-pub(in crate::deciding) use sorted::sorted_unique_of_bits;
 pub use support_filter::SupportFilter;
 pub use verdict::{coverages_support_same, format_percent, mismatch_message};
 
+use super::value_stats::BitStats;
 use hits::Side;
 use log_walk::covered_flags_by_logs;
 use ratio_walk::hits_by_ratio;
+use same_bound::{FLOAT32, FLOAT64, bounds_prove_same};
 use support_filter::support_filter;
 
 /// The thresholds this module reads (spec "Configuration Keys").
@@ -80,6 +83,41 @@ pub struct Coverages {
     pub cmp_support: f64,
     pub ref_filter: SupportFilter,
     pub cmp_filter: SupportFilter,
+}
+
+/// What step 3 found for one kind of values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(in crate::deciding) enum CoverageOutcome {
+    /// Bounds showed that the coverages reach the thresholds, without
+    /// counting them (see [`same_bound`]).
+    ProvedSame,
+    /// The exact coverages; `None` when either side has no values.
+    Counted(Option<Coverages>),
+}
+
+/// Spec step 3 for one kind of values of both runs: arrays of few distinct
+/// values are counted (cheaply, exactly); two runs of many are first tried
+/// by the bounds, and sorted only when those do not settle it.
+pub(in crate::deciding) fn step3_coverages<I, S>(
+    reference: RunBits<I, S>,
+    compare: RunBits<I, S>,
+    t: &CoverageThresholds,
+) -> CoverageOutcome
+where
+    I: ExactSizeIterator<Item = u64> + Clone,
+    S: FnOnce() -> BitStats,
+{
+    let (ref_few, cmp_few) = (reference.counted_if_few(), compare.counted_if_few());
+    let format = if reference.float32 { FLOAT32 } else { FLOAT64 };
+    if ref_few.is_none()
+        && cmp_few.is_none()
+        && bounds_prove_same(reference.bits.clone(), compare.bits.clone(), format, t)
+    {
+        return CoverageOutcome::ProvedSame;
+    }
+    let ref_unique = ref_few.unwrap_or_else(|| reference.sorted());
+    let cmp_unique = cmp_few.unwrap_or_else(|| compare.sorted());
+    CoverageOutcome::Counted(nearest_neighbor_coverages(&ref_unique, &cmp_unique, t))
 }
 
 /// Spec step 3: a unique value is covered when its nearest unique value in

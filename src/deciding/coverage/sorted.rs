@@ -132,25 +132,42 @@ impl Drop for SortedBits {
     }
 }
 
-/// `np.unique(values, return_counts=True)` of positive finite values given
-/// as their bit patterns (float32 patterns when `float32`); `stats` gives
-/// the patterns' statistics, asked for only when the values are sorted
-/// (arrays of few distinct values are counted without).
-pub(in crate::deciding) fn sorted_unique_of_bits(
-    bits: impl ExactSizeIterator<Item = u64> + Clone,
-    stats: impl FnOnce() -> BitStats,
-    float32: bool,
-) -> SortedUnique {
-    if bits.len() == 0 {
-        return SortedUnique {
-            values: Vec::new(),
-            counts: Vec::new(),
-        };
+/// One run's values of one kind as the coverage reads them: their bit
+/// patterns (float32 patterns when `float32`), and the patterns'
+/// statistics, asked for only when the values are sorted (arrays of few
+/// distinct values are counted without).
+pub(in crate::deciding) struct RunBits<I, S> {
+    pub bits: I,
+    pub stats: S,
+    pub float32: bool,
+}
+
+impl<I, S> RunBits<I, S>
+where
+    I: ExactSizeIterator<Item = u64> + Clone,
+    S: FnOnce() -> BitStats,
+{
+    /// `np.unique(values, return_counts=True)` of these positive finite
+    /// values.
+    pub(in crate::deciding) fn sorted_unique(self) -> SortedUnique {
+        self.counted_if_few().unwrap_or_else(|| self.sorted())
     }
-    if let Some(few) = unique_if_few(bits.clone(), float32) {
-        return few;
+
+    /// The unique values when there are none or few (counted, not sorted).
+    pub(super) fn counted_if_few(&self) -> Option<SortedUnique> {
+        if self.bits.len() == 0 {
+            return Some(SortedUnique {
+                values: Vec::new(),
+                counts: Vec::new(),
+            });
+        }
+        unique_if_few(self.bits.clone(), self.float32)
     }
-    sort_bits(bits, stats(), float32).unique()
+
+    /// The unique values by a sort.
+    pub(super) fn sorted(self) -> SortedUnique {
+        sort_bits(self.bits, (self.stats)(), self.float32).unique()
+    }
 }
 
 /// Radix sorts the reduced keys of the bit patterns `bits`.

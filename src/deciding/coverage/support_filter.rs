@@ -81,18 +81,13 @@ fn support_filter_lanes(
     };
     let keep_all = |filter| (vec![true; counts.len()], filter, all);
     let total = saturate(exact_total);
-    if counts.is_empty()
-        || total == 0
-        || t.rare_sample_fraction <= 0.0
-        || t.rare_max_removed_sample_fraction <= 0.0
-    {
+    if counts.is_empty() || total == 0 || filter_disabled(t) {
         return keep_all(SupportFilter::Disabled);
     }
     if all_ones(counts) {
         return keep_all(SupportFilter::AllValuesUnique);
     }
-    // Compared as f64: exact for any realistic count (< 2^53).
-    let min_count = (t.rare_sample_fraction * total as f64).ceil().max(2.0);
+    let min_count = rare_below(t, total);
     if (bound as f64) < min_count {
         // `bound` is at least every count, so every value is rare (cycles,
         // nearly all distinct, mostly are): no count is kept, and the
@@ -135,6 +130,17 @@ fn support_filter_lanes(
             retained: kept as u64,
         },
     )
+}
+
+/// Whether the thresholds turn the filter off whatever the counts.
+pub(super) fn filter_disabled(t: &CoverageThresholds) -> bool {
+    t.rare_sample_fraction <= 0.0 || t.rare_max_removed_sample_fraction <= 0.0
+}
+
+/// The count below which a value of a run of `total` samples is rare,
+/// compared as `f64`: exact for any realistic count (< 2^53).
+pub(super) fn rare_below(t: &CoverageThresholds, total: u64) -> f64 {
+    (t.rare_sample_fraction * total as f64).ceil().max(2.0)
 }
 
 /// Every integer up to 2^53 is exact in `f64`.
