@@ -69,9 +69,13 @@ pub(in crate::deciding) const FLOAT64: Format = Format {
 /// Whether the bounds alone show that both directions reach both coverage
 /// thresholds of step 3 for these two runs (bit patterns of `format`);
 /// `false` means "count exactly", never "not same".
+///
+/// Compiled for AVX2 and BMI2 too, picked at run time: a cell is a shift
+/// by a count known only at run time (`shrx` needs no copy into `cl`), and
+/// the scans of the cells and buckets take eight lanes.
 pub(in crate::deciding) fn bounds_prove_same(
-    reference: impl Iterator<Item = u64> + Clone,
-    compare: impl Iterator<Item = u64>,
+    reference: impl ExactSizeIterator<Item = u64> + Clone,
+    compare: impl ExactSizeIterator<Item = u64>,
     format: Format,
     t: &CoverageThresholds,
 ) -> bool {
@@ -83,25 +87,69 @@ pub(in crate::deciding) fn bounds_prove_same(
     ]
     .iter()
     .all(|v| v.is_finite());
-    if !thresholds_usable {
+    if !thresholds_usable || !counters_hold(reference.len()) || !counters_hold(compare.len()) {
         return false;
     }
     let Some(shift) = cell_shift(t.center_relative, format) else {
         return false;
     };
-    let Some(first) = reference.clone().next() else {
-        return false;
-    };
     let cells = Cells {
         shift,
-        anchor: (first >> shift).saturating_sub(WINDOW as u64 / 2),
+        anchor: anchor_cell(reference.clone(), shift),
         format,
     };
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,bmi2")]
+        unsafe fn avx2(
+            reference: impl Iterator<Item = u64>,
+            compare: impl Iterator<Item = u64>,
+            cells: &Cells,
+            t: &CoverageThresholds,
+        ) -> bool {
+            tally_and_prove(reference, compare, cells, t)
+        }
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the CPU supports AVX2 and BMI2, checked just above.
+            return unsafe { avx2(reference, compare, &cells, t) };
+        }
+    }
+    tally_and_prove(reference, compare, &cells, t)
+}
+
+/// Whether a run of `len` samples is not empty and its counts fit the
+/// counters.
+fn counters_hold(len: usize) -> bool {
+    len > 0 && (len as u64) < u64::from(u32::MAX)
+}
+
+/// The window's first cell: half a window below the middle cell of the
+/// first few reference samples (an outlier among them does not move it).
+fn anchor_cell(reference: impl Iterator<Item = u64>, shift: u32) -> u64 {
+    let mut first = [0u64; 5];
+    let mut taken = 0;
+    for (slot, pattern) in first.iter_mut().zip(reference) {
+        *slot = pattern >> shift;
+        taken += 1;
+    }
+    let first = &mut first[..taken];
+    first.sort_unstable();
+    first[taken / 2].saturating_sub(WINDOW as u64 / 2)
+}
+
+#[inline(always)]
+fn tally_and_prove(
+    reference: impl Iterator<Item = u64>,
+    compare: impl Iterator<Item = u64>,
+    cells: &Cells,
+    t: &CoverageThresholds,
+) -> bool {
     let mut tallies = [Tally::new(), Tally::new()];
     let [ref_tally, cmp_tally] = &mut tallies;
-    if !ref_tally.count(reference, &cells) || !cmp_tally.count(compare, &cells) {
-        return false;
-    }
+    ref_tally.count(reference, cells);
+    cmp_tally.count(compare, cells);
     ref_tally.proves(cmp_tally, t) && cmp_tally.proves(ref_tally, t)
 }
 
@@ -155,6 +203,7 @@ struct Tally {
 }
 
 impl Tally {
+    #[inline(always)]
     fn new() -> Tally {
         Tally {
             cells: [0; WINDOW + 1],
@@ -163,39 +212,49 @@ impl Tally {
         }
     }
 
-    /// `false` when the run is empty or too long for the counters.
-    fn count(&mut self, bits: impl Iterator<Item = u64>, cells: &Cells) -> bool {
+    /// Counts a run of fewer than `u32::MAX` samples ([`counters_hold`]).
+    #[inline(always)]
+    fn count(&mut self, bits: impl Iterator<Item = u64>, cells: &Cells) {
         let mut len = 0u64;
         for pattern in bits {
             self.cells[cells.of(pattern)] += 1;
             self.buckets[bucket_of(pattern)] += 1;
             len += 1;
-            if len == u64::from(u32::MAX) {
-                return false;
-            }
         }
         self.len = len;
-        len > 0
+    }
+
+    fn counts(&self) -> &[u32; WINDOW + 1] {
+        &self.cells
     }
 
     /// Samples not shown to be covered by `other`'s.
+    #[inline(always)]
     fn unproved(&self, other: &Tally) -> u64 {
-        let near = |cell: usize| {
-            let low = cell.saturating_sub(1);
-            let high = (cell + 1).min(WINDOW - 1);
-            other.cells[low..=high].iter().any(|&n| n > 0)
-        };
-        let inside: u64 = (0..WINDOW)
-            .filter(|&cell| self.cells[cell] > 0 && !near(cell))
-            .map(|cell| u64::from(self.cells[cell]))
+        let (own, other) = (self.counts(), other.counts());
+        let present = |cell: usize| u32::from(other[cell] > 0);
+        let mut unproved = u64::from(own[OUTSIDE]);
+        // The window's edges have one neighbour inside it.
+        unproved += u64::from(own[0]) * u64::from(present(0) | present(1) == 0);
+        let last = WINDOW - 1;
+        unproved += u64::from(own[last]) * u64::from(present(last - 1) | present(last) == 0);
+        let inner: u64 = (1..last)
+            .map(|cell| {
+                let near = present(cell - 1) | present(cell) | present(cell + 1);
+                u64::from(own[cell] * (1 - near))
+            })
             .sum();
-        inside + u64::from(self.cells[OUTSIDE])
+        unproved + inner
     }
 
     /// A lower bound of the values the support filter retains.
+    #[inline(always)]
     fn retained_at_least(&self, t: &CoverageThresholds) -> u64 {
-        let most = u64::from(*self.buckets.iter().max().unwrap_or(&1)).max(1);
-        let distinct_buckets = self.buckets.iter().filter(|&&n| n > 0).count() as u64;
+        let (most, distinct_buckets) =
+            self.buckets.iter().fold((1u32, 0u32), |(most, used), &n| {
+                (most.max(n), used + u32::from(n > 0))
+            });
+        let (most, distinct_buckets) = (u64::from(most), u64::from(distinct_buckets));
         let all_values = self.len.div_ceil(most).max(distinct_buckets);
         let may_drop = !filter_disabled(t) && most as f64 >= rare_below(t, self.len);
         if !may_drop {
@@ -213,13 +272,24 @@ impl Tally {
         kept_mass.div_ceil(most).max(1)
     }
 
+    #[inline(always)]
     fn proves(&self, other: &Tally, t: &CoverageThresholds) -> bool {
         let unproved = self.unproved(other);
         let n = self.len;
         let sample = (n - unproved.min(n)) as f64 / n as f64;
-        let retained = self.retained_at_least(t);
+        // Both finite (the thresholds are checked, `n` is not zero).
+        if sample < t.sample_coverage {
+            return false;
+        }
+        // With every sample proved, support coverage is 1 whatever the
+        // retained values.
+        let retained = if unproved == 0 {
+            1
+        } else {
+            self.retained_at_least(t)
+        };
         let support = retained.saturating_sub(unproved) as f64 / retained as f64;
-        sample >= t.sample_coverage && support >= t.support_coverage
+        support >= t.support_coverage
     }
 }
 
@@ -364,11 +434,12 @@ mod tests {
             );
             let cells = Cells {
                 shift,
-                anchor: (r[0] >> shift).saturating_sub(WINDOW as u64 / 2),
+                anchor: anchor_cell(r.iter().copied(), shift),
                 format: self.format(),
             };
             let (mut rt, mut ct) = (Tally::new(), Tally::new());
-            assert!(rt.count(r.into_iter(), &cells) && ct.count(c.into_iter(), &cells));
+            rt.count(r.into_iter(), &cells);
+            ct.count(c.into_iter(), &cells);
             Some((rt, ct))
         }
     }
