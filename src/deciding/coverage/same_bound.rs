@@ -35,9 +35,10 @@
 use super::CoverageThresholds;
 use super::support_filter::{filter_disabled, rare_below};
 
-/// Cells a run is counted in, from the first reference sample's cell less
-/// half of them: at a tolerance of `ln(1.005)` a cell is 0.2% wide, and the
-/// window spans a factor of about eight around it.
+/// Cells a run is counted in, from half of them below the anchor (the
+/// middle cell of the first few reference samples): at a tolerance of
+/// `ln(1.005)` a cell is 0.1-0.2% wide, and the window reaches about a
+/// factor of two either side of the anchor.
 const WINDOW: usize = 1024;
 /// The cell of samples outside the window or not normal: never proved.
 const OUTSIDE: usize = WINDOW;
