@@ -22,8 +22,10 @@
 //! arrays of positive finite values. Other inputs (empty, NaN, zero) never
 //! panic and give NaN or `None` where NumPy would warn or raise.
 //!
-//! One job a file: [`sorted`] runs of unique values (arrays of few distinct
-//! values are counted by [`few_distinct`] instead), the rare-value
+//! One job a file: [`same_bound`], bounds that prove step 3's SAME from one
+//! pass over the samples, tried before anything is sorted; [`sorted`] runs
+//! of unique values (arrays of few distinct values are counted by
+//! [`few_distinct`] instead), the rare-value
 //! [`support_filter`](mod@support_filter), the reference's [`log_walk`]
 //! and the faster [`ratio_walk`] that gives the same flags, the [`hits`]
 //! those flags count, [`quantiles`] for the cycle intervals, and the
