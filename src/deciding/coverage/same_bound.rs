@@ -305,25 +305,9 @@ mod tests {
     use super::super::log_walk::covered_flags_by_logs;
     use super::super::support_filter::support_filter;
     use super::super::tests::oracle::sorted_unique;
+    use super::super::tests::support::Rng;
     use super::super::{coverages_support_same, nearest_neighbor_coverages};
     use super::*;
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            crate::testing::xorshift_step(&mut self.0)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-            items[self.below(items.len())]
-        }
-    }
 
     /// A run's values: continuous noise with outliers, quantized steps,
     /// a heavy value among noise, or clusters a little more than the
@@ -370,7 +354,7 @@ mod tests {
             rare_max_removed_sample_fraction: rng.pick(&[0.01, 0.01, 0.0, 1e-3, 0.1, 1.0]),
         };
         let float32 = rng.below(2) == 0;
-        let shape = rng.below(4);
+        let shape = rng.below(4) as usize;
         let len = rng.pick(&[1, 7, 300, 2000, 6000]);
         let seed = rng.next();
         let edge = t.center_relative;
@@ -470,14 +454,20 @@ mod tests {
         );
     }
 
+    /// 600 generated cases (of seed `seed`) with their tallies, those
+    /// whose tolerance has cells.
+    fn tallied_cases(seed: u64) -> impl Iterator<Item = (usize, Case, Tally, Tally)> {
+        let mut rng = Rng(seed);
+        (0..600).filter_map(move |i| {
+            let case = case(&mut rng);
+            let (rt, ct) = case.tallies()?;
+            Some((i, case, rt, ct))
+        })
+    }
+
     #[test]
     fn unproved_samples_include_every_uncovered_one() {
-        let mut rng = Rng(77);
-        for i in 0..600 {
-            let case = case(&mut rng);
-            let Some((rt, ct)) = case.tallies() else {
-                continue;
-            };
+        for (i, case, rt, ct) in tallied_cases(77) {
             let tolerance = case.t.center_relative.ln_1p();
             let (r, c) = (sorted_unique(&case.reference), sorted_unique(&case.compare));
             for (own, other, tally, other_tally) in [(&r, &c, &rt, &ct), (&c, &r, &ct, &rt)] {
@@ -495,12 +485,7 @@ mod tests {
 
     #[test]
     fn retained_bound_is_at_most_what_the_filter_keeps() {
-        let mut rng = Rng(1234);
-        for i in 0..600 {
-            let case = case(&mut rng);
-            let Some((rt, _)) = case.tallies() else {
-                continue;
-            };
+        for (i, case, rt, _) in tallied_cases(1234) {
             let unique = sorted_unique(&case.reference);
             let (_, filter, totals) = support_filter(&unique.counts, &case.t);
             let bound = rt.retained_at_least(&case.t);

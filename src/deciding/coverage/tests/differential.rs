@@ -9,23 +9,8 @@ use super::super::ratio_walk::{
 use super::super::*;
 use super::oracle;
 use super::support::{
-    covered_flags, radix_sort, sample_interval, sorted_copy, sorted_unique, time_and_cycles,
+    Rng, covered_flags, radix_sort, sample_interval, sorted_copy, sorted_unique, time_and_cycles,
 };
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        crate::testing::xorshift_step(&mut self.0);
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// Sample-like arrays: float32 times, cycles (float32 x float32), small
 /// pools with many duplicates and exact ratio ties, tiny and huge

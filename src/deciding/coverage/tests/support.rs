@@ -13,7 +13,7 @@ use crate::deciding::radix::{RadixKey, lsd_sort};
 use crate::deciding::value_stats::float32_bit_stats;
 
 /// Sort and count distinct values of any float64 array (tests build their
-/// inputs with it; bulk samples take `sorted_unique_of_bits`). As in
+/// inputs with it; bulk samples take `RunBits::sorted_unique`). As in
 /// NumPy, `-0.0 == 0.0` share one entry and NaNs sort last and collapse
 /// into one entry.
 pub fn sorted_unique(values: &[f64]) -> SortedUnique {
@@ -168,4 +168,25 @@ pub fn sample_interval(values: &[f64]) -> Option<SampleInterval> {
 pub fn time_and_cycles(times: Vec<f32>, frequencies: Vec<f32>) -> Option<(Vec<f64>, Vec<f64>)> {
     let bulk = crate::deciding::samples::BulkSamples::new(times, frequencies)?;
     Some((bulk.times_f64().collect(), bulk.cycles().collect()))
+}
+
+/// The coverage tests' random numbers (xorshift, reproducible by seed).
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        crate::testing::xorshift_step(&mut self.0);
+        self.0
+    }
+    /// Below `n` (zero when `n` is zero).
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    /// In `[0, 1)`.
+    pub(crate) fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
+    }
 }
