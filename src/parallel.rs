@@ -17,16 +17,15 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     min_per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = cores().min(items.len() / min_per_thread.max(1)).min(16);
-    // Inside a worker all cores are busy already.
-    if threads < 2 || IN_WORKER.with(Cell::get) {
+    let Some(threads) = worker_threads(items.len(), min_per_thread) else {
         return items.iter().map(f).collect();
-    }
+    };
     // Workers take small runs of items as they go, so uneven items still
     // share the cores evenly (when a few items cost far more than the
-    // rest, see `map_in_parallel_largest_first`). Each run is written in place into the result, which is
-    // allocated once at its length: no slack, and no second copy of the
-    // results while they are put in order (a decided state is 544 bytes).
+    // rest, see `map_in_parallel_largest_first`). Each run is written in
+    // place into the result, which is allocated once at its length: no
+    // slack, and no second copy of the results while they are put in order
+    // (a decided state is 544 bytes).
     let run = items.len().div_ceil(threads * 8);
     let mut results: Vec<R> = Vec::with_capacity(items.len());
     let slots = &mut results.spare_capacity_mut()[..items.len()];
@@ -56,10 +55,9 @@ pub fn map_in_parallel_largest_first<T: Sync, R: Send>(
     cost: impl Fn(&T) -> usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = cores().min(items.len() / min_per_thread.max(1)).min(16);
-    if threads < 2 || IN_WORKER.with(Cell::get) {
+    let Some(threads) = worker_threads(items.len(), min_per_thread) else {
         return items.iter().map(f).collect();
-    }
+    };
     let order = largest_first(items, cost);
     let mut results: Vec<R> = Vec::with_capacity(items.len());
     let slots = Slots(results.as_mut_ptr());
@@ -77,6 +75,14 @@ pub fn map_in_parallel_largest_first<T: Sync, R: Send>(
     // of each, and returned without panicking (checked above).
     unsafe { results.set_len(items.len()) };
     results
+}
+
+/// How many workers a map of `len` items takes, when every one gets at
+/// least `min_per_thread` items; `None` for fewer than two, and inside a
+/// worker, where all cores are busy already.
+fn worker_threads(len: usize, min_per_thread: usize) -> Option<usize> {
+    let threads = cores().min(len / min_per_thread.max(1)).min(16);
+    (threads >= 2 && !IN_WORKER.with(Cell::get)).then_some(threads)
 }
 
 /// The indices of `items`, costliest first; items of equal cost keep their
