@@ -49,19 +49,19 @@ const MIN_TOLERANCE: f64 = 1e-6;
 
 /// The bit layout of the values' patterns.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::deciding) struct Format {
+pub(super) struct Format {
     mantissa_bits: u32,
     min_normal: u64,
     infinity: u64,
 }
 
-pub(in crate::deciding) const FLOAT32: Format = Format {
+pub(super) const FLOAT32: Format = Format {
     mantissa_bits: f32::MANTISSA_DIGITS - 1,
     min_normal: 0x0080_0000,
     infinity: 0x7f80_0000,
 };
 
-pub(in crate::deciding) const FLOAT64: Format = Format {
+pub(super) const FLOAT64: Format = Format {
     mantissa_bits: f64::MANTISSA_DIGITS - 1,
     min_normal: 0x0010_0000_0000_0000,
     infinity: 0x7ff0_0000_0000_0000,
@@ -74,7 +74,7 @@ pub(in crate::deciding) const FLOAT64: Format = Format {
 /// Compiled for AVX2 and BMI2 too, picked at run time: a cell is a shift
 /// by a count known only at run time (`shrx` needs no copy into `cl`), and
 /// the scans of the cells and buckets take eight lanes.
-pub(in crate::deciding) fn bounds_prove_same(
+pub(super) fn bounds_prove_same(
     reference: impl ExactSizeIterator<Item = u64> + Clone,
     compare: impl ExactSizeIterator<Item = u64>,
     format: Format,
