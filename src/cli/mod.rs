@@ -18,6 +18,7 @@ use crate::rendering::table::DisplayMode;
 use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayout};
 
 mod sides;
+mod two_paths;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DisplayArg {
@@ -425,6 +426,14 @@ fn no_color_from_env() -> bool {
 /// Parses the command line. `Err(code)` means the process should exit with
 /// that code (clap already printed help or an error).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<FilterArg>), i32> {
+    let args: Vec<OsString> = args.into_iter().collect();
+    match two_paths::parse_two_paths(&args) {
+        Some(cli) => Ok((cli, Vec::new())),
+        None => parse_with_clap(args),
+    }
+}
+
+fn parse_with_clap(args: Vec<OsString>) -> Result<(Cli, Vec<FilterArg>), i32> {
     let matches = Cli::command()
         .try_get_matches_from(args)
         .map_err(print_clap_message)?;
