@@ -1,0 +1,206 @@
+//! Links the executable statically against glibc where the machine has its
+//! static libraries: the dynamic loader's work (three shared libraries to
+//! map and relocate, a larger start-up of the C library and of each thread)
+//! is half a millisecond to a millisecond of a run that takes two or three
+//! on small files (see benches/README.md, session 18).
+//!
+//! rustc links a static executable on `*-linux-gnu` only with
+//! `-C target-feature=+crt-static` and `--target`, which also moves the
+//! executable out of `target/release`. Instead, this gives the link of the
+//! executable alone (not the tests', not other crates') `-static-pie` and a
+//! directory whose archives stand in for the shared libraries rustc names
+//! (`-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc`), found before the
+//! system's. A trial link and run of a small C program decide first; when it
+//! fails, or for another target, a cross build, a chosen linker or a
+//! sanitizer, the link stays as rustc makes it. `NVBENCH_COMPARE_DYNAMIC=1`
+//! asks for the dynamic link.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fs};
+
+const OPT_OUT: &str = "NVBENCH_COMPARE_DYNAMIC";
+
+/// The libraries rustc's std names on `*-linux-gnu`, in its order.
+const RUSTC_LIBS: [&str; 7] = ["gcc_s", "util", "rt", "pthread", "m", "dl", "c"];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed={OPT_OUT}");
+    let linking = match static_libraries() {
+        Ok(dir) => {
+            println!("cargo:rustc-link-arg-bins=-L{}", dir.display());
+            println!("cargo:rustc-link-arg-bins=-static-pie");
+            "static".to_string()
+        }
+        Err(Dynamic::Chosen(why)) => format!("dynamic: {why}"),
+        Err(Dynamic::Failed(why)) => {
+            println!("cargo:warning=linking nvbench-compare dynamically: {why}");
+            format!("dynamic: {why}")
+        }
+    };
+    // Tests check that the executable is linked as the build says.
+    println!("cargo:rustc-env=NVBENCH_COMPARE_LINKING={linking}");
+}
+
+/// Why the executable is linked as rustc links it.
+enum Dynamic {
+    /// Not attempted: asked for, or a build this does not handle.
+    Chosen(&'static str),
+    /// Attempted, and something was missing or did not work.
+    Failed(String),
+}
+
+/// The directory of stand-in archives, once a trial link with it has run.
+fn static_libraries() -> Result<PathBuf, Dynamic> {
+    let var = |name: &str| env::var(name).unwrap_or_default();
+    let refusal = [
+        (!var(OPT_OUT).is_empty(), "NVBENCH_COMPARE_DYNAMIC is set"),
+        (
+            var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu",
+            "not a *-linux-gnu target",
+        ),
+        (
+            var("CARGO_CFG_TARGET_ENDIAN") != "little"
+                || var("CARGO_CFG_TARGET_POINTER_WIDTH") != "64",
+            "not a 64-bit little-endian target",
+        ),
+        (var("HOST") != var("TARGET"), "a cross build"),
+        (
+            env::var_os("RUSTC_LINKER").is_some(),
+            "a linker is configured",
+        ),
+        (
+            var("CARGO_ENCODED_RUSTFLAGS").contains("sanitizer"),
+            "a sanitizer build",
+        ),
+    ];
+    if let Some((_, why)) = refusal.into_iter().find(|(refused, _)| *refused) {
+        return Err(Dynamic::Chosen(why));
+    }
+    let out = PathBuf::from(env::var_os("OUT_DIR").ok_or(Dynamic::Chosen("no OUT_DIR"))?);
+    let dir = out.join("static-glibc");
+    fs::create_dir_all(&dir)
+        .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
+    write_stand_ins(&dir)?;
+    trial_link(&out, &dir)?;
+    Ok(dir)
+}
+
+fn failed(why: String) -> Dynamic {
+    Dynamic::Failed(why)
+}
+
+/// The archive `cc` would link for `-l{name}` in a static link.
+fn archive(name: &str) -> Option<PathBuf> {
+    let file = format!("lib{name}.a");
+    let output = Command::new("cc")
+        .arg(format!("-print-file-name={file}"))
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
+    // `cc` prints the bare name when it finds no such file.
+    (output.status.success() && path.is_absolute() && path.is_file()).then_some(path)
+}
+
+fn required(name: &str) -> Result<PathBuf, Dynamic> {
+    archive(name).ok_or_else(|| {
+        failed(format!(
+            "no static lib{name}.a (glibc's or gcc's static libraries are not installed)"
+        ))
+    })
+}
+
+/// A linker script naming archives by their full paths.
+fn group(paths: &[&Path]) -> String {
+    let quoted: Vec<String> = paths
+        .iter()
+        .map(|p| format!("\"{}\"", p.display()))
+        .collect();
+    format!("GROUP ( {} )\n", quoted.join(" "))
+}
+
+/// One stand-in per library of [`RUSTC_LIBS`]: the C library together with
+/// gcc's runtime (so that the order rustc gives them does not matter to the
+/// linker), `gcc_s` as gcc's static unwinder and runtime, and the rest as
+/// glibc's archives (empty ones where glibc has none).
+fn write_stand_ins(dir: &Path) -> Result<(), Dynamic> {
+    let (c, gcc, gcc_eh) = (required("c")?, required("gcc")?, required("gcc_eh")?);
+    for name in RUSTC_LIBS {
+        let content = match name {
+            "c" => group(&[&c, &gcc, &gcc_eh]),
+            "gcc_s" => group(&[&gcc_eh, &gcc]),
+            "m" => group(&[&required("m")?]),
+            _ => match archive(name) {
+                Some(path) => group(&[&path]),
+                None => "!<arch>\n".to_string(),
+            },
+        };
+        let path = dir.join(format!("lib{name}.a"));
+        fs::write(&path, content)
+            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// Links a C program as rustc would link the executable (no default
+/// libraries, rustc's list after `-Bdynamic`) and runs it: it must run and
+/// have no program interpreter.
+fn trial_link(out: &Path, dir: &Path) -> Result<(), Dynamic> {
+    let source = out.join("static_trial.c");
+    let program = out.join("static_trial");
+    fs::write(&source, "int main(void) { return 0; }\n")
+        .map_err(|e| failed(format!("cannot write {}: {e}", source.display())))?;
+    let mut link = Command::new("cc");
+    link.arg(&source)
+        .arg("-o")
+        .arg(&program)
+        .args(["-nodefaultlibs", "-Wl,-Bdynamic"])
+        .args(RUSTC_LIBS.map(|name| format!("-l{name}")))
+        .arg(format!("-L{}", dir.display()))
+        .arg("-static-pie");
+    let linked = link
+        .output()
+        .map_err(|e| failed(format!("cannot run cc: {e}")))?;
+    if !linked.status.success() {
+        let log = String::from_utf8_lossy(&linked.stderr);
+        return Err(failed(format!(
+            "the trial static link failed: {}",
+            log.trim()
+        )));
+    }
+    let ran = Command::new(&program)
+        .status()
+        .map_err(|e| failed(format!("the trial program did not run: {e}")))?;
+    if !ran.success() {
+        return Err(failed(format!("the trial program failed ({ran})")));
+    }
+    match has_interpreter(&program) {
+        Some(false) => Ok(()),
+        Some(true) => Err(failed(
+            "the trial program was still linked dynamically".to_string(),
+        )),
+        None => Err(failed(
+            "the trial program is not a readable ELF file".to_string(),
+        )),
+    }
+}
+
+/// Whether an ELF64 little-endian file has a `PT_INTERP` program header.
+fn has_interpreter(path: &Path) -> Option<bool> {
+    let bytes = fs::read(path).ok()?;
+    let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    let u64_at = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
+    if bytes.get(..6)? != b"\x7fELF\x02\x01" {
+        return None;
+    }
+    let table = usize::try_from(u64_at(0x20)?).ok()?;
+    let (entry, count) = (usize::from(u16_at(0x36)?), usize::from(u16_at(0x38)?));
+    const PT_INTERP: u32 = 3;
+    let mut interpreter = false;
+    for index in 0..count {
+        interpreter |= u32_at(table.checked_add(index.checked_mul(entry)?)?)? == PT_INTERP;
+    }
+    Some(interpreter)
+}
