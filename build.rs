@@ -9,11 +9,12 @@
 //! executable out of `target/release`. Instead, this gives the link of the
 //! executable alone (not the tests', not other crates') `-static-pie` and a
 //! directory whose archives stand in for the shared libraries rustc names
-//! (`-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc`), found before the
-//! system's. A trial link and run of a small C program decide first; when it
-//! fails, or for another target, a cross build, a chosen linker or a
-//! sanitizer, the link stays as rustc makes it. `NVBENCH_COMPARE_DYNAMIC=1`
-//! asks for the dynamic link.
+//! after `-Bdynamic` (`-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc` today),
+//! found before the system's. The names are asked of this rustc, and a
+//! small Rust program linked the same way must build, run (a thread, a
+//! caught panic) and have no program interpreter; otherwise, or for another
+//! target, a cross build, a chosen linker or a sanitizer, the link stays as
+//! rustc makes it. `NVBENCH_COMPARE_DYNAMIC=1` asks for the dynamic link.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,8 +22,14 @@ use std::{env, fs};
 
 const OPT_OUT: &str = "NVBENCH_COMPARE_DYNAMIC";
 
-/// The libraries rustc's std names on `*-linux-gnu`, in its order.
-const RUSTC_LIBS: [&str; 7] = ["gcc_s", "util", "rt", "pthread", "m", "dl", "c"];
+/// The trial program: what the executable needs of the C library and of
+/// the unwinder at least.
+const TRIAL: &str = r#"fn main() {
+    std::thread::spawn(|| ()).join().unwrap();
+    std::panic::set_hook(Box::new(|_| ()));
+    assert!(std::panic::catch_unwind(|| panic!()).is_err());
+}
+"#;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -82,9 +89,52 @@ fn static_libraries() -> Result<PathBuf, Dynamic> {
     let dir = out.join("static-glibc");
     fs::create_dir_all(&dir)
         .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
-    write_stand_ins(&dir)?;
-    trial_link(&out, &dir)?;
+    let source = out.join("static_trial.rs");
+    fs::write(&source, TRIAL)
+        .map_err(|e| failed(format!("cannot write {}: {e}", source.display())))?;
+    write_stand_ins(&dir, &rustc_libraries(&source)?)?;
+    trial_link(&source, &dir)?;
     Ok(dir)
+}
+
+/// rustc with the build's flags, on the trial program.
+fn rustc(source: &Path) -> Command {
+    let mut rustc = Command::new(env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()));
+    let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    rustc
+        .args(flags.split('\x1f').filter(|flag| !flag.is_empty()))
+        .args(["--edition", "2021", "-C", "opt-level=0"])
+        .arg(source);
+    rustc
+}
+
+/// The libraries rustc's std names in its link, in its order.
+fn rustc_libraries(source: &Path) -> Result<Vec<String>, Dynamic> {
+    let printed = rustc(source)
+        .args(["--print", "link-args", "-o"])
+        .arg(source.with_extension("printed"))
+        .output()
+        .map_err(|e| failed(format!("cannot run rustc: {e}")))?;
+    if !printed.status.success() {
+        return Err(failed(format!(
+            "rustc --print link-args failed: {}",
+            gist(&String::from_utf8_lossy(&printed.stderr))
+        )));
+    }
+    let text = String::from_utf8_lossy(&printed.stdout);
+    let libraries: Vec<String> = text
+        .split_whitespace()
+        .filter_map(|word| word.trim_matches('"').strip_prefix("-l"))
+        .map(str::to_string)
+        .collect();
+    if libraries.iter().any(|name| name == "c") {
+        Ok(libraries)
+    } else {
+        Err(failed(format!(
+            "no -lc in rustc's link line: {}",
+            text.trim()
+        )))
+    }
 }
 
 fn failed(why: String) -> Dynamic {
@@ -120,20 +170,22 @@ fn group(paths: &[&Path]) -> String {
     format!("GROUP ( {} )\n", quoted.join(" "))
 }
 
-/// One stand-in per library of [`RUSTC_LIBS`]: the C library together with
+/// One stand-in per library rustc names: the C library together with
 /// gcc's runtime (so that the order rustc gives them does not matter to the
 /// linker), `gcc_s` as gcc's static unwinder and runtime, and the rest as
-/// glibc's archives (empty ones where glibc has none).
-fn write_stand_ins(dir: &Path) -> Result<(), Dynamic> {
+/// glibc's archives (empty ones for the libraries glibc 2.34 merged into
+/// the C library, where it has none); any other library needs its archive.
+fn write_stand_ins(dir: &Path, libraries: &[String]) -> Result<(), Dynamic> {
     let (c, gcc, gcc_eh) = (required("c")?, required("gcc")?, required("gcc_eh")?);
-    for name in RUSTC_LIBS {
-        let content = match name {
+    for name in libraries {
+        let merged_into_libc = ["util", "rt", "pthread", "dl"].contains(&name.as_str());
+        let content = match name.as_str() {
             "c" => group(&[&c, &gcc, &gcc_eh]),
             "gcc_s" => group(&[&gcc_eh, &gcc]),
-            "m" => group(&[&required("m")?]),
             _ => match archive(name) {
                 Some(path) => group(&[&path]),
-                None => "!<arch>\n".to_string(),
+                None if merged_into_libc => "!<arch>\n".to_string(),
+                None => return Err(failed(format!("no static lib{name}.a"))),
             },
         };
         let path = dir.join(format!("lib{name}.a"));
@@ -143,37 +195,28 @@ fn write_stand_ins(dir: &Path) -> Result<(), Dynamic> {
     Ok(())
 }
 
-/// Links a C program as rustc would link the executable (no default
-/// libraries, rustc's list after `-Bdynamic`) and runs it: it must run and
-/// have no program interpreter.
-fn trial_link(out: &Path, dir: &Path) -> Result<(), Dynamic> {
-    let source = out.join("static_trial.c");
-    let program = out.join("static_trial");
-    fs::write(&source, "int main(void) { return 0; }\n")
-        .map_err(|e| failed(format!("cannot write {}: {e}", source.display())))?;
-    let mut link = Command::new("cc");
-    link.arg(&source)
+/// Links the trial program as the executable will be linked and runs it:
+/// it must run and have no program interpreter.
+fn trial_link(source: &Path, dir: &Path) -> Result<(), Dynamic> {
+    let program = source.with_extension("");
+    let linked = rustc(source)
         .arg("-o")
         .arg(&program)
-        .args(["-nodefaultlibs", "-Wl,-Bdynamic"])
-        .args(RUSTC_LIBS.map(|name| format!("-l{name}")))
-        .arg(format!("-L{}", dir.display()))
-        .arg("-static-pie");
-    let linked = link
+        .arg(format!("-Clink-arg=-L{}", dir.display()))
+        .arg("-Clink-arg=-static-pie")
         .output()
-        .map_err(|e| failed(format!("cannot run cc: {e}")))?;
+        .map_err(|e| failed(format!("cannot run rustc: {e}")))?;
     if !linked.status.success() {
-        let log = String::from_utf8_lossy(&linked.stderr);
         return Err(failed(format!(
             "the trial static link failed: {}",
-            log.trim()
+            gist(&String::from_utf8_lossy(&linked.stderr))
         )));
     }
     let ran = Command::new(&program)
-        .status()
+        .output()
         .map_err(|e| failed(format!("the trial program did not run: {e}")))?;
-    if !ran.success() {
-        return Err(failed(format!("the trial program failed ({ran})")));
+    if !ran.status.success() {
+        return Err(failed(format!("the trial program failed ({})", ran.status)));
     }
     match has_interpreter(&program) {
         Some(false) => Ok(()),
@@ -184,6 +227,23 @@ fn trial_link(out: &Path, dir: &Path) -> Result<(), Dynamic> {
             "the trial program is not a readable ELF file".to_string(),
         )),
     }
+}
+
+/// rustc's messages on one line (cargo shows only the first line of a
+/// warning), without the linker's command line and rustc's boilerplate.
+fn gist(messages: &str) -> String {
+    let lines: Vec<&str> = messages
+        .lines()
+        .map(|line| line.trim().trim_start_matches("= note:").trim())
+        .filter(|line| {
+            !(line.is_empty()
+                || *line == "|"
+                || line.starts_with('"')
+                || line.starts_with("some arguments are omitted")
+                || line.starts_with("error: aborting"))
+        })
+        .collect();
+    lines.join(" / ")
 }
 
 /// Whether an ELF64 little-endian file has a `PT_INTERP` program header.
