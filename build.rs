@@ -110,18 +110,12 @@ fn rustc(source: &Path) -> Command {
 
 /// The libraries rustc's std names in its link, in its order.
 fn rustc_libraries(source: &Path) -> Result<Vec<String>, Dynamic> {
-    let printed = rustc(source)
+    let mut print = rustc(source);
+    print
         .args(["--print", "link-args", "-o"])
-        .arg(source.with_extension("printed"))
-        .output()
-        .map_err(|e| failed(format!("cannot run rustc: {e}")))?;
-    if !printed.status.success() {
-        return Err(failed(format!(
-            "rustc --print link-args failed: {}",
-            gist(&String::from_utf8_lossy(&printed.stderr))
-        )));
-    }
-    let text = String::from_utf8_lossy(&printed.stdout);
+        .arg(source.with_extension("printed"));
+    let printed = succeeded(print, "rustc --print link-args")?;
+    let text = String::from_utf8_lossy(&printed);
     let libraries: Vec<String> = text
         .split_whitespace()
         .filter_map(|word| word.trim_matches('"').strip_prefix("-l"))
@@ -199,19 +193,12 @@ fn write_stand_ins(dir: &Path, libraries: &[String]) -> Result<(), Dynamic> {
 /// it must run and have no program interpreter.
 fn trial_link(source: &Path, dir: &Path) -> Result<(), Dynamic> {
     let program = source.with_extension("");
-    let linked = rustc(source)
-        .arg("-o")
+    let mut link = rustc(source);
+    link.arg("-o")
         .arg(&program)
         .arg(format!("-Clink-arg=-L{}", dir.display()))
-        .arg("-Clink-arg=-static-pie")
-        .output()
-        .map_err(|e| failed(format!("cannot run rustc: {e}")))?;
-    if !linked.status.success() {
-        return Err(failed(format!(
-            "the trial static link failed: {}",
-            gist(&String::from_utf8_lossy(&linked.stderr))
-        )));
-    }
+        .arg("-Clink-arg=-static-pie");
+    succeeded(link, "the trial static link")?;
     let ran = Command::new(&program)
         .output()
         .map_err(|e| failed(format!("the trial program did not run: {e}")))?;
@@ -227,6 +214,18 @@ fn trial_link(source: &Path, dir: &Path) -> Result<(), Dynamic> {
             "the trial program is not a readable ELF file".to_string(),
         )),
     }
+}
+
+/// The standard output of rustc run as `command`, which must succeed.
+fn succeeded(mut command: Command, what: &str) -> Result<Vec<u8>, Dynamic> {
+    let output = command
+        .output()
+        .map_err(|e| failed(format!("cannot run rustc: {e}")))?;
+    if !output.status.success() {
+        let messages = String::from_utf8_lossy(&output.stderr);
+        return Err(failed(format!("{what} failed: {}", gist(&messages))));
+    }
+    Ok(output.stdout)
 }
 
 /// rustc's messages on one line (cargo shows only the first line of a
