@@ -604,14 +604,14 @@ fn bulk_values_same(
     };
     let coverages = match outcome {
         CoverageOutcome::ProvedSame => return same_decision(),
-        CoverageOutcome::Counted(coverages) => coverages,
-    };
-    let Some(coverages) = coverages else {
-        return decision(
-            Status::Undecided,
-            unusable,
-            format!("bulk {label} data is empty or unusable"),
-        );
+        CoverageOutcome::Counted(Some(coverages)) => coverages,
+        CoverageOutcome::Counted(None) => {
+            return decision(
+                Status::Undecided,
+                unusable,
+                format!("bulk {label} data is empty or unusable"),
+            );
+        }
     };
     if coverage::coverages_support_same(&coverages, &thresholds) {
         return same_decision();
