@@ -88,10 +88,10 @@ fn static_libraries() -> Result<PathBuf, Dynamic> {
     let out = PathBuf::from(env::var_os("OUT_DIR").ok_or(Dynamic::Chosen("no OUT_DIR"))?);
     let dir = out.join("static-glibc");
     fs::create_dir_all(&dir)
-        .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
+        .map_err(|e| Dynamic::Failed(format!("cannot create {}: {e}", dir.display())))?;
     let source = out.join("static_trial.rs");
     fs::write(&source, TRIAL)
-        .map_err(|e| failed(format!("cannot write {}: {e}", source.display())))?;
+        .map_err(|e| Dynamic::Failed(format!("cannot write {}: {e}", source.display())))?;
     write_stand_ins(&dir, &rustc_libraries(&source)?)?;
     trial_link(&source, &dir)?;
     Ok(dir)
@@ -110,9 +110,10 @@ fn rustc(source: &Path) -> Command {
 
 /// The libraries rustc's std names in its link, in its order.
 fn rustc_libraries(source: &Path) -> Result<Vec<String>, Dynamic> {
+    // `true` as the linker: the line is printed, nothing is linked.
     let mut print = rustc(source);
     print
-        .args(["--print", "link-args", "-o"])
+        .args(["--print", "link-args", "-C", "linker=true", "-o"])
         .arg(source.with_extension("printed"));
     let printed = succeeded(print, "rustc --print link-args")?;
     let text = String::from_utf8_lossy(&printed);
@@ -124,15 +125,11 @@ fn rustc_libraries(source: &Path) -> Result<Vec<String>, Dynamic> {
     if libraries.iter().any(|name| name == "c") {
         Ok(libraries)
     } else {
-        Err(failed(format!(
+        Err(Dynamic::Failed(format!(
             "no -lc in rustc's link line: {}",
             text.trim()
         )))
     }
-}
-
-fn failed(why: String) -> Dynamic {
-    Dynamic::Failed(why)
 }
 
 /// The archive `cc` would link for `-l{name}` in a static link.
@@ -149,7 +146,7 @@ fn archive(name: &str) -> Option<PathBuf> {
 
 fn required(name: &str) -> Result<PathBuf, Dynamic> {
     archive(name).ok_or_else(|| {
-        failed(format!(
+        Dynamic::Failed(format!(
             "no static lib{name}.a (glibc's or gcc's static libraries are not installed)"
         ))
     })
@@ -179,12 +176,12 @@ fn write_stand_ins(dir: &Path, libraries: &[String]) -> Result<(), Dynamic> {
             _ => match archive(name) {
                 Some(path) => group(&[&path]),
                 None if merged_into_libc => "!<arch>\n".to_string(),
-                None => return Err(failed(format!("no static lib{name}.a"))),
+                None => return Err(Dynamic::Failed(format!("no static lib{name}.a"))),
             },
         };
         let path = dir.join(format!("lib{name}.a"));
         fs::write(&path, content)
-            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| Dynamic::Failed(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
 }
@@ -201,16 +198,19 @@ fn trial_link(source: &Path, dir: &Path) -> Result<(), Dynamic> {
     succeeded(link, "the trial static link")?;
     let ran = Command::new(&program)
         .output()
-        .map_err(|e| failed(format!("the trial program did not run: {e}")))?;
+        .map_err(|e| Dynamic::Failed(format!("the trial program did not run: {e}")))?;
     if !ran.status.success() {
-        return Err(failed(format!("the trial program failed ({})", ran.status)));
+        return Err(Dynamic::Failed(format!(
+            "the trial program failed ({})",
+            ran.status
+        )));
     }
     match has_interpreter(&program) {
         Some(false) => Ok(()),
-        Some(true) => Err(failed(
+        Some(true) => Err(Dynamic::Failed(
             "the trial program was still linked dynamically".to_string(),
         )),
-        None => Err(failed(
+        None => Err(Dynamic::Failed(
             "the trial program is not a readable ELF file".to_string(),
         )),
     }
@@ -220,10 +220,13 @@ fn trial_link(source: &Path, dir: &Path) -> Result<(), Dynamic> {
 fn succeeded(mut command: Command, what: &str) -> Result<Vec<u8>, Dynamic> {
     let output = command
         .output()
-        .map_err(|e| failed(format!("cannot run rustc: {e}")))?;
+        .map_err(|e| Dynamic::Failed(format!("cannot run rustc: {e}")))?;
     if !output.status.success() {
         let messages = String::from_utf8_lossy(&output.stderr);
-        return Err(failed(format!("{what} failed: {}", gist(&messages))));
+        return Err(Dynamic::Failed(format!(
+            "{what} failed: {}",
+            gist(&messages)
+        )));
     }
     Ok(output.stdout)
 }
