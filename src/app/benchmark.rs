@@ -21,7 +21,7 @@ use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, StateMatch};
 use crate::parallel::map_in_parallel;
-use crate::rendering::axes::{AxisCellCache, axis_cells};
+use crate::rendering::axes::{AxisCellCache, aligned_to_axes, axis_cells};
 use crate::rendering::repetitions::{
     RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
 };
@@ -512,9 +512,16 @@ impl Decider<'_> {
                 crate::pycompat::pyfmt::str_repr(&bench.name)
             )));
         }
-        let values = compare.axis_values();
-        // Axis values are formatted before the decision, so their errors win.
-        let cells = axis_cells(values, axes, &self.axis_cells)?;
+        // Axis values are formatted before the decision, so their errors win;
+        // a ragged list is checked as written, then lined up with the axes.
+        let cells = axis_cells(compare.axis_values(), axes, &self.axis_cells)?;
+        let (values, cells) = match aligned_to_axes(compare.axis_values(), axes) {
+            None => (compare.shared_axis_values(), cells),
+            Some(aligned) => {
+                let cells = axis_cells(&aligned, axes, &self.axis_cells)?;
+                (aligned, cells)
+            }
+        };
         let decided = match self.settings.inputs.layout {
             Layout::Pair => self.decide_pair(state, warnings)?,
             Layout::Repetitions | Layout::NWay => self.decide_runs(state, warnings, run_files)?,
@@ -528,7 +535,7 @@ impl Decider<'_> {
             state_key: state.key.into(),
             occurrence: state.occurrence,
             occurrence_count: state.occurrence_count,
-            axis_values: RecordAxes::new(compare.shared_axis_values(), cells),
+            axis_values: RecordAxes::new(values, cells),
             displayed: is_displayed(self.settings, &decided.comparison),
             comparison: decided.comparison,
             sidecars: Sidecars::new(decided.sidecars),

@@ -131,15 +131,19 @@ impl RecordAxes {
         self.displays.cells()
     }
 
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = AxisEntry<'_>> + Clone {
-        // The values give the count; the cells follow them one by one.
-        let mut displays = self.displays();
-        self.values.iter().map(move |value| AxisEntry {
-            name: &value.name,
-            value_type: value.value_type.as_ref(),
-            value: value.value.as_ref(),
-            display: displays.next().unwrap_or_default(),
-        })
+    /// The values the state has, with their cells: the absent places of a
+    /// row lined up with its benchmark's axes are cells only.
+    pub fn iter(&self) -> impl Iterator<Item = AxisEntry<'_>> + Clone {
+        self.values
+            .iter()
+            .zip(self.displays())
+            .filter(|(value, _)| !value.is_absent())
+            .map(|(value, display)| AxisEntry {
+                name: &value.name,
+                value_type: value.value_type.as_ref(),
+                value: value.value.as_ref(),
+                display,
+            })
     }
 }
 

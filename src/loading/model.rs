@@ -723,6 +723,18 @@ impl AxisValue {
         }))
     }
 
+    /// The place of an axis a state has no value for, in a row aligned to
+    /// its benchmark's axes: no type, no value, an empty cell.
+    pub fn absent(name: CompactString) -> Self {
+        AxisValue::new(name, None, None)
+    }
+
+    /// A place made by [`Self::absent`]. A value read from a file never is
+    /// one once its cell was formatted: a value without `value` is an error.
+    pub fn is_absent(&self) -> bool {
+        self.value_type.is_none() && self.value.is_none()
+    }
+
     /// Whether both are one handle (shared by the schema reader).
     pub fn shares(&self, other: &AxisValue) -> bool {
         Arc::ptr_eq(&self.0, &other.0)

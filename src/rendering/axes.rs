@@ -4,6 +4,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use compact_str::CompactString;
@@ -201,6 +202,11 @@ pub fn axis_cells(
     };
     cache.with(|known| {
         for value in values {
+            if value.is_absent() {
+                let start = cells.start_cell();
+                cells.end_cell(start);
+                continue;
+            }
             if let Some(packed) = known.get(&value.handle_id()) {
                 cells.push_packed(packed);
                 continue;
@@ -214,6 +220,27 @@ pub fn axis_cells(
         }
         Ok(cells.finish())
     })
+}
+
+/// A state's axis values one for each of its benchmark's axes, in the
+/// axes' order, when they are not already so many: the first value of each
+/// axis's name, or an absent place (an empty cell). `None` when the state
+/// has one value an axis, kept in its own order as the reference prints
+/// it. Google Benchmark families mix instances with and without an
+/// argument (`BM_x` and `BM_x/8`), and a hand-edited NVBench state may
+/// miss or repeat a value: their rows still line up under the headers.
+pub fn aligned_to_axes(values: &[AxisValue], axes: &[Axis]) -> Option<Arc<[AxisValue]>> {
+    if values.len() == axes.len() {
+        return None;
+    }
+    let aligned = axes.iter().map(|axis| {
+        values
+            .iter()
+            .find(|value| value.name == axis.name)
+            .cloned()
+            .unwrap_or_else(|| AxisValue::absent(axis.name.as_str().into()))
+    });
+    Some(aligned.collect())
 }
 
 /// The cells of the axis values a comparison (one device pair of a

@@ -19,6 +19,7 @@ mod messages;
 mod nway;
 mod output_safety;
 mod properties;
+mod ragged_axes;
 mod regressions;
 mod repetitions;
 mod schema_reader;
