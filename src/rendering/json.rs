@@ -11,6 +11,7 @@ use crate::deciding::report::{
     MissingItem, MissingKind, Presence, Report, SidecarFile, StateRecord, geomeans,
 };
 use crate::loading::scalar::Scalar;
+use crate::text::path_text::{bytes_escaped, is_reserved, to_path};
 
 /// Version of the JSON layout; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -374,9 +375,85 @@ fn geomean_json(report: &Report) -> Geomean {
 fn pretty(document: &impl Serialize) -> String {
     let text = serde_json::to_string_pretty(document)
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    let mut text = crate::pycompat::pyjson::escape_file_name_bytes(text);
+    let mut text = with_exact_bytes(text);
     text.push('\n');
     text
+}
+
+/// The document with every text that holds bytes of a non-UTF-8 name (a
+/// file name, or a name read from a lone `\udcXX` escape) written as valid
+/// text, those bytes shown `\xff` as on stdout, and the exact bytes beside
+/// it in hex: `"path": "d\\xff/r.json"` and `"path_bytes": "64ff2f722e6a736f6e"`
+/// (Python: `os.fsdecode(bytes.fromhex(...))` names the file). Strict JSON
+/// readers (serde_json, jq) refuse the lone surrogates Python would read.
+/// A list of such texts gets a list of hex texts beside it. Documents
+/// without such bytes (nearly all) are left as they are.
+fn with_exact_bytes(text: String) -> String {
+    if !text.chars().any(is_reserved) {
+        return text;
+    }
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(mut document) => {
+            exact_bytes_beside_texts(&mut document);
+            serde_json::to_string_pretty(&document).unwrap_or(text)
+        }
+        Err(_) => text,
+    }
+}
+
+fn exact_bytes_beside_texts(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (key, mut value) in entries {
+                exact_bytes_beside_texts(&mut value);
+                let bytes = exact_bytes_of(&value);
+                map.insert(key.clone(), shown_as_text(value));
+                if let Some(bytes) = bytes {
+                    map.insert(format!("{key}_bytes"), bytes);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(exact_bytes_beside_texts),
+        _ => {}
+    }
+}
+
+/// The hex of a text holding odd bytes, or of each text of a list that
+/// holds one (`null` for entries that are not texts).
+fn exact_bytes_of(value: &serde_json::Value) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    let odd = |text: &str| text.chars().any(is_reserved);
+    match value {
+        Value::String(text) if odd(text) => Some(Value::String(hex_bytes(text))),
+        Value::Array(items) if items.iter().any(|i| i.as_str().is_some_and(odd)) => {
+            let hex = |item: &Value| item.as_str().map(|t| Value::String(hex_bytes(t)));
+            Some(Value::Array(
+                items
+                    .iter()
+                    .map(|i| hex(i).unwrap_or(Value::Null))
+                    .collect(),
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn shown_as_text(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => Value::String(bytes_escaped(&text).into_owned()),
+        Value::Array(items) => Value::Array(items.into_iter().map(shown_as_text).collect()),
+        other => other,
+    }
+}
+
+/// The bytes a text stands for (`text::path_text`), in lowercase hex.
+fn hex_bytes(text: &str) -> String {
+    let path = to_path(text);
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str());
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The whole JSON report, pretty-printed, ending with a newline.
@@ -493,5 +570,31 @@ mod tests {
             text.contains("  \"thresholds\": {\n    \"preset\": \"strict\",\n    \"clear_gap_relative\": 0.01,\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn odd_bytes_are_valid_text_with_their_exact_bytes_beside() {
+        let odd = crate::text::path_text::to_text(std::os::unix::ffi::OsStrExt::from_bytes(
+            b"d\xff/r.json",
+        ));
+        let document = serde_json::json!({
+            "file": odd, "clean": "x", "paths": ["a.json", odd], "n": 1
+        });
+        let text = with_exact_bytes(serde_json::to_string_pretty(&document).unwrap());
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back,
+            serde_json::json!({
+                "file": "d\\xff/r.json", "file_bytes": "64ff2f722e6a736f6e", "clean": "x",
+                "paths": ["a.json", "d\\xff/r.json"],
+                "paths_bytes": ["612e6a736f6e", "64ff2f722e6a736f6e"], "n": 1
+            })
+        );
+        let keys: Vec<_> = back.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["file", "file_bytes", "clean", "paths", "paths_bytes", "n"]
+        );
+        assert!(text.is_ascii() && !text.contains("\\udc"), "{text}");
     }
 }

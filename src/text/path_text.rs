@@ -73,6 +73,22 @@ pub fn reserved_byte(c: char) -> Option<u8> {
     is_reserved(c).then(|| (c as u32 - RESERVED_BASE) as u8)
 }
 
+/// `text` with the bytes of a non-UTF-8 file name shown as `\xff`: valid
+/// text for documents that cannot hold the bytes themselves.
+pub fn bytes_escaped(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_reserved) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match byte_escape(c) {
+            Some(escape) => out.push_str(&escape),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// How a reserved character is shown: as the byte it stands for (`\xff`).
 pub fn byte_escape(c: char) -> Option<String> {
     is_reserved(c).then(|| format!("\\x{:02x}", c as u32 - RESERVED_BASE))

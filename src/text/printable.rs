@@ -16,13 +16,14 @@ use crate::text::path_text::{byte_escape, is_reserved};
 pub const BULK_BEGIN: &str = "# NVB-BULK-BEGIN";
 pub const BULK_END: &str = "# NVB-BULK-END";
 
-/// `text` with its control characters (C0, DEL, C1) escaped as Rust writes
-/// them (`\n`, `\r`, `\t`, `\u{1b}`), and the bytes of a non-UTF-8 file
-/// name as `\xff` (see `text::path_text`): the text stays on one line
-/// and sends nothing to the terminal. Text without them (every real name) is
-/// borrowed, not copied.
+/// `text` with its control characters (C0, DEL, C1) and the two
+/// characters XML forbids besides them (U+FFFE, U+FFFF) escaped as Rust
+/// writes them (`\n`, `\r`, `\t`, `\u{1b}`, `\u{fffe}`), and the bytes of a
+/// non-UTF-8 file name as `\xff` (see `text::path_text`): the text stays on
+/// one line, sends nothing to the terminal and is valid in an SVG chart.
+/// Text without them (every real name) is borrowed, not copied.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    let escaped = |c: char| c.is_control() || is_reserved(c);
+    let escaped = |c: char| needs_escape(c) || is_reserved(c);
     if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
     }
@@ -30,13 +31,17 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     for c in text.chars() {
         if let Some(byte) = byte_escape(c) {
             out.push_str(&byte);
-        } else if c.is_control() {
+        } else if needs_escape(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     Cow::Owned(out)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() || c == '\u{fffe}' || c == '\u{ffff}'
 }
 
 /// A line that would read as a bulk-debug marker gets its first name
@@ -68,6 +73,9 @@ mod tests {
             "x\\u{85}y\\u{9b}z\\u{7f}"
         );
         assert_eq!(printable("Ä | µs"), "Ä | µs");
+        // What XML forbids besides controls; the last valid characters stay.
+        assert_eq!(printable("a\u{fffe}b\u{ffff}"), "a\\u{fffe}b\\u{ffff}");
+        assert_eq!(printable("\u{fffd}\u{10ffff}"), "\u{fffd}\u{10ffff}");
     }
 
     #[test]

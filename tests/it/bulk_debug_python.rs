@@ -115,9 +115,10 @@ fn load_bulk_data_returns_the_sidecar_values() {
 }
 
 /// Under a directory whose name is not UTF-8 (`d\xff`), the generated
-/// code and the JSON report name the files as Python's surrogateescape
-/// holds them (`'\udcff'`, the `\udcff` escape): Python opens them, and
-/// `load_bulk_data` reads the samples.
+/// code names the files as Python's surrogateescape holds them
+/// (`'\udcff'`), so `load_bulk_data` reads the samples; the JSON report is
+/// strict JSON (`d\\xff` as text) with the exact bytes in hex beside each
+/// name, from which Python opens the files.
 #[test]
 fn file_names_that_are_not_utf8_reach_python_intact() {
     use std::os::unix::ffi::OsStrExt;
@@ -137,12 +138,22 @@ fn file_names_that_are_not_utf8_reach_python_intact() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let code = std::fs::read_to_string(dir.join("rows.py")).unwrap();
     assert!(code.contains("d\\udcff/"), "{code}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+    let first = &report["states"][0];
+    assert!(
+        first["reference_json"]
+            .as_str()
+            .unwrap()
+            .ends_with("d\\xff/ref.json")
+    );
     let driver = "exec(open('rows.py').read())\n\
                   import json, os\n\
                   arrays = [load_bulk_data(row) for row in bulk_rows]\n\
                   loaded = sum(len(v) for a in arrays for v in a.values() if v is not None)\n\
                   report = json.load(open('report.json'))\n\
-                  paths = [s['reference_json'] for s in report['states']]\n\
+                  paths = [os.fsdecode(bytes.fromhex(s['reference_json_bytes']))\n\
+                           for s in report['states']]\n\
                   print(loaded, all(os.path.exists(p) for p in paths), len(paths))\n";
     let printed = run_python(&dir, driver);
     let fields: Vec<&str> = printed.split_whitespace().collect();

@@ -10,6 +10,7 @@ mod ci_gate;
 mod ci_gate_holes;
 mod command_line;
 mod conformance;
+mod document_text;
 mod example;
 mod foreign_data;
 mod gbench;
