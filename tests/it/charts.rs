@@ -261,6 +261,33 @@ fn line_colours(path: &Path, points: usize) -> BTreeMap<String, (usize, usize)> 
     colours
 }
 
+/// Charts of one run aimed at one name get `-copy-N` names; a rerun writes
+/// the same names again instead of adding copies beside them.
+#[test]
+fn reruns_reuse_the_copy_names_of_along_charts() {
+    let dir = scratch("along-rerun");
+    write_pair(&dir, 3, 3, 1);
+    let args = [
+        "--plot-along",
+        "Elements{io}",
+        "--plot-along-output",
+        "along.svg",
+        "ref.json",
+        "cmp.json",
+    ];
+    let charts = || {
+        let mut names = crate::util::entries(&dir);
+        names.retain(|name| name.ends_with(".svg"));
+        names
+    };
+    run(&dir, &args);
+    let first = charts();
+    assert_eq!(first, ["along-copy-1.svg", "along-copy-2.svg", "along.svg"]);
+    run(&dir, &args);
+    run(&dir, &args);
+    assert_eq!(charts(), first);
+}
+
 #[test]
 fn along_chart_pairs_share_a_colour_with_pow2_ticks_and_a_named_title() {
     let dir = scratch("along");

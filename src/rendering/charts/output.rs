@@ -89,8 +89,9 @@ impl OutputPaths {
 
     /// The path to write for a requested output and, when that path was
     /// already used in this run, the warning upstream prints on stderr. A
-    /// file left from an earlier run is overwritten on first use; `-copy-N`
-    /// names skip files that exist.
+    /// file left from an earlier run is overwritten, `-copy-N` names
+    /// included: upstream skips `-copy-N` files that exist, so each rerun
+    /// into a directory added a new set of copies beside the old ones.
     pub fn claim(&mut self, requested: &str, kind: PlotKind) -> (String, Option<String>) {
         if self.claimed.insert(py_abspath(Path::new(requested))) {
             return (requested.to_string(), None);
@@ -101,7 +102,7 @@ impl OutputPaths {
         for counter in 1..=1_000_000u32 {
             let candidate = with_copy_suffix(original, counter);
             let key = py_abspath(&candidate);
-            if !self.claimed.contains(&key) && !candidate.exists() {
+            if !self.claimed.contains(&key) {
                 self.claimed.insert(key);
                 let resolved = candidate.to_string_lossy().into_owned();
                 let warning = format!(

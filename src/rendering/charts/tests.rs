@@ -599,8 +599,10 @@ fn repeated_outputs_get_copy_names() {
         (plot.clone(), None),
         "an existing file is reused on first use"
     );
+    // A copy left by an earlier run is replaced, not skipped: reruns
+    // write the same names.
     let (second, warning) = paths.claim(&plot, PlotKind::Along);
-    assert_eq!(second, dir.join("plot-copy-2.png").to_string_lossy());
+    assert_eq!(second, dir.join("plot-copy-1.png").to_string_lossy());
     assert_eq!(
         warning,
         Some(format!(
@@ -608,7 +610,7 @@ fn repeated_outputs_get_copy_names() {
         ))
     );
     let (third, _) = paths.claim(&plot, PlotKind::Along);
-    assert_eq!(third, dir.join("plot-copy-3.png").to_string_lossy());
+    assert_eq!(third, dir.join("plot-copy-2.png").to_string_lossy());
     let (_, summary_warning) =
         paths.claim(&format!("{}/./plot.png", dir.display()), PlotKind::Summary);
     assert!(
