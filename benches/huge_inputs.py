@@ -2,13 +2,19 @@
 """Peak memory of nvbench-compare on inputs with very many small states.
 
     python3 benches/huge_inputs.py [--bin target/release/nvbench-compare]
-        [--states 1000000] [--runs 3] [--out DIR] [--keep]
+        [--states 1000000] [--runs 3] [--out DIR]
+        [--shape compact|padded|long-names]
 
 Writes a reference/compare pair of one benchmark with --states states
 (about 670 bytes each: two axes and the summaries NVBench writes without
 --jsonbin), and --runs reruns a side for repetition mode, then reports the
 wall time and peak RSS (/usr/bin/time) of a pair and of `R1..Rk --vs
 C1..Ck`, with the size of the largest input for scale.
+
+--shape: `compact` (no whitespace, the default), `padded` (each state
+indented as `json.dumps(indent=12)` writes it: mostly whitespace), or
+`long-names` (a 500-character type-axis value, so names and axis values
+are most of the file).
 """
 
 import argparse
@@ -20,8 +26,13 @@ import sys
 import tempfile
 
 
-def state(index, seconds, noise):
+LONG = "x" * 496
+
+
+def state(index, seconds, noise, shape="compact"):
     t, n = ("I32", "F32", "I64", "F64")[index % 4], index // 4
+    if shape == "long-names":
+        t = t + LONG
     summary = lambda tag, hint, value: {  # noqa: E731
         "tag": tag, "name": tag.rsplit("/", 1)[-1], "hint": hint,
         "data": [{"name": "value", "type": "float64", "value": repr(value)}],
@@ -42,7 +53,7 @@ def state(index, seconds, noise):
     }
 
 
-def write(path, count, factor, seed):
+def write(path, count, factor, seed, shape="compact"):
     rng = random.Random(seed)
     with open(path, "w") as out:
         out.write('{"meta":{"version":{"json":{"string":"1.0.0"}}},')
@@ -53,7 +64,11 @@ def write(path, count, factor, seed):
             if i:
                 out.write(",")
             seconds = 1e-3 * (1 + (i % 97) / 97) * factor * (1 + rng.gauss(0, 0.002))
-            out.write(json.dumps(state(i, seconds, 0.005), separators=(",", ":")))
+            value = state(i, seconds, 0.005, shape)
+            if shape == "padded":
+                out.write(json.dumps(value, indent=12))
+            else:
+                out.write(json.dumps(value, separators=(",", ":")))
         out.write("]}]}\n")
 
 
@@ -72,6 +87,7 @@ def main():
     parser.add_argument("--states", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--out", help="where the inputs go (default: a temporary directory)")
+    parser.add_argument("--shape", choices=["compact", "padded", "long-names"], default="compact")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         directory = args.out or scratch
@@ -80,12 +96,13 @@ def main():
         paths = {side: [] for side in sides}
         for side, factor in sides.items():
             for run in range(args.runs):
-                path = os.path.join(directory, f"{side}{run + 1}.json")
+                path = os.path.join(directory, f"{args.shape}-{side}{run + 1}.json")
                 if not os.path.exists(path):
-                    write(path, args.states, factor, seed=hash((side, run)) & 0xFFFF)
+                    seed = hash((side, run)) & 0xFFFF
+                    write(path, args.states, factor, seed, args.shape)
                 paths[side].append(path)
         largest = max(os.path.getsize(p) for side in paths.values() for p in side) / 2**20
-        print(f"{args.states} states a file, largest input {largest:.0f} MiB")
+        print(f"{args.shape}: {args.states} states a file, largest input {largest:.0f} MiB")
         pair = [args.bin, paths["r"][0], paths["c"][0]]
         seconds, peak = measure(pair)
         print(f"pair: {seconds:.2f} s, peak RSS {peak:.0f} MiB ({peak / largest:.2f}x the largest input)")
