@@ -9,12 +9,7 @@
 /// higher thresholds freed memory stays for reuse until the process exits.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn keep_freed_memory() {
-    use std::ffi::c_int;
-    const M_TRIM_THRESHOLD: c_int = -1;
-    const M_MMAP_THRESHOLD: c_int = -3;
-    unsafe extern "C" {
-        fn mallopt(param: c_int, value: c_int) -> c_int;
-    }
+    use libc::{M_MMAP_THRESHOLD, M_TOP_PAD, M_TRIM_THRESHOLD, c_int, mallopt};
     // SAFETY: `mallopt` is glibc's documented tuning call and these are
     // valid parameters (32 MiB is the largest mmap threshold it takes). It
     // runs before any thread is started; when it fails (returns 0) the
@@ -30,9 +25,6 @@ pub fn keep_freed_memory() {
 /// default is 128 KiB: a 300 MB file's model took 400 `brk` calls).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TOP_PAD: usize = 16 << 20;
-
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-const M_TOP_PAD: std::ffi::c_int = -2;
 
 /// Makes room for about `bytes` of small allocations on this thread's heap
 /// in one step. A thread other than the main one gets its own glibc heap,
@@ -76,12 +68,9 @@ pub const HUGE_COMPARISON: usize = 50_000;
 /// high-water mark.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn release_free_memory() {
-    unsafe extern "C" {
-        fn malloc_trim(pad: usize) -> std::ffi::c_int;
-    }
     // SAFETY: glibc's documented call; it only returns free pages.
     unsafe {
-        malloc_trim(0);
+        libc::malloc_trim(0);
     }
 }
 

@@ -41,7 +41,9 @@ pub fn did_you_mean(suggestions: &[&str]) -> Option<String> {
 /// Lower is closer; `None` is not close. Both names are lowercase.
 fn closeness(wanted: &str, candidate: &str) -> Option<usize> {
     let longest = wanted.chars().count().max(candidate.chars().count());
-    let distance = edit_distance(wanted, candidate);
+    // Optimal string alignment: swapping two neighbours is one edit, so
+    // `slwo` is one edit from `slow`.
+    let distance = strsim::osa_distance(wanted, candidate);
     if distance <= (longest / 3).max(1) {
         return Some(distance);
     }
@@ -52,35 +54,13 @@ fn closeness(wanted: &str, candidate: &str) -> Option<usize> {
     contained.then_some(longest + distance)
 }
 
-/// Edit distance over chars where swapping two neighbours is one edit
-/// (optimal string alignment), so `slwo` is one edit from `slow`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    // rows[i][j]: distance between the first i chars of a and j of b.
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    rows[0] = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let substitution = rows[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = substitution.min(rows[i - 1][j] + 1).min(rows[i][j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = best;
-        }
-    }
-    rows[a.len()][b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn edit_distance_counts_insertions_deletions_and_substitutions() {
+    fn edit_distance_counts_insertions_deletions_substitutions_and_swaps() {
+        let edit_distance = strsim::osa_distance;
         assert_eq!(edit_distance("", ""), 0);
         assert_eq!(edit_distance("abc", ""), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);

@@ -18,7 +18,6 @@ use crate::rendering::table::DisplayMode;
 use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayout};
 
 mod sides;
-mod two_paths;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DisplayArg {
@@ -426,19 +425,10 @@ fn no_color_from_env() -> bool {
 /// Parses the command line. `Err(code)` means the process should exit with
 /// that code (clap already printed help or an error).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<FilterArg>), i32> {
-    let args: Vec<OsString> = args.into_iter().collect();
-    match two_paths::parse_two_paths(&args) {
-        Some(cli) => Ok((cli, Vec::new())),
-        None => parse_with_clap(args),
-    }
-}
-
-fn parse_with_clap(args: Vec<OsString>) -> Result<(Cli, Vec<FilterArg>), i32> {
     let matches = Cli::command()
         .try_get_matches_from(args)
         .map_err(print_clap_message)?;
-    let cli = Cli::from_arg_matches(&matches).map_err(print_clap_message)?;
-    let mut cli = cli;
+    let mut cli = Cli::from_arg_matches(&matches).map_err(print_clap_message)?;
     cli.vs_positions = vs_positions(&matches);
     let filters = ordered_filter_args(&matches);
     Ok((cli, filters))

@@ -15,7 +15,6 @@ mod example;
 mod foreign_data;
 mod gbench;
 mod hostile_inputs;
-mod linking;
 mod messages;
 mod nway;
 mod output_safety;

@@ -5,7 +5,7 @@
 //!
 //! `NVBC_REQUIRE` is a comma-separated list of the names of [`Need`]:
 //! `python3`, `numpy`, `tabulate` (all three: `python`), `shared`,
-//! `strace`, `zsh`, `man`, `static`. `.ci/run` sets `python,shared,static`.
+//! `strace`, `zsh`, `man`. `.ci/run` sets `python,shared`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -24,12 +24,10 @@ pub enum Need {
     Strace,
     Zsh,
     Man,
-    /// An executable linked statically against glibc (build.rs decides).
-    StaticLink,
 }
 
 /// Every need, for the names `NVBC_REQUIRE` may list.
-const NEEDS: [Need; 8] = [
+const NEEDS: [Need; 7] = [
     Need::Python3,
     Need::Numpy,
     Need::Tabulate,
@@ -37,7 +35,6 @@ const NEEDS: [Need; 8] = [
     Need::Strace,
     Need::Zsh,
     Need::Man,
-    Need::StaticLink,
 ];
 
 impl Need {
@@ -50,7 +47,6 @@ impl Need {
             Need::Strace => "strace",
             Need::Zsh => "zsh",
             Need::Man => "man",
-            Need::StaticLink => "static",
         }
     }
 
@@ -89,10 +85,6 @@ impl Need {
             Need::Strace => runs("strace", &["-V"]),
             Need::Zsh => runs("zsh", &["--version"]),
             Need::Man => runs("man", &["--version"]),
-            Need::StaticLink => match env!("NVBENCH_COMPARE_LINKING") {
-                "static" => Ok(()),
-                how => Err(format!("build.rs linked the executable {how}")),
-            },
         }
     }
 }
