@@ -5,7 +5,8 @@
 //!
 //! `NVBC_REQUIRE` is a comma-separated list of the names of [`Need`]:
 //! `python3`, `numpy`, `tabulate` (all three: `python`), `shared`,
-//! `strace`, `zsh`, `man`, `static`. `.ci/run` sets `python,shared,static`.
+//! `strace`, `zsh`, `man`, `static`, `permissions`. `.ci/run` sets
+//! `python,shared,static`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,10 +27,14 @@ pub enum Need {
     Man,
     /// An executable linked statically against glibc (build.rs decides).
     StaticLink,
+    /// File permissions that hold for the binary: the tests do not run as
+    /// root, or `setpriv` can take root's override of them away
+    /// ([`crate::util::permissions_enforced`]).
+    Permissions,
 }
 
 /// Every need, for the names `NVBC_REQUIRE` may list.
-const NEEDS: [Need; 8] = [
+const NEEDS: [Need; 9] = [
     Need::Python3,
     Need::Numpy,
     Need::Tabulate,
@@ -38,6 +43,7 @@ const NEEDS: [Need; 8] = [
     Need::Zsh,
     Need::Man,
     Need::StaticLink,
+    Need::Permissions,
 ];
 
 impl Need {
@@ -51,6 +57,7 @@ impl Need {
             Need::Zsh => "zsh",
             Need::Man => "man",
             Need::StaticLink => "static",
+            Need::Permissions => "permissions",
         }
     }
 
@@ -92,6 +99,11 @@ impl Need {
             Need::StaticLink => match env!("NVBENCH_COMPARE_LINKING") {
                 "static" => Ok(()),
                 how => Err(format!("build.rs linked the executable {how}")),
+            },
+            Need::Permissions => match super::run::running_as_root() {
+                false => Ok(()),
+                true => runs("setpriv", &[super::run::DROP_PERMISSION_OVERRIDES, "true"])
+                    .map_err(|e| format!("running as root, and {e}")),
             },
         }
     }
