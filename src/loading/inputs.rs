@@ -8,6 +8,7 @@ use crate::failure::Failure;
 use crate::loading::anchor::Role;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
 use crate::loading::model::Root;
+use crate::loading::opening::cannot_read;
 use crate::pycompat::oserror::os_error_text;
 use crate::text::path_text::{to_path, to_text};
 use crate::text::printable::printable;
@@ -190,8 +191,7 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
             printable(path)
         )));
     }
-    let bytes = open_input(path)
-        .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
+    let bytes = open_input(path).map_err(|e| Failure::fatal(cannot_read(&e, path)))?;
     let invalid = |reason: String| {
         Failure::fatal(format!(
             "{path}: not a valid NVBench JSON file: {reason}{}",

@@ -554,6 +554,39 @@ fn json_inputs_from_process_substitution_work() {
     assert_eq!(tables(&text), tables(&direct.stdout_text()));
 }
 
+/// A FIFO given as a JSON input (either side, either display) or as the
+/// config: opening it for reading would wait for a writer forever. It is
+/// opened without blocking and refused, naming the file, with no writer.
+#[test]
+fn fifo_inputs_and_configs_are_refused_without_waiting() {
+    let scratch = Scratch::new("regr-fifo-inputs");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let fifo = scratch.join("fifo.json");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.as_ref().is_ok_and(|s| s.success()), "mkfifo: {made:?}");
+    let fifo = fifo.to_str().unwrap();
+    let refused = format!("cannot read {fifo}: it is a FIFO, not a regular file");
+    for (args, exit) in [
+        (vec![fifo, &good], 1),
+        (vec![&good, fifo], 1),
+        (vec!["--display", "gbench", fifo, &good], 2),
+    ] {
+        let outcome = run(&args).timeout(20).go();
+        outcome.assert_clean_exit(exit);
+        assert!(
+            outcome.stderr.contains(&refused),
+            "{args:?}: {}",
+            outcome.stderr
+        );
+    }
+    let outcome = run(&["--config", fifo, &good, &good]).timeout(20).go();
+    outcome.assert_clean_exit(1);
+    assert_eq!(
+        outcome.stdout_text(),
+        format!("failed to read comparison config '{fifo}': a FIFO, not a regular file\n")
+    );
+}
+
 /// Large arrays in parts of the file the comparison never reads (`meta`,
 /// extra device fields) must not multiply memory: 32 MB of `0,` costs
 /// gigabytes as `serde_json::Value`s (about 70 bytes per 2-byte element).

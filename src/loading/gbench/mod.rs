@@ -13,8 +13,8 @@ use serde::de::IgnoredAny;
 
 use crate::failure::Failure;
 use crate::loading::mapped::open_input;
+use crate::loading::opening::cannot_read;
 use crate::loading::scalar::{Scalar, present};
-use crate::pycompat::oserror::os_error_text;
 
 /// Which reader a file is given to (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -279,7 +279,7 @@ fn listing_failure(path: &str) -> Failure {
 /// The failure of [`read_file`], in this tool's words.
 pub fn read_failure(path: &str, error: ReadError) -> Failure {
     match error {
-        ReadError::Io(e) => Failure::fatal(format!("cannot read {}", os_error_text(&e, path))),
+        ReadError::Io(e) => Failure::fatal(cannot_read(&e, path)),
         ReadError::Json(why) => Failure::fatal(format!(
             "{path}: not a valid Google Benchmark JSON file: {why}"
         )),
