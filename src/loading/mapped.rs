@@ -59,12 +59,8 @@ pub fn open_input(path: &str) -> io::Result<InputBytes> {
     Ok(InputBytes::Mapped { registration, map })
 }
 
-/// Everything the file gives until its end. The buffer grows by fallible
-/// reservations (`read_to_end`'s), so an endless input ends in an error.
 fn read_whole(file: &File) -> io::Result<InputBytes> {
-    let mut bytes = Vec::new();
-    io::Read::read_to_end(&mut &*file, &mut bytes)?;
-    Ok(InputBytes::Read(bytes))
+    opening::read_all(file).map(InputBytes::Read)
 }
 
 /// The mapping being parsed on this thread and how much of it was released.

@@ -63,6 +63,24 @@ pub fn cannot_read(error: &io::Error, path: &str) -> String {
     }
 }
 
+/// ENOMEM: no room for a buffer the size of an input, said as the failed
+/// memory map of the same input says it.
+pub fn out_of_memory() -> io::Error {
+    io::Error::from_raw_os_error(libc::ENOMEM)
+}
+
+/// Everything `file` gives until its end. The buffer grows by fallible
+/// reservations (`read_to_end`'s), so an endless or huge input ends in
+/// ENOMEM, not in an aborted allocation.
+pub fn read_all(mut file: &File) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    match io::Read::read_to_end(&mut file, &mut bytes) {
+        Err(error) if error.kind() == io::ErrorKind::OutOfMemory => Err(out_of_memory()),
+        Err(error) => Err(error),
+        Ok(_) => Ok(bytes),
+    }
+}
+
 /// Opens `path` for reading without blocking; the handle and its `fstat`.
 fn open_without_blocking(path: impl AsRef<Path>) -> io::Result<(File, Metadata)> {
     let file = OpenOptions::new()

@@ -1,11 +1,10 @@
 //! Reading a config file: its bytes as Python's `open()` reads them, and
 //! strict UTF-8 decoding, failing with the reference's texts.
 
-use std::io::Read;
 use std::path::Path;
 
 use super::messages;
-use crate::loading::opening::{Input, as_not_regular, open_input};
+use crate::loading::opening::{Input, as_not_regular, open_input, read_all};
 use crate::pycompat::oserror::os_error_text;
 
 pub(super) fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
@@ -25,12 +24,9 @@ fn read_file_like_python(path: &str) -> Result<Vec<u8>, String> {
         Some(refused) => refused.to_string(),
         None => os_error_text(&error, path),
     })?;
-    let (Input::Regular(mut file, _) | Input::Pipe(mut file)) = input;
-    let mut bytes = Vec::new();
+    let (Input::Regular(file, _) | Input::Pipe(file)) = input;
     // Read failures after a successful open carry no file name in Python.
-    file.read_to_end(&mut bytes)
-        .map_err(|error| os_error_text(&error, None))?;
-    Ok(bytes)
+    read_all(&file).map_err(|error| os_error_text(&error, None))
 }
 
 /// Strict UTF-8 decoding; the error text is Python's `UnicodeDecodeError`

@@ -13,7 +13,7 @@ use serde::de::IgnoredAny;
 
 use crate::failure::Failure;
 use crate::loading::mapped::open_input;
-use crate::loading::opening::cannot_read;
+use crate::loading::opening::{cannot_read, out_of_memory};
 use crate::loading::scalar::{Scalar, present};
 
 /// Which reader a file is given to (`--format`).
@@ -236,10 +236,11 @@ fn parse(bytes: &[u8]) -> Result<RawFile, ReadError> {
         Ok(file) => Ok(file),
         Err(error) if crate::pycompat::pyjson::worth_retrying(&error, bytes) => {
             match crate::pycompat::pyjson::python_compatible(bytes) {
-                Some(text) => {
+                Ok(Some(text)) => {
                     serde_json::from_slice(&text).map_err(|_| ReadError::Json(error.to_string()))
                 }
-                None => Err(ReadError::Json(error.to_string())),
+                Ok(None) => Err(ReadError::Json(error.to_string())),
+                Err(_) => Err(ReadError::Io(out_of_memory())),
             }
         }
         Err(error) => Err(ReadError::Json(error.to_string())),
