@@ -33,6 +33,10 @@ const TOP_PAD: usize = 16 << 20;
 /// file was parsed. One block allocated and freed grows it at once; the
 /// freed room stays (see [`keep_freed_memory`]), and its pages are only
 /// touched when used.
+///
+/// Only a speed-up: under an address-space limit (`ulimit -v`) the room
+/// is taken as far as it goes, never by an allocation that aborts the
+/// process when it fails (the file may well need less than the estimate).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn reserve_heap(bytes: usize) {
     // Blocks from 32 MiB up get a mapping of their own, not heap room, so
@@ -42,9 +46,14 @@ pub fn reserve_heap(bytes: usize) {
     if bytes <= TOP_PAD {
         return;
     }
-    let blocks: Vec<Vec<u8>> = (0..bytes.div_ceil(BLOCK))
-        .map(|_| Vec::with_capacity(BLOCK))
-        .collect();
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    for _ in 0..bytes.div_ceil(BLOCK) {
+        let mut block = Vec::new();
+        if blocks.try_reserve(1).is_err() || block.try_reserve_exact(BLOCK).is_err() {
+            break;
+        }
+        blocks.push(block);
+    }
     drop(std::hint::black_box(blocks));
 }
 

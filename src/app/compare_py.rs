@@ -7,8 +7,8 @@ use crate::failure::Failure;
 use crate::loading::gbench::{
     GbenchFile, ReadError, check_schema_version, read_failure, read_file,
 };
+use crate::loading::opening::{self, cannot_read};
 use crate::output::Console;
-use crate::pycompat::oserror::os_error_text;
 use crate::rendering::gbench::{CompareOptions, render_compare_py};
 use crate::settings::Settings;
 
@@ -36,11 +36,9 @@ pub(super) fn run(s: &Settings, o: CompareOptions, console: &mut Console) -> Res
 /// its schema version checked, the baseline first.
 fn read_pair(paths: [&str; 2]) -> Result<[GbenchFile; 2], Failure> {
     for path in paths {
-        if let Err(e) = std::fs::File::open(crate::text::path_text::to_path(path)) {
-            return Err(Failure::Conflict(format!(
-                "cannot read {}",
-                os_error_text(&e, path)
-            )));
+        // Opened without blocking: a FIFO is refused here, not waited on.
+        if let Err(e) = opening::open_input(crate::text::path_text::to_path(path)) {
+            return Err(Failure::Conflict(cannot_read(&e, path)));
         }
     }
     // Both files are parsed at once (the second on the run's helper thread).
@@ -57,9 +55,7 @@ fn read_pair(paths: [&str; 2]) -> Result<[GbenchFile; 2], Failure> {
     let mut files = Vec::with_capacity(2);
     for (path, result) in paths.iter().zip(read) {
         let file = result.map_err(|e| match e {
-            ReadError::Io(e) => {
-                Failure::Conflict(format!("cannot read {}", os_error_text(&e, path)))
-            }
+            ReadError::Io(e) => Failure::Conflict(cannot_read(&e, path)),
             other => read_failure(path, other),
         })?;
         check_schema_version(path, &file)?;

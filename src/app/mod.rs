@@ -542,7 +542,7 @@ impl<'s> Run<'s> {
                     let failed = file.failed;
                     let name = (file.option, file.path.as_str());
                     let fail = |why| format!("{failed}: {why}");
-                    self.outputs.write_chart(name, &file.bytes, fail)?;
+                    self.outputs.write_chart(name, &file.bytes, fail, console)?;
                     (file.saved, stdout)
                 }
             };

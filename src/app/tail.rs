@@ -10,11 +10,12 @@ use crate::failure::Failure;
 use crate::matching::nothing_compared::{Offer, explain, unmatched_filters};
 use crate::output::{Console, Document, Outputs};
 use crate::pycompat::pprint::PyValue;
-use crate::rendering::bulk_debug::bulk_debug_script;
+use crate::rendering::bulk_debug::{Reader, bulk_debug_script};
 use crate::rendering::nway::render_nway_summary;
 use crate::rendering::summary::{render_missing, render_missing_counts, render_summary};
 use crate::rendering::table::DisplayMode;
 use crate::settings::{Layout, Settings};
+use crate::text::path_text::to_text;
 use crate::text::printable::printable;
 
 /// Counts printed before the summary in repetition mode.
@@ -90,7 +91,22 @@ pub(super) fn write_bulk_debug(
     let (Some(destination), Some(rows)) = (&s.outputs.bulk_debug, rows) else {
         return Ok(());
     };
-    outputs.write_bulk_debug(destination, &bulk_debug_script(rows), console)
+    let script = bulk_debug_script(rows, &sample_reader(s.inputs.layout));
+    outputs.write_bulk_debug(destination, &script, console)
+}
+
+/// The reference's sample reader where its output is matched (two files),
+/// ours where it has none to match (`--vs`, N-way). Without a working
+/// directory (removed while running) ours reads from Python's.
+fn sample_reader(layout: Layout) -> Reader {
+    match layout {
+        Layout::Pair => Reader::Reference,
+        Layout::Repetitions | Layout::NWay => Reader::Guarded {
+            base_directory: std::env::current_dir()
+                .map(|dir| to_text(dir.as_os_str()))
+                .unwrap_or_default(),
+        },
+    }
 }
 
 /// After the summary: warnings about filters, the documents, the gate's

@@ -8,6 +8,7 @@ use crate::failure::Failure;
 use crate::loading::anchor::Role;
 use crate::loading::mapped::{open_input, parse_with_release, rewind_release};
 use crate::loading::model::Root;
+use crate::loading::opening::{cannot_read, out_of_memory};
 use crate::pycompat::oserror::os_error_text;
 use crate::text::path_text::{to_path, to_text};
 use crate::text::printable::printable;
@@ -93,14 +94,16 @@ fn first_invalid_utf8(bytes: &[u8]) -> Option<usize> {
 }
 
 /// What Python's `json` accepts and serde_json refuses (`NaN`, duplicate
-/// keys, `-0`) is read as Python reads it; otherwise `error` stands.
+/// keys, `-0`) is read as Python reads it; otherwise `error` stands. No
+/// room for the rewritten copy is an I/O error (ENOMEM).
 fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Result<Root> {
     if !crate::pycompat::pyjson::worth_retrying(&error, bytes) {
         return Err(error);
     }
     match crate::pycompat::pyjson::python_compatible(bytes) {
-        Some(rewritten) => serde_json::from_slice::<Root>(&rewritten).map_err(|_| error),
-        None => Err(error),
+        Ok(Some(rewritten)) => serde_json::from_slice::<Root>(&rewritten).map_err(|_| error),
+        Ok(None) => Err(error),
+        Err(_) => Err(serde_json::Error::io(out_of_memory())),
     }
 }
 
@@ -190,8 +193,7 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
             printable(path)
         )));
     }
-    let bytes = open_input(path)
-        .map_err(|e| Failure::fatal(format!("cannot read {}", os_error_text(&e, path))))?;
+    let bytes = open_input(path).map_err(|e| Failure::fatal(cannot_read(&e, path)))?;
     let invalid = |reason: String| {
         Failure::fatal(format!(
             "{path}: not a valid NVBench JSON file: {reason}{}",
@@ -218,7 +220,13 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
             read_full(bytes)
         })
     })
-    .map_err(|e| invalid(e.to_string()))
+    .map_err(|e| {
+        if e.is_io() {
+            Failure::fatal(cannot_read(&e.into(), path))
+        } else {
+            invalid(e.to_string())
+        }
+    })
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::io;
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 
+use crate::loading::opening::{self, Input};
 use crate::text::path_text::to_path;
 
 /// How far behind the parser pages are released, and in what steps.
@@ -35,14 +36,17 @@ impl AsRef<[u8]> for InputBytes {
     }
 }
 
-/// Maps a regular file (read otherwise: pipes, process substitution).
+/// Maps a regular file; reads a pipe (process substitution) or an empty
+/// regular file (which may be a kernel file whose size says 0). The file
+/// is opened without blocking and a FIFO with a name, a device or a socket
+/// is refused ([`crate::loading::opening`]).
 pub fn open_input(path: &str) -> io::Result<InputBytes> {
-    let file = File::open(to_path(path))?;
-    let metadata = file.metadata()?;
-    if !metadata.is_file() || metadata.len() == 0 {
-        let mut bytes = Vec::new();
-        io::Read::read_to_end(&mut &file, &mut bytes)?;
-        return Ok(InputBytes::Read(bytes));
+    let (file, length) = match opening::open_input(to_path(path))? {
+        Input::Regular(file, metadata) => (file, metadata.len()),
+        Input::Pipe(file) => return read_whole(&file),
+    };
+    if length == 0 {
+        return read_whole(&file);
     }
     // SAFETY: the map is read-only and dropped as soon as the file is parsed.
     // A concurrent truncation of the input raises SIGBUS on the next access
@@ -53,6 +57,10 @@ pub fn open_input(path: &str) -> io::Result<InputBytes> {
     let _ = map.advise(Advice::Sequential);
     let registration = crate::loading::sigbus::register(&map, path);
     Ok(InputBytes::Mapped { registration, map })
+}
+
+fn read_whole(file: &File) -> io::Result<InputBytes> {
+    opening::read_all(file).map(InputBytes::Read)
 }
 
 /// The mapping being parsed on this thread and how much of it was released.

@@ -1,7 +1,8 @@
 //! Loading: takes the paths on the command line, gives parsed NVBench files
 //! (and Google Benchmark files mapped into the same model, [`gbench`]).
 //!
-//! Two files or two directories are paired ([`inputs`]), each file is read
+//! Two files or two directories are paired ([`inputs`]), each file is
+//! opened without blocking and judged by its type ([`opening`]) and read
 //! from a memory map ([`mapped`]) by the fast deserializer ([`fastjson`], with
 //! serde_json behind it) into the serde mirror of the format ([`model`],
 //! [`summaries`]); a state's timing values are extracted on demand
@@ -16,6 +17,7 @@ pub mod identity;
 pub mod inputs;
 pub mod mapped;
 pub mod model;
+pub mod opening;
 pub mod runs;
 pub mod scalar;
 pub mod schema;

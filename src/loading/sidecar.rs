@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 
+use crate::loading::opening;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
 use crate::pycompat::oserror::os_error_text;
 use crate::pycompat::paths::{py_dirname, py_join};
@@ -19,23 +20,20 @@ pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
     resolve_with_stat(json_dir, filename).0
 }
 
-/// What one `stat` of a sidecar said: enough to judge it and to size its
-/// read, so that the stat that found the file is the only one it gets
-/// (there were two more, for the material check and before opening: a
-/// path walk each, for thousands of small files).
+/// What the `stat` that resolved a sidecar said: enough for the material
+/// check (a non-empty file), so that the path walk that found the file is
+/// the only one it gets before it is opened (there was one more for that
+/// check: a path walk each, for thousands of small files). The opened file
+/// is judged and sized again by `fstat`, which walks no path.
 #[derive(Debug, Clone, Copy)]
 struct Stat {
     len: u64,
-    is_dir: bool,
-    is_file: bool,
 }
 
 fn stat(path: &str) -> io::Result<Stat> {
     let metadata = std::fs::metadata(to_path(path))?;
     Ok(Stat {
         len: metadata.len(),
-        is_dir: metadata.is_dir(),
-        is_file: metadata.is_file(),
     })
 }
 
@@ -59,31 +57,19 @@ fn resolve_with_stat(json_dir: &str, filename: &str) -> (String, Option<Stat>) {
     (beside_json, None)
 }
 
-/// Opens a sidecar that must be a regular file: a directory, FIFO or device
-/// is rejected before opening, so nothing blocks or reads forever. `known`
-/// is the path's stat when it has one already.
-fn open_regular_file(path: &str, known: Option<Stat>) -> io::Result<(File, u64)> {
-    let found = match known {
-        Some(found) => found,
-        None => stat(path)?,
-    };
-    if found.is_dir {
-        // EISDIR, as numpy reports for a directory.
-        return Err(io::Error::from_raw_os_error(21));
-    }
-    if !found.is_file {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    Ok((File::open(to_path(path))?, found.len))
+/// Opens a sidecar that must be a regular file, with its length. It is
+/// judged once open ([`opening::open_regular`]): a directory, FIFO or
+/// device is refused without blocking or reading forever, also when the
+/// path changed since the stat that resolved it.
+fn open_regular_file(path: &str) -> io::Result<(File, u64)> {
+    let (file, metadata) = opening::open_regular(to_path(path))?;
+    Ok((file, metadata.len()))
 }
 
 /// Reads all complete little-endian float32 values of a file (a trailing
 /// partial value is ignored, as `numpy.fromfile` does).
 pub fn read_float32_file(path: &str) -> io::Result<Vec<f32>> {
-    let (file, length) = open_regular_file(path, None)?;
+    let (file, length) = open_regular_file(path)?;
     read_float32(&file, length)
 }
 
@@ -218,7 +204,7 @@ impl Sidecar {
         };
         // The length is checked before reading, so a `size` that claims far
         // more values than the file holds allocates nothing.
-        let (file, length) = match open_regular_file(&self.path, self.found) {
+        let (file, length) = match open_regular_file(&self.path) {
             Ok(opened) => opened,
             Err(error) => {
                 warn(read_failure(error));
@@ -315,6 +301,31 @@ mod tests {
         assert_eq!(sidecars.read(), (None, None));
         assert!(
             warnings.borrow()[0].contains("not a regular file"),
+            "{:?}",
+            warnings.borrow()
+        );
+    }
+
+    /// The path was a regular file when it was resolved (and judged
+    /// material) and is a FIFO when it is read: refused once open, no wait.
+    #[test]
+    fn a_sidecar_that_becomes_a_fifo_after_its_stat_is_refused_without_waiting() {
+        let dir = Scratch::new("fifo-swap");
+        let path = dir.write("samples.bin", [0u8; 12]);
+        let timing = Timing {
+            samples: sidecar_ref(&path, 3),
+            frequencies: sidecar_ref(&path, 3),
+            ..Timing::default()
+        };
+        let warnings = RefCell::new(Vec::new());
+        let sidecars = StateSidecars::new(&timing, "", &warnings);
+        assert!(sidecars.are_material());
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.as_ref().is_ok_and(|s| s.success()), "mkfifo: {made:?}");
+        assert_eq!(sidecars.read(), (None, None));
+        assert!(
+            warnings.borrow()[0].contains("a FIFO, not a regular file"),
             "{:?}",
             warnings.borrow()
         );

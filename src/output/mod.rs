@@ -15,6 +15,7 @@ use crate::failure::Failure;
 use crate::loading::model::Root;
 use crate::pycompat::oserror::os_error_text;
 use crate::settings::{Destination, Settings};
+use crate::text::printable::printable;
 use collisions::Collisions;
 
 /// Stdout and stderr of a run. With `--json -` stdout carries the JSON
@@ -66,6 +67,12 @@ impl<'o> Console<'o> {
     pub fn flush(&mut self) {
         let _ = self.stdout.flush();
     }
+
+    /// A warning of the output owner on stderr, after what stdout holds.
+    pub fn warn(&mut self, message: &str) {
+        self.flush();
+        let _ = writeln!(self.stderr, "nvbench-compare: warning: {message}");
+    }
 }
 
 /// A document and where it goes.
@@ -107,7 +114,10 @@ impl Outputs {
                 .write_all(document.text.as_bytes())
                 .map_err(Failure::write),
             Destination::File(path) => {
-                atomic::write_file(path, document.text.as_bytes()).map_err(|e| fail(e, path))
+                let written = atomic::write_file(path, document.text.as_bytes())
+                    .map_err(|e| fail(e, path))?;
+                warn_if_in_place(written, path, console);
+                Ok(())
             }
             Destination::Append(path) => append(path, document.text).map_err(|e| fail(e, path)),
         }
@@ -127,12 +137,14 @@ impl Outputs {
                 .write_all(script.as_bytes())
                 .map_err(Failure::write);
         };
-        atomic::write_file(path, script.as_bytes()).map_err(|e| {
+        let written = atomic::write_file(path, script.as_bytes()).map_err(|e| {
             Failure::reported(format!(
                 "failed to write bulk debug Python output: {}",
                 os_error_text(&e, path)
             ))
-        })
+        })?;
+        warn_if_in_place(written, path, console);
+        Ok(())
     }
 
     /// Writes a chart file (its name checked first against the inputs and
@@ -144,6 +156,7 @@ impl Outputs {
         (option, path): (&str, &str),
         bytes: &[u8],
         failed: impl FnOnce(String) -> String,
+        console: &mut Console,
     ) -> Result<(), Failure> {
         self.collisions.check_chart(option, path)?;
         let target = std::path::Path::new(path);
@@ -154,8 +167,22 @@ impl Outputs {
                 return Err(Failure::Fatal(failed(os_error_text(&e, &shown))));
             }
         }
-        atomic::write_file(target, bytes)
-            .map_err(|e| Failure::Fatal(failed(os_error_text(&e, path))))
+        let written = atomic::write_file(target, bytes)
+            .map_err(|e| Failure::Fatal(failed(os_error_text(&e, path))))?;
+        warn_if_in_place(written, path, console);
+        Ok(())
+    }
+}
+
+/// A file written in place says so: an interruption could have left it
+/// partly written, which a rename never does.
+fn warn_if_in_place(written: atomic::Written, path: &str, console: &mut Console) {
+    if let atomic::Written::InPlace(why) = written {
+        console.warn(&format!(
+            "{} was written in place, not atomically: no temporary file can be created beside it ({})",
+            printable(path),
+            os_error_text(&why, None)
+        ));
     }
 }
 
@@ -183,32 +210,40 @@ fn append(path: &str, text: &str) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn no_outputs() -> Outputs {
+    fn plain_settings() -> Settings {
         let args = ["nvbench-compare", "r.json", "c.json"].map(std::ffi::OsString::from);
         let (cli, filters) = crate::cli::parse(args).unwrap();
         let Ok(crate::cli::Command::Compare(settings)) = crate::cli::into_command(cli, &filters)
         else {
             panic!("not a comparison");
         };
-        Outputs::new(&settings).unwrap()
+        *settings
     }
 
     #[test]
     fn a_chart_gets_its_directories_and_errors_use_python_wording() {
         let dir = crate::testing::Scratch::new("owner");
-        let outputs = no_outputs();
+        let settings = plain_settings();
+        let outputs = Outputs::new(&settings).unwrap();
+        let mut stdout = Vec::new();
+        let mut console = Console::new(&mut stdout, &settings);
         let nested = dir.join("plots/nested/compare.svg");
         let nested = nested.to_str().unwrap();
         let failed = |why: String| format!("failed: {why}");
         outputs
-            .write_chart(("--plot-output", nested), b"<svg/>", failed)
+            .write_chart(("--plot-output", nested), b"<svg/>", failed, &mut console)
             .unwrap();
         assert_eq!(std::fs::read(nested).unwrap(), b"<svg/>");
         let blocker = dir.join("not-a-directory");
         std::fs::write(&blocker, "").unwrap();
         let target = blocker.join("compare.png");
         let error = outputs
-            .write_chart(("--plot-output", target.to_str().unwrap()), b"png", failed)
+            .write_chart(
+                ("--plot-output", target.to_str().unwrap()),
+                b"png",
+                failed,
+                &mut console,
+            )
             .unwrap_err();
         let Failure::Fatal(message) = error else {
             panic!("not fatal: {error:?}");

@@ -9,6 +9,10 @@
 //! turns back into floats) and duplicates are merged through a
 //! `serde_json::Value`, whose ordered map behaves as a Python dict.
 
+use std::collections::TryReserveError;
+
+use serde::Deserialize;
+
 /// The strings the non-standard literals are rewritten into. A NUL byte
 /// starts them: no name NVBench writes holds one.
 const MARKERS: [(&str, &str, f64); 3] = [
@@ -114,20 +118,23 @@ pub fn big_integers_as_markers(text: &str) -> Option<String> {
 }
 
 /// `bytes` rewritten as strict JSON with Python's reading, or `None` when
-/// that changes nothing (the strict parser's error then stands).
-pub fn python_compatible(bytes: &[u8]) -> Option<Vec<u8>> {
-    let literals = rewrite_literals(bytes);
+/// that changes nothing (the strict parser's error then stands). The
+/// rewritten copies are about as large as the file: their room is reserved
+/// up front, and an error says when it cannot be had.
+pub fn python_compatible(bytes: &[u8]) -> Result<Option<Vec<u8>>, TryReserveError> {
+    let literals = rewrite_literals(bytes)?;
     let text = literals.as_deref().unwrap_or(bytes);
-    let merged = merge_duplicate_keys(text);
-    match (merged, literals) {
+    let merged = merge_duplicate_keys(text)?;
+    Ok(match (merged, literals) {
         (Some(merged), _) => Some(merged),
         (None, literals) => literals,
-    }
+    })
 }
 
 /// `NaN`, `Infinity`, `-Infinity` and `-0` outside strings rewritten.
-fn rewrite_literals(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(bytes.len() + 64);
+fn rewrite_literals(bytes: &[u8]) -> Result<Option<Vec<u8>>, TryReserveError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes.len() + 64)?;
     let mut changed = false;
     let mut i = 0;
     while i < bytes.len() {
@@ -171,7 +178,7 @@ fn rewrite_literals(bytes: &[u8]) -> Option<Vec<u8>> {
         out.push(byte);
         i += 1;
     }
-    changed.then_some(out)
+    Ok(changed.then_some(out))
 }
 
 /// A number literal at `start` that Python reads as an infinite float
@@ -256,14 +263,24 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
-/// The document with duplicate keys merged, when it has any.
-fn merge_duplicate_keys(text: &[u8]) -> Option<Vec<u8>> {
+/// The document with duplicate keys merged, when it has any (`None` also
+/// when it is no JSON: the strict parser's error then stands).
+fn merge_duplicate_keys(text: &[u8]) -> Result<Option<Vec<u8>>, TryReserveError> {
     let mut deserializer = serde_json::Deserializer::from_slice(text);
-    let value: serde_json::Value = serde::Deserialize::deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    let merged = serde_json::to_vec(&value).ok()?;
+    let Ok(value) = serde_json::Value::deserialize(&mut deserializer) else {
+        return Ok(None);
+    };
     // Without duplicates the strict parser's error stands.
-    (count_keys(&value) < count_key_tokens(text)).then_some(merged)
+    if deserializer.end().is_err() || count_keys(&value) >= count_key_tokens(text) {
+        return Ok(None);
+    }
+    // About the file's size (less the duplicates; a number may be written
+    // longer), reserved up front where a failure can be reported.
+    let mut merged = Vec::new();
+    merged.try_reserve_exact(text.len())?;
+    Ok(serde_json::to_writer(&mut merged, &value)
+        .ok()
+        .map(|()| merged))
 }
 
 fn count_keys(value: &serde_json::Value) -> usize {
@@ -295,7 +312,9 @@ mod tests {
     use super::*;
 
     fn rewritten(text: &str) -> Option<String> {
-        python_compatible(text.as_bytes()).map(|b| String::from_utf8(b).unwrap())
+        python_compatible(text.as_bytes())
+            .unwrap()
+            .map(|b| String::from_utf8(b).unwrap())
     }
 
     #[test]
@@ -353,7 +372,7 @@ mod tests {
         let text = br#"{"a": 1e309, "b": -1.5e400, "c": 12e3, "d": "x\udcffy\ud800", "e": "\ud83d\ude00", "f": "1e999"}"#;
         let strict = serde_json::from_slice::<serde_json::Value>(text).unwrap_err();
         assert!(worth_retrying(&strict, text), "{strict}");
-        let rewritten = python_compatible(text).unwrap();
+        let rewritten = python_compatible(text).unwrap().unwrap();
         let value: serde_json::Value = serde_json::from_slice(&rewritten).unwrap();
         assert_eq!(
             special_float(value["a"].as_str().unwrap()),

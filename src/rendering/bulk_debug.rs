@@ -6,6 +6,7 @@ use crate::deciding::repetitions::evidence::RunFiles;
 use crate::deciding::report::{AxisEntry, PairNames, SidecarFile, Sidecars, StateRecord};
 use crate::loading::scalar::Scalar;
 use crate::pycompat::pprint::{PyValue, pformat};
+use crate::pycompat::pyfmt::str_repr;
 
 fn scalar_value(value: Option<&Scalar>) -> PyValue {
     match value {
@@ -111,7 +112,9 @@ inf = float(\"inf\")
 
 ";
 
-const FOOTER: &str = "
+/// The reference's reader, byte for byte (the conformance corpus holds
+/// it): `numpy.fromfile` on the name as given.
+const REFERENCE_READER: &str = "
 
 def read_float32(filename, expected_count=None):
     if filename is None:
@@ -123,7 +126,45 @@ def read_float32(filename, expected_count=None):
             f'found {len(values)}'
         )
     return values
+";
 
+/// Our reader, where no reference output is to be matched. A relative
+/// name is taken from the directory nvbench-compare ran in (where it found
+/// the sidecar, beside its JSON file), not from Python's working
+/// directory; the file is opened without blocking and must be a regular
+/// file (a plain open of a FIFO waits for a writer forever).
+const GUARDED_READER: &str = "
+
+import os
+import stat
+
+# The directory nvbench-compare ran in: the file names below are relative
+# to it (each sidecar was found beside its JSON file from there).
+bulk_base_directory = {base_directory}
+
+def read_float32(filename, expected_count=None):
+    if filename is None:
+        return None
+    path = os.path.join(bulk_base_directory, filename)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f'{path!r}: not a regular file')
+        with os.fdopen(fd, 'rb') as file:
+            fd = None
+            values = np.fromfile(file, dtype='<f4')
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if expected_count is not None and len(values) != expected_count:
+        raise ValueError(
+            f'{path!r}: expected {expected_count} float32 values, '
+            f'found {len(values)}'
+        )
+    return values
+";
+
+const FOOTER: &str = "
 def load_bulk_data(row):
     return {
         'reference_samples': read_float32(
@@ -147,10 +188,25 @@ def load_bulk_data(row):
 # NVB-BULK-END
 ";
 
+/// Which `read_float32` the script defines.
+pub enum Reader {
+    /// The reference's, for the two-file comparison it also makes.
+    Reference,
+    /// Ours ([`GUARDED_READER`]), with the directory nvbench-compare ran
+    /// in as text.
+    Guarded { base_directory: String },
+}
+
 /// The whole generated script for the given `bulk_rows` entries.
-pub fn bulk_debug_script(rows: Vec<PyValue>) -> String {
+pub fn bulk_debug_script(rows: Vec<PyValue>, reader: &Reader) -> String {
+    let reader = match reader {
+        Reader::Reference => REFERENCE_READER.to_string(),
+        Reader::Guarded { base_directory } => {
+            GUARDED_READER.replace("{base_directory}", &str_repr(base_directory))
+        }
+    };
     format!(
-        "{HEADER}bulk_rows = {}{FOOTER}",
+        "{HEADER}bulk_rows = {}{reader}{FOOTER}",
         pformat(&PyValue::List(rows))
     )
 }
@@ -209,7 +265,7 @@ mod tests {
 
     #[test]
     fn empty_script_is_complete() {
-        let script = bulk_debug_script(Vec::new());
+        let script = bulk_debug_script(Vec::new(), &Reader::Reference);
         assert!(script.starts_with("# NVB-BULK-BEGIN\n"));
         assert!(script.contains("\nbulk_rows = []\n\ndef read_float32("));
         assert!(script.ends_with("# NVB-BULK-END\n"));

@@ -212,3 +212,117 @@ fn strings_from_input_files_cannot_inject_code() {
     assert!(rows.iter().all(|row| row["benchmark"] == evil_bench));
     assert_eq!(rows[0]["compare_sample_filename"], evil_file);
 }
+
+/// The script of `--vs` (which the reference does not have, so the reader
+/// in it is ours), written to `rows.py` in `dir`.
+fn repetition_script(dir: &Path) {
+    let args = [
+        "--bulk-debug-python",
+        "rows.py",
+        "ref.json",
+        "--vs",
+        "cmp.json",
+    ];
+    let output = run(dir, &args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+/// Runs `driver` in python3 in `dir`, killed after `seconds`: `None` when
+/// it had to be killed, else its stdout (it must succeed).
+fn run_python_within(dir: &Path, driver: &str, seconds: u64) -> Option<String> {
+    use std::io::Read;
+    let mut child = Command::new("python3")
+        .args(["-c", driver])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (mut out, mut err) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "python failed: {err}");
+    Some(out)
+}
+
+/// Our reader takes a relative sidecar name from the directory
+/// nvbench-compare ran in, not from Python's working directory: the script
+/// run from elsewhere loads the same values.
+#[test]
+fn the_repetition_reader_finds_sidecars_from_any_working_directory() {
+    if !require(Need::Numpy) {
+        return;
+    }
+    let dir = case_copy("vs-elsewhere");
+    repetition_script(&dir);
+    let elsewhere = Scratch::new("bulkpy-elsewhere");
+    let script = dir.join("rows.py");
+    let driver = format!(
+        "exec(open({:?}).read())\n\
+         row = next(r for r in bulk_rows if r['compare_sample_filename'])\n\
+         print(row['compare_sample_filename'])\n\
+         print(' '.join(repr(float(v)) for v in load_bulk_data(row)['compare_samples']))\n",
+        script.to_str().unwrap()
+    );
+    let printed = run_python_within(&elsewhere, &driver, 60).expect("python timed out");
+    let (file, values) = printed.split_once('\n').unwrap();
+    assert!(!file.starts_with('/'), "not a relative name: {file}");
+    let expected: Vec<f64> = read_f32(&dir.join(file))
+        .into_iter()
+        .map(f64::from)
+        .collect();
+    let loaded: Vec<f64> = values
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(loaded, expected);
+}
+
+/// A sidecar that is a FIFO: a plain open (numpy.fromfile's) waits for a
+/// writer forever; our reader opens it without blocking and refuses it.
+#[test]
+fn the_repetition_reader_refuses_a_fifo_without_waiting() {
+    if !require(Need::Numpy) {
+        return;
+    }
+    let dir = case_copy("vs-fifo");
+    repetition_script(&dir);
+    let made = Command::new("mkfifo").arg(dir.join("fifo.bin")).status();
+    assert!(made.as_ref().is_ok_and(|s| s.success()), "mkfifo: {made:?}");
+    let elsewhere = Scratch::new("bulkpy-fifo-elsewhere");
+    let driver = format!(
+        "exec(open({:?}).read())\n\
+         row = dict(bulk_rows[0], compare_sample_filename='fifo.bin')\n\
+         try:\n\
+         \x20   load_bulk_data(row)\n\
+         except ValueError as error:\n\
+         \x20   print(error)\n",
+        dir.join("rows.py").to_str().unwrap()
+    );
+    let printed = run_python_within(&elsewhere, &driver, 30).expect("load_bulk_data blocked");
+    let fifo = dir.join("fifo.bin");
+    assert_eq!(
+        printed.trim_end(),
+        format!("'{}': not a regular file", fifo.display())
+    );
+}

@@ -1,13 +1,16 @@
 //! What the output owner guarantees, on the built binary: no output
 //! replaces an input (the config file included) or another output (chart
 //! names chosen during the run included), stdout carries one document
-//! whatever name it goes by, write errors on stdout fail the run, and a
-//! file size limit is an error that leaves the destination as it was.
+//! whatever name it goes by, write errors on stdout fail the run, a file
+//! size limit is an error that leaves the destination as it was, and a file
+//! that cannot be replaced atomically is written in place with a warning.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::util::{BIN, Doc, Scratch, Times, plain_env, run, stderr, stdout};
+use crate::util::{
+    BIN, Doc, Need, Scratch, Times, permissions_enforced, plain_env, require, run, stderr, stdout,
+};
 
 /// A pair `r.json`, `c.json` of one benchmark `x` (axis N = 1, 2) in `dir`.
 fn pair(dir: &Path) {
@@ -209,4 +212,50 @@ fn a_file_size_limit_is_an_error_that_keeps_the_destination() {
         .filter(|name| name.ends_with(".tmp"))
         .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+/// A writable output in a directory where no file can be created cannot be
+/// replaced by a rename: it is written in place, every kind of output,
+/// each with a warning that says the write was not atomic. As root the
+/// binary runs without the capabilities that override permissions.
+#[test]
+fn a_writable_file_in_a_read_only_directory_is_written_in_place_with_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    if !require(Need::Permissions) {
+        return;
+    }
+    let dir = scratch("read-only-dir");
+    let locked = dir.join("locked");
+    let outputs = ["report.json", "summary.md", "rows.py", "chart.svg"];
+    std::fs::create_dir(&locked).unwrap();
+    for name in outputs {
+        std::fs::write(locked.join(name), "earlier\n").unwrap();
+        // Writable by whoever runs the binary, root without its overrides too.
+        std::fs::set_permissions(locked.join(name), std::fs::Permissions::from_mode(0o666))
+            .unwrap();
+    }
+    let set_mode = |mode| std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(mode));
+    set_mode(0o555).unwrap();
+    let out = permissions_enforced(&dir)
+        .args(["--json", "locked/report.json"])
+        .args(["--markdown-summary", "locked/summary.md"])
+        .args(["--bulk-debug-python", "locked/rows.py"])
+        .args(["--plot", "--plot-output", "locked/chart.svg"])
+        .args(["r.json", "c.json"])
+        .output()
+        .unwrap();
+    set_mode(0o755).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for name in outputs {
+        let text = std::fs::read_to_string(locked.join(name)).unwrap();
+        assert!(
+            text.len() > 100 && !text.contains("earlier"),
+            "{name}: {text}"
+        );
+        let warning = format!(
+            "nvbench-compare: warning: locked/{name} was written in place, not atomically: no temporary file can be created beside it ([Errno 13] Permission denied)"
+        );
+        assert!(stderr(&out).contains(&warning), "{name}: {}", stderr(&out));
+    }
+    assert_eq!(crate::util::entries(&locked).len(), outputs.len());
 }

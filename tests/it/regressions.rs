@@ -501,8 +501,51 @@ fn a_sparse_1_gib_json_file_is_a_clean_error() {
     }
 }
 
+/// Address-space limits (`ulimit -v`) that let a 1 GiB input be mapped but
+/// not the tool's own large buffers beside it: the heap room reserved for
+/// the parsed model (30 MiB blocks, taken as far as they go), and the copy
+/// of the file made to read a `NaN` literal as Python does (its size,
+/// reserved up front). Each run is a clean error naming the file, never an
+/// aborted allocation (`memory allocation of N bytes failed`, exit 134).
+#[test]
+fn a_1_gib_input_beside_the_tools_own_buffers_is_a_clean_error_under_a_memory_limit() {
+    let scratch = Scratch::new("regr-oom");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let text = simple_document().to_string();
+    let with_nan = text.replacen("\"meta\":{", "\"meta\":{\"junk\":NaN,", 1);
+    assert_ne!(with_nan, text);
+    let sparse = |name: &str, text: &str| {
+        let path = scratch.write(name, text);
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(1 << 30).unwrap();
+        path
+    };
+    let plain = sparse("plain.json", &text);
+    let nan = sparse("nan.json", &with_nan);
+    let runs = [
+        (
+            &plain,
+            &[1_100_000, 1_150_000, 1_200_000, 1_250_000, 1_300_000][..],
+        ),
+        // The map fits, the copy beside it never does (2 GiB and more).
+        (&nan, &[1_200_000, 1_600_000, 2_000_000][..]),
+    ];
+    for (path, limits) in runs {
+        for &kb in limits {
+            let outcome = run(&[path, &good]).memory_limit_kb(kb).timeout(120).go();
+            outcome.assert_clean_exit(1);
+            assert!(
+                outcome.stderr.contains(path.as_str()),
+                "{kb} KB: {}",
+                outcome.stderr
+            );
+        }
+    }
+}
+
 /// /dev/zero as the reference or compare file: a clean error under a 1 GiB
-/// limit (the reference reads it until memory runs out, too).
+/// limit (the reference reads it until memory runs out); a device is
+/// refused before anything is read.
 #[test]
 fn dev_zero_as_a_json_input_is_a_clean_error() {
     let scratch = Scratch::new("regr-dev-zero-json");
@@ -510,7 +553,13 @@ fn dev_zero_as_a_json_input_is_a_clean_error() {
     for args in [["/dev/zero", good.as_str()], [good.as_str(), "/dev/zero"]] {
         let outcome = run(&args).memory_limit_kb(ONE_GIB_KB).timeout(60).go();
         outcome.assert_clean_exit(1);
-        assert!(outcome.stderr.contains("/dev/zero"), "{}", outcome.stderr);
+        assert!(
+            outcome
+                .stderr
+                .contains("cannot read /dev/zero: it is a character device, not a regular file"),
+            "{}",
+            outcome.stderr
+        );
     }
 }
 
@@ -525,6 +574,41 @@ fn dev_zero_as_the_config_is_a_clean_error() {
         .go();
     outcome.assert_clean_exit(1);
     assert!(outcome.stdout_text().contains("/dev/zero"), "{outcome:?}");
+}
+
+/// An endless pipe (`<(cat /dev/zero)`), which is read, as the input or
+/// as the config under a 1 GiB limit: the buffer grows by fallible
+/// reservations, and the end of memory is a clean error naming the pipe.
+#[test]
+fn an_endless_pipe_is_a_clean_error_under_a_memory_limit() {
+    let scratch = Scratch::new("regr-endless-pipe");
+    let good = scratch.write("good.json", simple_document().to_string());
+    // The config's message goes to stdout, as the reference prints it.
+    let inputs = [
+        ("<(cat /dev/zero) \"$1\"", false),
+        ("--config <(cat /dev/zero) \"$1\" \"$1\"", true),
+    ];
+    for (pipe, on_stdout) in inputs {
+        let script = format!("ulimit -v {ONE_GIB_KB} && exec \"$0\" {pipe}");
+        let output = plain_env(&mut Command::new("bash"))
+            .args(["-c", &script, BIN, &good])
+            .output()
+            .unwrap();
+        let message = if on_stdout {
+            &output.stdout
+        } else {
+            &output.stderr
+        };
+        let text = String::from_utf8_lossy(message);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{pipe}: {stderr}");
+        assert!(!stderr.contains("memory allocation of"), "{stderr}");
+        assert!(
+            text.contains("[Errno 12] Cannot allocate memory"),
+            "{pipe}: {text}"
+        );
+        assert!(text.contains("/dev/fd/"), "{pipe}: {text}");
+    }
 }
 
 /// JSON inputs that are pipes (`<(...)`, as `nvbench-compare <(gunzip -c
@@ -552,6 +636,39 @@ fn json_inputs_from_process_substitution_work() {
     // Same table; only the file names in the version warnings could differ.
     let tables = |s: &str| s[s.find("# bench").unwrap()..].to_string();
     assert_eq!(tables(&text), tables(&direct.stdout_text()));
+}
+
+/// A FIFO given as a JSON input (either side, either display) or as the
+/// config: opening it for reading would wait for a writer forever. It is
+/// opened without blocking and refused, naming the file, with no writer.
+#[test]
+fn fifo_inputs_and_configs_are_refused_without_waiting() {
+    let scratch = Scratch::new("regr-fifo-inputs");
+    let good = scratch.write("good.json", simple_document().to_string());
+    let fifo = scratch.join("fifo.json");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.as_ref().is_ok_and(|s| s.success()), "mkfifo: {made:?}");
+    let fifo = fifo.to_str().unwrap();
+    let refused = format!("cannot read {fifo}: it is a FIFO, not a regular file");
+    for (args, exit) in [
+        (vec![fifo, &good], 1),
+        (vec![&good, fifo], 1),
+        (vec!["--display", "gbench", fifo, &good], 2),
+    ] {
+        let outcome = run(&args).timeout(20).go();
+        outcome.assert_clean_exit(exit);
+        assert!(
+            outcome.stderr.contains(&refused),
+            "{args:?}: {}",
+            outcome.stderr
+        );
+    }
+    let outcome = run(&["--config", fifo, &good, &good]).timeout(20).go();
+    outcome.assert_clean_exit(1);
+    assert_eq!(
+        outcome.stdout_text(),
+        format!("failed to read comparison config '{fifo}': a FIFO, not a regular file\n")
+    );
 }
 
 /// Large arrays in parts of the file the comparison never reads (`meta`,

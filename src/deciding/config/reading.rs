@@ -1,10 +1,10 @@
 //! Reading a config file: its bytes as Python's `open()` reads them, and
 //! strict UTF-8 decoding, failing with the reference's texts.
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::path::Path;
 
 use super::messages;
+use crate::loading::opening::{Input, as_not_regular, open_input, read_all};
 use crate::pycompat::oserror::os_error_text;
 
 pub(super) fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
@@ -14,21 +14,19 @@ pub(super) fn read_config_bytes(path: &str) -> Result<Vec<u8>, String> {
     read_file_like_python(path).map_err(|os_error| messages::read_failed(path, &os_error))
 }
 
-/// Reads the whole file, describing failures the way Python's `OSError` prints.
+/// Reads the whole file, describing failures the way Python's `OSError`
+/// prints. The file is opened without blocking: a FIFO with a name, a
+/// device or a socket is refused (the message names the config already),
+/// a directory fails with EISDIR naming the path, as Python's `open()`
+/// does; a pipe (`--config <(...)`) is read.
 fn read_file_like_python(path: &str) -> Result<Vec<u8>, String> {
-    const EISDIR: i32 = 21;
-    let mut file = File::open(path).map_err(|error| os_error_text(&error, path))?;
-    // Linux lets open(2) succeed on a directory; Python's open() rejects it
-    // right away with EISDIR naming the path, so do the same.
-    if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
-        let error = io::Error::from_raw_os_error(EISDIR);
-        return Err(os_error_text(&error, path));
-    }
-    let mut bytes = Vec::new();
+    let input = open_input(Path::new(path)).map_err(|error| match as_not_regular(&error) {
+        Some(refused) => refused.to_string(),
+        None => os_error_text(&error, path),
+    })?;
+    let (Input::Regular(file, _) | Input::Pipe(file)) = input;
     // Read failures after a successful open carry no file name in Python.
-    file.read_to_end(&mut bytes)
-        .map_err(|error| os_error_text(&error, None))?;
-    Ok(bytes)
+    read_all(&file).map_err(|error| os_error_text(&error, None))
 }
 
 /// Strict UTF-8 decoding; the error text is Python's `UnicodeDecodeError`

@@ -13,8 +13,8 @@ use serde::de::IgnoredAny;
 
 use crate::failure::Failure;
 use crate::loading::mapped::open_input;
+use crate::loading::opening::{cannot_read, out_of_memory};
 use crate::loading::scalar::{Scalar, present};
-use crate::pycompat::oserror::os_error_text;
 
 /// Which reader a file is given to (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -236,10 +236,11 @@ fn parse(bytes: &[u8]) -> Result<RawFile, ReadError> {
         Ok(file) => Ok(file),
         Err(error) if crate::pycompat::pyjson::worth_retrying(&error, bytes) => {
             match crate::pycompat::pyjson::python_compatible(bytes) {
-                Some(text) => {
+                Ok(Some(text)) => {
                     serde_json::from_slice(&text).map_err(|_| ReadError::Json(error.to_string()))
                 }
-                None => Err(ReadError::Json(error.to_string())),
+                Ok(None) => Err(ReadError::Json(error.to_string())),
+                Err(_) => Err(ReadError::Io(out_of_memory())),
             }
         }
         Err(error) => Err(ReadError::Json(error.to_string())),
@@ -279,7 +280,7 @@ fn listing_failure(path: &str) -> Failure {
 /// The failure of [`read_file`], in this tool's words.
 pub fn read_failure(path: &str, error: ReadError) -> Failure {
     match error {
-        ReadError::Io(e) => Failure::fatal(format!("cannot read {}", os_error_text(&e, path))),
+        ReadError::Io(e) => Failure::fatal(cannot_read(&e, path)),
         ReadError::Json(why) => Failure::fatal(format!(
             "{path}: not a valid Google Benchmark JSON file: {why}"
         )),

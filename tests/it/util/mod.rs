@@ -13,5 +13,5 @@ mod testing;
 pub use files::{copy_dir, files_under, project, root};
 pub use nvbench::{Bench, Doc, State, Times};
 pub use require::{Need, announce, require, shared_dir};
-pub use run::{BIN, command, limited, plain_env, run, stderr, stdout};
+pub use run::{BIN, command, limited, permissions_enforced, plain_env, run, stderr, stdout};
 pub use testing::{Scratch, entries, xorshift_step};

@@ -5,7 +5,8 @@
 //!
 //! `NVBC_REQUIRE` is a comma-separated list of the names of [`Need`]:
 //! `python3`, `numpy`, `tabulate` (all three: `python`), `shared`,
-//! `strace`, `zsh`, `man`. `.ci/run` sets `python,shared`.
+//! `strace`, `zsh`, `man`, `permissions`. `.ci/run` sets
+//! `python,shared,permissions`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -24,10 +25,14 @@ pub enum Need {
     Strace,
     Zsh,
     Man,
+    /// File permissions that hold for the binary: the tests do not run as
+    /// root, or `setpriv` can take root's override of them away
+    /// ([`crate::util::permissions_enforced`]).
+    Permissions,
 }
 
 /// Every need, for the names `NVBC_REQUIRE` may list.
-const NEEDS: [Need; 7] = [
+const NEEDS: [Need; 8] = [
     Need::Python3,
     Need::Numpy,
     Need::Tabulate,
@@ -35,6 +40,7 @@ const NEEDS: [Need; 7] = [
     Need::Strace,
     Need::Zsh,
     Need::Man,
+    Need::Permissions,
 ];
 
 impl Need {
@@ -47,6 +53,7 @@ impl Need {
             Need::Strace => "strace",
             Need::Zsh => "zsh",
             Need::Man => "man",
+            Need::Permissions => "permissions",
         }
     }
 
@@ -85,6 +92,11 @@ impl Need {
             Need::Strace => runs("strace", &["-V"]),
             Need::Zsh => runs("zsh", &["--version"]),
             Need::Man => runs("man", &["--version"]),
+            Need::Permissions => match super::run::running_as_root() {
+                false => Ok(()),
+                true => runs("setpriv", &[super::run::DROP_PERMISSION_OVERRIDES, "true"])
+                    .map_err(|e| format!("running as root, and {e}")),
+            },
         }
     }
 }

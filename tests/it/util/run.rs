@@ -42,6 +42,29 @@ pub fn run<S: AsRef<OsStr>>(dir: impl AsRef<Path>, args: &[S]) -> Output {
         .expect("cannot start nvbench-compare")
 }
 
+/// `setpriv`'s option that takes from root the capabilities that override
+/// file permissions (for the program it starts).
+pub const DROP_PERMISSION_OVERRIDES: &str = "--bounding-set=-dac_override,-dac_read_search,-fowner";
+
+pub fn running_as_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The binary, to run in `dir` in the plain environment with file
+/// permissions enforced: as root, through `setpriv` without the overrides
+/// (check `require(Need::Permissions)` first).
+pub fn permissions_enforced(dir: impl AsRef<Path>) -> Command {
+    if !running_as_root() {
+        return command(dir);
+    }
+    let mut command = Command::new("setpriv");
+    plain_env(&mut command)
+        .current_dir(dir)
+        .args([DROP_PERMISSION_OVERRIDES, BIN]);
+    command
+}
+
 /// The stdout of a run as text (invalid UTF-8 replaced).
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
