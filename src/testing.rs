@@ -120,3 +120,18 @@ pub fn xorshift_step(state: &mut u64) -> u64 {
     *state ^= *state << 17;
     *state
 }
+
+/// The shortest of three timed runs of `work`: the tests that check that a
+/// cost grows linearly compare two such times, and the shortest is the
+/// least disturbed by other processes.
+#[allow(dead_code)] // the integration tests include this file without using it
+pub fn fastest_of_three(mut work: impl FnMut()) -> std::time::Duration {
+    (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            work();
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}

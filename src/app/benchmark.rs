@@ -5,6 +5,7 @@
 //! warnings and errors appear where a serial run would print them.
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use crate::deciding::decision::{self, Comparison, Side};
@@ -19,7 +20,7 @@ use crate::failure::Failure;
 use crate::loading::model::{Benchmark, State};
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
-use crate::matching::{self, MatchedState, RunBench, StateMatch};
+use crate::matching::{self, MatchedState, RunBench, RunsByDevice, StateMatch};
 use crate::parallel::map_in_parallel;
 use crate::rendering::axes::{AxisCellCache, aligned_to_axes, axis_cells};
 use crate::rendering::repetitions::{
@@ -44,6 +45,17 @@ impl<'a> BenchPair<'a> {
     /// The first compare run's instance names the benchmark and its axes.
     pub(super) fn bench(&self) -> &'a Benchmark {
         self.compare[0].bench
+    }
+
+    /// The reference and compare runs with their states grouped by device:
+    /// made where the benchmark is prepared and dropped after (held for
+    /// every benchmark of a large file at once, they would cost about 600
+    /// bytes a benchmark).
+    pub(super) fn states_by_device(&self) -> [RunsByDevice<'a>; 2] {
+        [
+            RunsByDevice::of(&self.reference),
+            RunsByDevice::of(&self.compare),
+        ]
     }
 
     /// The states of every run, a measure of what comparing it costs.
@@ -181,8 +193,9 @@ fn side_device_ids(
         return matching::benchmark_device_ids(name, &only.bench.devices, filter, option);
     }
     let mut ids: Vec<i64> = Vec::new();
+    let mut seen = HashSet::new();
     for id in runs.iter().flat_map(|r| &r.bench.devices) {
-        if !ids.contains(id) {
+        if seen.insert(*id) {
             ids.push(*id);
         }
     }
@@ -237,13 +250,14 @@ pub(super) fn prepare_benchmark<'a>(
     check_states(pair).ok()?;
     let groups = s.filters.axis_filter_groups(&pair.bench().name);
     let axis_names = axis_names(pair.bench());
+    let by_device = pair.states_by_device();
     device_pairs
         .into_iter()
         .map(|devices| {
             prepare_pair(
                 s,
                 context,
-                pair,
+                (pair, &by_device),
                 devices,
                 (&groups, &axis_names),
                 resolve_sidecars,
@@ -256,14 +270,14 @@ pub(super) fn prepare_benchmark<'a>(
 pub(super) fn prepare_pair<'a>(
     s: &Settings,
     context: &FileContext,
-    pair: &BenchPair<'a>,
+    (pair, [reference, compare]): (&BenchPair<'a>, &[RunsByDevice<'a>; 2]),
     devices: (i64, i64),
     (groups, axis_names): (&[Vec<AxisFilter>], &[String]),
     resolve_sidecars: bool,
 ) -> Result<PairWork, Failure> {
     let state_match = matching::match_states(
         &pair.bench().name,
-        (&pair.reference, &pair.compare),
+        (reference, compare),
         devices,
         groups,
         s.report_missing,

@@ -39,7 +39,7 @@ use benchmark::{
     prepare_benchmark, prepare_pair, write_table_text,
 };
 use group::{FirstByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
-use sections::{FileContext, device_heading, device_name, find_device};
+use sections::{DevicesById, FileContext, device_heading, device_name};
 pub use tail::report_failure;
 
 /// Runs a comparison, printing on `stdout`; gives the exit status.
@@ -258,8 +258,8 @@ impl<'s> Run<'s> {
                 context: FileContext {
                     ref_path: &baseline[0].run.path,
                     cmp_path: &compare[0].run.path,
-                    ref_devices: &ref_devices,
-                    cmp_devices: &cmp_devices,
+                    ref_devices: DevicesById::new(&ref_devices),
+                    cmp_devices: DevicesById::new(&cmp_devices),
                     candidate: self.current,
                 },
                 reference: bench_runs(baseline)?,
@@ -376,13 +376,18 @@ impl<'s> Run<'s> {
         let axis_names = axis_names(bench);
         let mut prepared = prepared.map(Vec::into_iter);
         let resolve_sidecars = s.resolve_sidecars();
+        // Only when preparing ahead failed: the pairs are prepared here.
+        let mut by_device = None;
         for (pair_index, devices) in device_pairs.into_iter().enumerate() {
             let work = match prepared.as_mut().and_then(Iterator::next) {
                 Some(work) => work,
                 None => prepare_pair(
                     s,
                     context,
-                    pair,
+                    (
+                        pair,
+                        by_device.get_or_insert_with(|| pair.states_by_device()),
+                    ),
                     devices,
                     (&groups, &axis_names),
                     resolve_sidecars,
@@ -449,7 +454,7 @@ impl<'s> Run<'s> {
                 if let Some(key) = chart_keys.as_ref().map(|keys| keys[index]) {
                     let name = key
                         .device
-                        .and_then(|id| find_device(context.cmp_devices, id))
+                        .and_then(|id| context.cmp_devices.get(id))
                         .map(device_name);
                     self.charts.add_row(record, key.filters(pair.groups), name);
                 }
@@ -483,7 +488,9 @@ impl<'s> Run<'s> {
             .map_err(Failure::write)?;
             out.write_all(b"\n\n").map_err(Failure::write)?;
             // As in the reference, an along chart follows a printed table.
-            let cmp_name = find_device(context.cmp_devices, cmp_id)
+            let cmp_name = context
+                .cmp_devices
+                .get(cmp_id)
                 .map(device_name)
                 .unwrap_or_default();
             let events =

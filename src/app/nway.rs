@@ -36,12 +36,20 @@ pub(super) fn write_group_tables(
     charts: &mut Charts,
     out: &mut dyn Write,
 ) -> Result<Vec<ChartEvent>, Failure> {
+    // Each device pair's tables over the candidates, pairs in order of
+    // first appearance: grouped in one pass (a pass over every table for
+    // each pair would be quadratic in the benchmarks).
     let mut keys: Vec<(&str, usize)> = Vec::new();
+    let mut tables_of: HashMap<(&str, usize), Vec<&Collected>> = HashMap::new();
     for table in collected {
         let key = (table.bench.as_str(), table.pair);
-        if !keys.contains(&key) {
-            keys.push(key);
-        }
+        tables_of
+            .entry(key)
+            .or_insert_with(|| {
+                keys.push(key);
+                Vec::new()
+            })
+            .push(table);
     }
     let labels: Vec<String> = s.inputs.sides().map(|side| side.label.clone()).collect();
     let style = NWayStyle {
@@ -63,11 +71,8 @@ pub(super) fn write_group_tables(
             write(&[&not_a_marker(format!("# {}", printable(bench))), "\n\n"])?;
             last_bench = Some(bench);
         }
-        let tables: Vec<&Collected> = collected
-            .iter()
-            .filter(|t| t.bench == bench && t.pair == pair)
-            .collect();
-        let mut states = join_states(reports, &tables, s.inputs.candidates.len());
+        let tables = &tables_of[&(bench, pair)];
+        let mut states = join_states(reports, tables, s.inputs.candidates.len());
         if !states
             .iter()
             .any(|state| state.shown.iter().any(|shown| *shown))

@@ -2,6 +2,7 @@
 //! the `## [id] name` heading of a device pair's table, and the
 //! reference's report of device sections that differ.
 
+use std::collections::HashMap;
 use std::io::Write;
 
 use serde_json::Value;
@@ -35,8 +36,8 @@ pub(crate) fn selected_devices<'a>(
 pub(crate) struct FileContext<'a> {
     pub(crate) ref_path: &'a str,
     pub(crate) cmp_path: &'a str,
-    pub(crate) ref_devices: &'a [&'a Device],
-    pub(crate) cmp_devices: &'a [&'a Device],
+    pub(crate) ref_devices: DevicesById<'a>,
+    pub(crate) cmp_devices: DevicesById<'a>,
     /// The candidate compared with the baseline (its index).
     pub(crate) candidate: usize,
 }
@@ -58,8 +59,8 @@ pub(crate) fn device_names(
     (ref_id, cmp_id): (i64, i64),
 ) -> (Option<String>, Option<String>) {
     (
-        find_device(context.ref_devices, ref_id).and_then(named),
-        find_device(context.cmp_devices, cmp_id).and_then(named),
+        context.ref_devices.get(ref_id).and_then(named),
+        context.cmp_devices.get(cmp_id).and_then(named),
     )
 }
 
@@ -67,8 +68,25 @@ pub(super) fn named(device: &Device) -> Option<String> {
     device.name.as_ref().map(|name| name.py_str())
 }
 
-pub(super) fn find_device<'a>(devices: &[&'a Device], id: i64) -> Option<&'a Device> {
-    devices.iter().copied().find(|d| d.integer_id() == Some(id))
+/// Selected device sections by id: each device pair looks its devices up
+/// (a search of the list per pair would be quadratic in the devices).
+pub(crate) struct DevicesById<'a>(HashMap<i64, &'a Device>);
+
+impl<'a> DevicesById<'a> {
+    pub(crate) fn new(devices: &[&'a Device]) -> DevicesById<'a> {
+        let mut by_id = HashMap::with_capacity(devices.len());
+        for device in devices {
+            if let Some(id) = device.integer_id() {
+                // The first section with an id wins, as a search of the list gives.
+                by_id.entry(id).or_insert(*device);
+            }
+        }
+        DevicesById(by_id)
+    }
+
+    pub(crate) fn get(&self, id: i64) -> Option<&'a Device> {
+        self.0.get(&id).copied()
+    }
 }
 
 /// `## [id] name`, or `## [rid] rname vs. [cid] cname` when the devices differ.
@@ -79,8 +97,8 @@ pub(crate) fn device_heading(
     cmp_id: i64,
 ) -> Result<String, Failure> {
     let (Some(ref_device), Some(cmp_device)) = (
-        find_device(context.ref_devices, ref_id),
-        find_device(context.cmp_devices, cmp_id),
+        context.ref_devices.get(ref_id),
+        context.cmp_devices.get(cmp_id),
     ) else {
         return Err(Failure::reported(format!(
             "benchmark {} references device pair ref={ref_id} cmp={cmp_id}, but device metadata is missing",

@@ -224,11 +224,15 @@ fn nway_sides<'a>(
     }
 }
 
-/// The markdown summary; N-way: a section per candidate, each within its
-/// share of `--max-bytes`.
+/// The markdown summary; N-way: a section per candidate, each within an
+/// equal share of `--max-bytes`.
 fn markdown(s: &Settings, reports: &[Report], gates: &[GateOutcome]) -> Result<String, Failure> {
-    let budget = s.outputs.max_bytes / reports.len().max(1);
+    let parts = reports.len().max(1);
+    let share = s.outputs.max_bytes / parts;
     let mut text = String::new();
+    // The largest of the smallest shares that work, over the sections
+    // that do not fit in theirs.
+    let mut smallest_share = None;
     for (candidate, (report, gate)) in reports.iter().zip(gates).enumerate() {
         let side = &s.inputs.candidates[candidate];
         let compare = if s.inputs.layout == Layout::NWay {
@@ -252,11 +256,19 @@ fn markdown(s: &Settings, reports: &[Report], gates: &[GateOutcome]) -> Result<S
             preset: &s.preset,
             thresholds: &s.thresholds,
         };
-        let part = crate::rendering::markdown::render_markdown(&summary, budget)
-            .map_err(Failure::Fatal)?;
-        text.push_str(&part);
+        match crate::rendering::markdown::render_markdown(&summary, share) {
+            Ok(part) => text.push_str(&part),
+            Err(smallest) => smallest_share = smallest_share.max(Some(smallest)),
+        }
     }
-    Ok(text)
+    match smallest_share {
+        // Every section gets the same share: the budget that works gives
+        // each the share the largest of them needs.
+        Some(smallest) => Err(Failure::Fatal(
+            crate::rendering::markdown::budget_too_small(s.outputs.max_bytes, smallest * parts),
+        )),
+        None => Ok(text),
+    }
 }
 
 /// Prints a failure where the reference prints it (stdout, or stderr when

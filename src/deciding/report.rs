@@ -2,6 +2,7 @@
 //! matched state and, when a machine-readable or gate output needs them,
 //! per-state records, states present on one side only, and geomeans.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use compact_str::CompactString;
@@ -504,33 +505,49 @@ impl MissingItem {
 /// Geometric mean of the center ratios, overall and per benchmark (in
 /// order of first appearance), over states that are not `????`.
 pub fn geomeans(records: &[StateRecord]) -> (Option<f64>, Vec<(String, f64)>) {
-    let mut overall = (0.0f64, 0usize);
-    let mut per_benchmark: Vec<(String, f64, usize)> = Vec::new();
+    let mut overall = LogSum::default();
+    let mut per_benchmark: Vec<(&str, LogSum)> = Vec::new();
+    // Where each benchmark's sum is: a search of the list per record
+    // would be quadratic in the number of benchmarks.
+    let mut position: HashMap<&str, usize> = HashMap::new();
     for record in records {
         let Some(ratio) = record.center_ratio() else {
             continue;
         };
         let log = ratio.ln();
-        overall = (overall.0 + log, overall.1 + 1);
-        match per_benchmark
-            .iter_mut()
-            .find(|(name, _, _)| **name == *record.pair.benchmark)
-        {
-            Some(entry) => {
-                entry.1 += log;
-                entry.2 += 1;
-            }
-            None => per_benchmark.push((record.pair.benchmark.to_string(), log, 1)),
-        }
+        overall.add(log);
+        let name = record.pair.benchmark.as_str();
+        let index = *position.entry(name).or_insert_with(|| {
+            per_benchmark.push((name, LogSum::default()));
+            per_benchmark.len() - 1
+        });
+        per_benchmark[index].1.add(log);
     }
-    let mean = |sum: f64, count: usize| (sum / count as f64).exp();
     (
-        (overall.1 > 0).then(|| mean(overall.0, overall.1)),
+        overall.mean(),
         per_benchmark
             .into_iter()
-            .map(|(name, sum, count)| (name, mean(sum, count)))
+            .filter_map(|(name, sum)| Some((name.to_string(), sum.mean()?)))
             .collect(),
     )
+}
+
+/// A sum of logs and their count: the geometric mean of the values.
+#[derive(Debug, Clone, Copy, Default)]
+struct LogSum {
+    sum: f64,
+    count: usize,
+}
+
+impl LogSum {
+    fn add(&mut self, log: f64) {
+        self.sum += log;
+        self.count += 1;
+    }
+
+    fn mean(self) -> Option<f64> {
+        (self.count > 0).then(|| (self.sum / self.count as f64).exp())
+    }
 }
 
 /// The findings of a whole run.
@@ -659,6 +676,82 @@ mod tests {
     #[test]
     fn rows_hold_two_words_of_cells() {
         assert_eq!(std::mem::size_of::<AxisCells>(), 16);
+    }
+
+    /// A record of `benchmark` whose compare center is `ratio` times the
+    /// reference's.
+    fn record(benchmark: &Arc<PairNames>, ratio: f64) -> StateRecord {
+        use crate::deciding::decision::{Decision, SideNumbers};
+        let side = |time: f64| SideNumbers {
+            interval: None,
+            time: Some(time),
+            noise: None,
+        };
+        let decision = Decision {
+            status: Status::Same,
+            reason: Reason::new(ReasonCode::NoClearGap, ""),
+        };
+        StateRecord {
+            pair: Arc::clone(benchmark),
+            state_key: CompactString::default(),
+            occurrence: 0,
+            occurrence_count: 1,
+            axis_values: RecordAxes::new(Arc::from([]), AxisDisplays::new(&[])),
+            comparison: Comparison::new(side(1.0), side(ratio), decision),
+            displayed: true,
+            sidecars: Sidecars::default(),
+            repetitions: None,
+        }
+    }
+
+    fn benchmark(name: String) -> Arc<PairNames> {
+        Arc::new(PairNames {
+            benchmark: name,
+            reference_json: String::new(),
+            compare_json: String::new(),
+            devices: (0, 0),
+            device_names: (None, None),
+        })
+    }
+
+    #[test]
+    fn geomeans_per_benchmark_in_order_of_first_appearance() {
+        let (a, b) = (benchmark("a".into()), benchmark("b".into()));
+        let records = [
+            record(&b, 2.0),
+            record(&a, 1.0),
+            record(&b, 8.0),
+            record(&a, 4.0),
+        ];
+        let (overall, per_benchmark) = geomeans(&records);
+        assert!((overall.unwrap() - 64f64.powf(0.25)).abs() < 1e-12);
+        let names: Vec<&str> = per_benchmark.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["b", "a"]);
+        assert!((per_benchmark[0].1 - 4.0).abs() < 1e-12);
+        assert!((per_benchmark[1].1 - 2.0).abs() < 1e-12);
+    }
+
+    /// Records of many benchmarks take about as long as as many records of
+    /// one: a search of the benchmarks seen per record (quadratic) took
+    /// hundreds of times as long at this size.
+    #[test]
+    fn geomeans_of_many_benchmarks_take_linear_time() {
+        const RECORDS: usize = 20_000;
+        let one = benchmark("one".into());
+        let together: Vec<StateRecord> = (0..RECORDS).map(|_| record(&one, 1.5)).collect();
+        let spread: Vec<StateRecord> = (0..RECORDS)
+            .map(|i| record(&benchmark(format!("benchmark_{i}")), 1.5))
+            .collect();
+        let fastest = |records: &[StateRecord], benchmarks: usize| {
+            crate::testing::fastest_of_three(|| {
+                assert_eq!(geomeans(records).1.len(), benchmarks);
+            })
+        };
+        let (spread, together) = (fastest(&spread, RECORDS), fastest(&together, 1));
+        assert!(
+            spread < together * 20,
+            "{RECORDS} benchmarks: {spread:?}; one benchmark: {together:?}"
+        );
     }
 
     #[test]

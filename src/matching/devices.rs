@@ -2,6 +2,8 @@
 //! benchmark that `--reference-devices` / `--compare-devices` pick, in filter
 //! order, paired by position.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::failure::Failure;
 use crate::loading::model::Device;
 use crate::matching::filters::DeviceFilter;
@@ -29,7 +31,11 @@ pub fn select_devices<'a>(
         )));
     }
     // The last device with a given id wins, as in a dict built from the list.
-    let find = |id: i64| all.iter().rev().find(|d| d.integer_id() == Some(id));
+    let by_id: HashMap<i64, &Device> = all
+        .iter()
+        .filter_map(|d| Some((d.integer_id()?, d)))
+        .collect();
+    let find = |id: i64| by_id.get(&id).copied();
     let missing: Vec<i64> = ids
         .iter()
         .copied()
@@ -55,10 +61,11 @@ pub fn benchmark_device_ids(
     let Some(ids) = filter else {
         return Ok(devices.to_vec());
     };
+    let listed: HashSet<i64> = devices.iter().copied().collect();
     let missing: Vec<i64> = ids
         .iter()
         .copied()
-        .filter(|id| !devices.contains(id))
+        .filter(|id| !listed.contains(id))
         .collect();
     if !missing.is_empty() {
         return Err(Failure::reported(format!(

@@ -196,18 +196,50 @@ impl<'a> RunBench<'a> {
             state,
         }
     }
+}
+
+/// A side's runs of one benchmark, each run's states grouped by device
+/// once: a device pair takes its own states, where a pass over every state
+/// for each pair would be quadratic in the devices of a benchmark.
+pub struct RunsByDevice<'a>(Vec<RunDevices<'a>>);
+
+impl<'a> RunsByDevice<'a> {
+    pub fn of(runs: &[RunBench<'a>]) -> RunsByDevice<'a> {
+        RunsByDevice(runs.iter().map(|run| RunDevices::of(*run)).collect())
+    }
+}
+
+/// One run's instance of a benchmark and its states by device id, each
+/// device's in file order.
+struct RunDevices<'a> {
+    run: RunBench<'a>,
+    states: HashMap<i64, Vec<&'a State>>,
+}
+
+impl<'a> RunDevices<'a> {
+    fn of(run: RunBench<'a>) -> RunDevices<'a> {
+        let mut states: HashMap<i64, Vec<&'a State>> = HashMap::default();
+        for state in run.bench.states() {
+            // A state whose device is no integer is on no device pair.
+            if let Some(id) = state.device().id() {
+                states.entry(id).or_default().push(state);
+            }
+        }
+        RunDevices { run, states }
+    }
+
+    fn on_device(&self, device: i64) -> &[&'a State] {
+        self.states.get(&device).map_or(&[], Vec::as_slice)
+    }
 
     /// The states on `device` that some filter group selects.
-    fn filtered<'g>(
-        &self,
+    fn filtered<'s>(
+        &'s self,
         device: i64,
-        groups: &'g [Vec<AxisFilter>],
-    ) -> impl Iterator<Item = &'a State> + 'g
-    where
-        'a: 'g,
-    {
-        let states = self.bench.states().iter();
-        states.filter(move |s| s.device().is(device) && matches_any_group(s, groups))
+        groups: &'s [Vec<AxisFilter>],
+    ) -> impl Iterator<Item = &'a State> + 's {
+        let states = self.on_device(device).iter().copied();
+        states.filter(move |s| matches_any_group(s, groups))
     }
 }
 
@@ -217,16 +249,16 @@ impl<'a> RunBench<'a> {
 /// states at its position, and the sides' counts agree. `None` when any
 /// run differs: the general matching decides.
 fn match_in_order<'a>(
-    (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
+    (reference, compare): (&RunsByDevice<'a>, &RunsByDevice<'a>),
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
 ) -> Option<InOrder<'a>> {
-    let (first, other_compare) = compare.split_first()?;
+    let (first, other_compare) = compare.0.split_first()?;
     let first_states: Vec<&'a State> = first.filtered(devices.1, groups).collect();
     let keys: Vec<&'a str> = first_states.iter().map(|s| state_match_key(s)).collect();
     // Each run's states are filtered once: kept when their keys are the
     // first compare run's, key for key.
-    let same_states = |run: &RunBench<'a>, device: i64| -> Option<RunStates<'a>> {
+    let same_states = |run: &RunDevices<'a>, device: i64| -> Option<RunStates<'a>> {
         let mut states = Vec::with_capacity(keys.len());
         for state in run.filtered(device, groups) {
             if keys.get(states.len()) != Some(&state_match_key(state)) {
@@ -235,16 +267,17 @@ fn match_in_order<'a>(
             states.push(state);
         }
         (states.len() == keys.len()).then_some(RunStates {
-            info: run.info,
+            info: run.run.info,
             states,
         })
     };
     let reference_runs: Vec<RunStates<'a>> = reference
+        .0
         .iter()
         .map(|r| same_states(r, devices.0))
         .collect::<Option<_>>()?;
     let mut compare_runs = vec![RunStates {
-        info: first.info,
+        info: first.run.info,
         states: first_states,
     }];
     for run in other_compare {
@@ -374,7 +407,8 @@ struct SideStates<'a> {
 }
 
 impl<'a> SideStates<'a> {
-    fn of(runs: &[RunBench<'a>], device: i64, groups: &[Vec<AxisFilter>]) -> Self {
+    fn of(runs: &RunsByDevice<'a>, device: i64, groups: &[Vec<AxisFilter>]) -> Self {
+        let runs = &runs.0;
         let mut side = SideStates {
             keys: Vec::new(),
             counts: HashMap::default(),
@@ -383,7 +417,7 @@ impl<'a> SideStates<'a> {
         };
         let most_states = runs
             .iter()
-            .map(|r| r.bench.states().len())
+            .map(|r| r.on_device(device).len())
             .max()
             .unwrap_or(0);
         side.counts.reserve(most_states);
@@ -393,8 +427,7 @@ impl<'a> SideStates<'a> {
         for run in runs {
             let mut seen: HashMap<&str, usize> =
                 HashMap::with_capacity_and_hasher(most_states, KeyHash::default());
-            let states = run.bench.states().iter();
-            for state in states.filter(|s| s.device().is(device) && matches_any_group(s, groups)) {
+            for state in run.filtered(device, groups) {
                 let key = state_match_key(state);
                 let occurrence = seen.entry(key).or_insert(0);
                 let id = (key, *occurrence);
@@ -408,7 +441,7 @@ impl<'a> SideStates<'a> {
                     side.order.push(id);
                     Instances::with_capacity(runs.len())
                 });
-                instances.push(run.instance(state));
+                instances.push(run.run.instance(state));
             }
         }
         side
@@ -447,7 +480,7 @@ pub const CHANGED_STATES_HINT: &str = "the set of states changed; --report-missi
 /// it can and lists the rest.
 pub fn match_states<'a>(
     bench_name: &str,
-    (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
+    (reference, compare): (&RunsByDevice<'a>, &RunsByDevice<'a>),
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
     lenient: bool,
@@ -465,7 +498,7 @@ pub fn match_states<'a>(
 /// [`match_states`] through maps of each side's states by key and occurrence.
 fn match_by_key<'a>(
     bench_name: &str,
-    (reference, compare): (&[RunBench<'a>], &[RunBench<'a>]),
+    (reference, compare): (&RunsByDevice<'a>, &RunsByDevice<'a>),
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
     lenient: bool,
@@ -592,12 +625,13 @@ mod tests {
             .collect()
     }
 
-    fn runs<'a>(benches: &'a [Benchmark], infos: &'a [RunInfo]) -> Vec<RunBench<'a>> {
-        benches
+    fn runs<'a>(benches: &'a [Benchmark], infos: &'a [RunInfo]) -> RunsByDevice<'a> {
+        let runs: Vec<RunBench> = benches
             .iter()
             .zip(infos)
             .map(|(bench, info)| RunBench { info, bench })
-            .collect()
+            .collect();
+        RunsByDevice::of(&runs)
     }
 
     fn ids<'a>(matched: &[MatchedState<'a>]) -> Vec<(&'a str, u32, usize, usize)> {
@@ -719,6 +753,47 @@ mod tests {
         let once = [bench(&["a"])];
         let (r, c) = (runs(&twice, &infos), runs(&once, &infos));
         assert!(match_states("b", (&r, &c), (0, 0), &[vec![]], false).is_err());
+    }
+
+    /// A benchmark with a state on each device `device_of` gives.
+    fn on_devices(states: usize, device_of: fn(usize) -> usize) -> Benchmark {
+        let states: Vec<serde_json::Value> = (0..states)
+            .map(|i| {
+                let device = device_of(i);
+                serde_json::json!({"name": format!("Device={device} k={i}"), "device": device})
+            })
+            .collect();
+        let value = serde_json::json!({"name": "b", "devices": [], "states": states});
+        serde_json::from_value(value).unwrap()
+    }
+
+    /// Matching the states of every device pair of a benchmark on many
+    /// devices takes about as long as matching as many states on one
+    /// device: a pass over every state for each pair (quadratic) took
+    /// hundreds of times as long at this size.
+    #[test]
+    fn states_on_many_devices_are_matched_in_linear_time() {
+        const STATES: usize = 10_000;
+        let (spread, together) = (on_devices(STATES, |i| i), on_devices(STATES, |_| 0));
+        let infos = infos();
+        let fastest = |bench: &Benchmark, devices: usize| {
+            crate::testing::fastest_of_three(|| {
+                let runs = runs(std::slice::from_ref(bench), &infos);
+                let matched: usize = (0..devices as i64)
+                    .map(|device| {
+                        let pair = (device, device);
+                        let found = match_states("b", (&runs, &runs), pair, &[vec![]], false);
+                        found.unwrap().matched.len()
+                    })
+                    .sum();
+                assert_eq!(matched, STATES);
+            })
+        };
+        let (spread, together) = (fastest(&spread, STATES), fastest(&together, 1));
+        assert!(
+            spread < together * 20,
+            "{STATES} devices: {spread:?}; one device: {together:?}"
+        );
     }
 
     /// What each matched state holds: two pointers a run instance, one

@@ -1,7 +1,7 @@
 //! `--markdown-summary`: a report for `$GITHUB_STEP_SUMMARY` and PR
 //! comments. What was decided comes first (the gate verdict, the inputs,
-//! preset, thresholds and tool version), then the counts, then
-//! SLOW/FAST/????/NEW-DROPPED/AMBG rows, then SAME rows collapsed in
+//! preset, thresholds and tool version), then the counts and geomeans,
+//! then SLOW/FAST/????/NEW-DROPPED/AMBG rows, then SAME rows collapsed in
 //! `<details>`; the whole text stays within a byte budget by dropping the
 //! least important rows (see `markdown_budget`), with a note saying so.
 
@@ -20,14 +20,19 @@ use crate::text::printable::printable;
 /// GitHub's limit for a job summary.
 pub const DEFAULT_MAX_BYTES: usize = 1024 * 1024;
 
-/// Status sections in order of importance (the NEW / DROPPED list comes
-/// after `????`): the last is cut first.
-const MORE_IMPORTANT: [(Status, &str); 3] = [
-    (Status::Slow, "SLOW"),
-    (Status::Fast, "FAST"),
-    (Status::Unknown, "????"),
+/// Status sections and their importance (lower is cut later): the rows a
+/// gate decides on (SLOW, FAST, ????, then NEW / DROPPED), then the
+/// geomean of each benchmark, then AMBG and SAME rows. The geomeans come
+/// first in the document, under the counts.
+const MORE_IMPORTANT: [(Status, &str, usize); 3] = [
+    (Status::Slow, "SLOW", 0),
+    (Status::Fast, "FAST", 1),
+    (Status::Unknown, "????", 2),
 ];
-const LESS_IMPORTANT: [(Status, &str); 2] = [(Status::Undecided, "AMBG"), (Status::Same, "SAME")];
+const MISSING_RANK: usize = 3;
+const GEOMEAN_RANK: usize = 4;
+const LESS_IMPORTANT: [(Status, &str, usize); 2] =
+    [(Status::Undecided, "AMBG", 5), (Status::Same, "SAME", 6)];
 
 /// What the summary is about.
 pub struct Summary<'a> {
@@ -155,7 +160,8 @@ fn decision(summary: &Summary) -> String {
     out
 }
 
-fn counts(report: &Report) -> String {
+/// The counts and the geomean of every state.
+fn counts(report: &Report, overall: Option<f64>) -> String {
     let t = &report.tally;
     let mut out = String::from("| Total | SAME | FAST | SLOW | AMBG | ???? | NEW | DROPPED |\n");
     out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -171,25 +177,40 @@ fn counts(report: &Report) -> String {
         report.count_missing(Presence::New),
         report.count_missing(Presence::Dropped)
     );
-    let (overall, per_benchmark) = geomeans(&report.records);
     let _ = writeln!(
         out,
         "Geomean of compare/reference time (states that are not ????): {}\n",
         ratio_text(overall)
     );
-    if per_benchmark.len() > 1 {
-        out.push_str("| Benchmark | Geomean ratio |\n|---|---:|\n");
-        for (name, ratio) in per_benchmark {
-            let _ = writeln!(
-                out,
-                "| {} | {} |",
-                name_cell(&name),
-                ratio_text(Some(ratio))
-            );
-        }
-        out.push('\n');
-    }
     out
+}
+
+/// The geomean of each benchmark, when there are several: a table whose
+/// most regressed rows are kept first.
+fn geomean_section(per_benchmark: &[(String, f64)]) -> Option<RowSection> {
+    if per_benchmark.len() < 2 {
+        return None;
+    }
+    let count = per_benchmark.len();
+    let mut most_regressed_first: Vec<usize> = (0..count).collect();
+    // Stable: equal ratios keep the order of the table.
+    most_regressed_first.sort_by(|&a, &b| per_benchmark[b].1.total_cmp(&per_benchmark[a].1));
+    let open = "| Benchmark | Geomean ratio |\n|---|---:|\n".to_string();
+    let close = "\n".to_string();
+    Some(RowSection {
+        collapsed: format!("{open}{}{close}", omitted_geomeans(count)),
+        open,
+        rows: per_benchmark
+            .iter()
+            .map(|(name, ratio)| {
+                format!("| {} | {} |\n", name_cell(name), ratio_text(Some(*ratio)))
+            })
+            .collect(),
+        keep_first: Some(most_regressed_first),
+        close,
+        omitted_note: omitted_geomeans,
+        rank: GEOMEAN_RANK,
+    })
 }
 
 fn next_steps(report: &Report) -> String {
@@ -253,12 +274,21 @@ fn omitted_rows(omitted: usize) -> String {
     format!("\n_{omitted} row(s) omitted to keep this summary within --max-bytes._\n")
 }
 
+fn omitted_geomeans(omitted: usize) -> String {
+    format!(
+        "\n_{omitted} row(s) omitted to keep this summary within --max-bytes; the most regressed benchmarks are kept._\n"
+    )
+}
+
 fn omitted_items(omitted: usize) -> String {
     format!("\n_{omitted} item(s) omitted to keep this summary within --max-bytes._\n")
 }
 
 /// A status section: a table, collapsed in `<details>` for SAME.
-fn status_section(report: &Report, status: Status, label: &str) -> Option<RowSection> {
+fn status_section(
+    report: &Report,
+    (status, label, rank): (Status, &str, usize),
+) -> Option<RowSection> {
     let rows: Vec<String> = report
         .records
         .iter()
@@ -283,9 +313,11 @@ fn status_section(report: &Report, status: Status, label: &str) -> Option<RowSec
     Some(RowSection {
         open,
         rows,
+        keep_first: None,
         close,
         collapsed: format!("### {label} ({count})\n{}\n", omitted_rows(count)),
         omitted_note: omitted_rows,
+        rank,
     })
 }
 
@@ -301,23 +333,23 @@ fn missing_section(report: &Report) -> Option<RowSection> {
             .iter()
             .map(|item| format!("- {}\n", code_span(&item.describe())))
             .collect(),
+        keep_first: None,
         close: "\n".to_string(),
         collapsed: format!("### NEW / DROPPED ({count})\n{}\n", omitted_items(count)),
         omitted_note: omitted_items,
+        rank: MISSING_RANK,
     })
 }
 
 fn document(summary: &Summary) -> Document {
     let report = summary.report;
-    let sections = MORE_IMPORTANT
-        .iter()
-        .map(|(status, label)| status_section(report, *status, label))
+    let (overall, per_benchmark) = geomeans(&report.records);
+    let status = |section: &(Status, &str, usize)| status_section(report, *section);
+    // In document order.
+    let sections = std::iter::once(geomean_section(&per_benchmark))
+        .chain(MORE_IMPORTANT.iter().map(status))
         .chain(std::iter::once(missing_section(report)))
-        .chain(
-            LESS_IMPORTANT
-                .iter()
-                .map(|(status, label)| status_section(report, *status, label)),
-        )
+        .chain(LESS_IMPORTANT.iter().map(status))
         .flatten()
         .collect();
     Document {
@@ -328,7 +360,7 @@ fn document(summary: &Summary) -> Document {
                 .as_deref()
                 .map_or_else(String::new, |s| format!(": {}", prose(s))),
             decision(summary),
-            counts(report)
+            counts(report, overall)
         ),
         sections,
         tail: next_steps(report),
@@ -336,14 +368,17 @@ fn document(summary: &Summary) -> Document {
 }
 
 /// The markdown summary, at most `max_bytes` long: whole when it fits,
-/// else without the least important rows. `Err` says that the budget is
-/// too small even without any row, and the smallest that works.
-pub fn render_markdown(summary: &Summary, max_bytes: usize) -> Result<String, String> {
-    document(summary).fit(max_bytes).map_err(|smallest| {
-        format!(
-            "--max-bytes {max_bytes} is too small for this markdown summary: the smallest that works is {smallest} bytes"
-        )
-    })
+/// else without the least important rows. `Err` gives the smallest budget
+/// that works, when even the summary without any row is too long.
+pub fn render_markdown(summary: &Summary, max_bytes: usize) -> Result<String, usize> {
+    document(summary).fit(max_bytes)
+}
+
+/// The error of a `--max-bytes` below `smallest`, the smallest that works.
+pub fn budget_too_small(max_bytes: usize, smallest: usize) -> String {
+    format!(
+        "--max-bytes {max_bytes} is too small for this markdown summary: the smallest that works is {smallest} bytes"
+    )
 }
 
 #[cfg(test)]
@@ -443,9 +478,9 @@ mod tests {
         let t = crate::deciding::config::resolve(None, None).unwrap().1;
         let summary = summary_of(&report, &gate, &t);
         let full = render_markdown(&summary, DEFAULT_MAX_BYTES).unwrap();
-        let error = render_markdown(&summary, 10).unwrap_err();
+        assert_eq!(render_markdown(&summary, 10), Err(full.len()));
         assert_eq!(
-            error,
+            budget_too_small(10, full.len()),
             format!(
                 "--max-bytes 10 is too small for this markdown summary: the smallest that works is {} bytes",
                 full.len()

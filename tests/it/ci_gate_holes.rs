@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-use crate::util::{Doc, Scratch, Times, stderr, stdout};
+use crate::util::{Bench, Doc, Scratch, State, Times, stderr, stdout};
 
 fn scratch(name: &str) -> Scratch {
     Scratch::new(&format!("holes-{name}"))
@@ -452,4 +452,127 @@ fn the_json_report_carries_the_gate_result() {
         report["gate"]["nothing_compared"],
         "both directories are empty (no non-empty .json file in either)"
     );
+}
+
+/// `ref.json` and `cmp.json` with 300 benchmarks of one state each: three
+/// of them (`slow_17`, `slow_42`, `slow_99`) twice as slow in the compare
+/// file, the others a hair slower, by up to 0.09%.
+fn many_benchmarks(name: &str) -> Scratch {
+    let dir = scratch(name);
+    let times = |seconds: f64| {
+        Times::around(seconds, [0.999, 0.9995, 1.0005])
+            .mean(seconds)
+            .max(seconds * 1.001)
+            .iqr(0.001)
+            .clock(1.5e9)
+    };
+    let file = |compare: bool| {
+        let mut doc = Doc::new().device(0, "Test GPU");
+        for i in 0..300 {
+            let slow = [17, 42, 99].contains(&i);
+            let name = if slow {
+                format!("slow_{i}")
+            } else {
+                format!("bench_{i}")
+            };
+            let seconds = match (compare, slow) {
+                (false, _) => 1e-3,
+                (true, true) => 2e-3,
+                (true, false) => 1e-3 * (1.0 + (i % 10) as f64 * 1e-4),
+            };
+            let state = State::on(0).at("N", 1).times(times(seconds));
+            doc = doc.bench(Bench::new(&name).axis("N", "int64").state(state));
+        }
+        doc.json()
+    };
+    write(&dir, "ref.json", &file(false));
+    write(&dir, "cmp.json", &file(true));
+    dir
+}
+
+/// A row of the markdown's per-benchmark geomean table: `(benchmark, ratio)`.
+fn geomean_row(line: &str) -> Option<(String, f64)> {
+    let rest = line.strip_prefix("| `")?;
+    let (name, rest) = rest.split_once("` | ")?;
+    let ratio = rest.split(' ').next()?.parse().ok()?;
+    rest.ends_with("%) |").then(|| (name.to_string(), ratio))
+}
+
+fn geomean_rows(markdown: &str) -> Vec<(String, f64)> {
+    markdown.lines().filter_map(geomean_row).collect()
+}
+
+/// A summary of many benchmarks under a budget smaller than their geomean
+/// table: the table is cut, its most regressed rows kept, the SLOW rows
+/// whole, and the run exits as the gate says, not with an error.
+#[test]
+fn a_geomean_table_over_the_budget_is_cut_not_an_error() {
+    let dir = many_benchmarks("many-benchmarks");
+    let summary = |budget: Option<&str>| {
+        let mut args = vec!["--fail-on", "slow", "--markdown-summary", "summary.md"];
+        if let Some(budget) = budget {
+            args.extend(["--max-bytes", budget]);
+        }
+        args.extend(["ref.json", "cmp.json"]);
+        let out = run(&dir, &args);
+        let text = std::fs::read_to_string(dir.join("summary.md"))
+            .unwrap_or_else(|_| panic!("no summary: {}", stderr(&out)));
+        std::fs::remove_file(dir.join("summary.md")).unwrap();
+        (out.status.code(), text)
+    };
+    let (code, full) = summary(None);
+    assert_eq!(code, Some(3));
+    let all = geomean_rows(&full);
+    assert_eq!(all.len(), 300, "{full}");
+    let table_len: usize = full
+        .lines()
+        .filter(|line| geomean_row(line).is_some())
+        .map(str::len)
+        .sum();
+    let budget = 4096;
+    assert!(
+        table_len > budget,
+        "the geomean table alone is over the budget"
+    );
+    let (cut_code, cut) = summary(Some(&budget.to_string()));
+    assert_eq!(cut_code, code, "the gate's exit, as without a budget");
+    assert!(cut.len() <= budget, "{} bytes", cut.len());
+    assert_whole_rows(&cut);
+    assert!(
+        cut.contains("**Gate: failed** (`--fail-on slow`): 3 slow"),
+        "{cut}"
+    );
+    // The SLOW rows are kept before the geomeans of each benchmark.
+    assert!(cut.contains("### SLOW (3)\n"), "{cut}");
+    assert_eq!(
+        cut.matches("| clear_gap_confirmed_by_summary_cycles |")
+            .count(),
+        3
+    );
+    let kept = geomean_rows(&cut);
+    let omitted = all.len() - kept.len();
+    assert!(kept.len() >= 3 && omitted > 0, "{cut}");
+    assert!(
+        cut.contains(&format!("\n_{omitted} row(s) omitted to keep this summary within --max-bytes; the most regressed benchmarks are kept._\n")),
+        "{cut}"
+    );
+    // The kept rows are the most regressed, in the table's order.
+    let lowest_kept = kept.iter().map(|(_, r)| *r).fold(f64::INFINITY, f64::min);
+    let highest_omitted = all
+        .iter()
+        .filter(|row| !kept.contains(row))
+        .map(|(_, r)| *r)
+        .fold(0.0, f64::max);
+    assert!(
+        lowest_kept >= highest_omitted,
+        "{lowest_kept} < {highest_omitted}"
+    );
+    for slow in ["slow_17", "slow_42", "slow_99"] {
+        assert!(
+            kept.iter().any(|(name, _)| name == slow),
+            "{slow}: {kept:?}"
+        );
+    }
+    let in_table_order: Vec<&(String, f64)> = all.iter().filter(|row| kept.contains(row)).collect();
+    assert_eq!(in_table_order, kept.iter().collect::<Vec<_>>());
 }

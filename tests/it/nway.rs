@@ -311,6 +311,55 @@ fn the_markdown_summary_has_a_section_per_candidate() {
     assert!(!text[a..b].contains("**Gate: failed**"), "{text}");
 }
 
+/// N-way, every candidate's section gets an equal share of `--max-bytes`:
+/// a budget too small names the whole budget that works, and it does.
+#[test]
+fn a_budget_too_small_names_the_total_that_works() {
+    let dir = scratch("markdown-budget");
+    groups(&dir);
+    let with_budget = |budget: usize| {
+        let options = [
+            "--markdown-summary",
+            "-",
+            "--fail-on",
+            "slow",
+            "--max-bytes",
+        ];
+        let mut args: Vec<String> = options.map(String::from).to_vec();
+        args.push(budget.to_string());
+        args.extend(nway_args(&["a", "b"]));
+        run(&dir, &args)
+    };
+    let smallest_said = |out: &Output| -> usize {
+        let error = stderr(out);
+        assert_eq!(out.status.code(), Some(1), "{error}");
+        error
+            .split("the smallest that works is ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no smallest size in {error}"))
+    };
+    let smallest = smallest_said(&with_budget(100));
+    let fits = with_budget(smallest);
+    assert_eq!(fits.status.code(), Some(3), "{}", stderr(&fits));
+    let text = stdout(&fits);
+    let markdown = &text[text
+        .find("## nvbench-compare: a vs main")
+        .expect("a's section")..];
+    assert!(
+        markdown.len() <= smallest,
+        "{} > {smallest}",
+        markdown.len()
+    );
+    assert!(
+        markdown.contains("## nvbench-compare: b vs main"),
+        "{markdown}"
+    );
+    // One byte less is too small, and says the same size.
+    assert_eq!(smallest_said(&with_budget(smallest - 1)), smallest);
+}
+
 #[test]
 fn the_gate_looks_at_every_candidate_or_the_one_named() {
     let dir = scratch("gate");
