@@ -11,6 +11,7 @@ pub mod app;
 pub mod cli;
 pub mod deciding;
 pub mod failure;
+pub mod fast_paths;
 pub mod loading;
 pub mod matching;
 pub mod memory;

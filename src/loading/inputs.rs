@@ -121,7 +121,11 @@ fn pre_1_0_hint(reason: &str) -> &'static str {
 /// The full reader: the fast deserializer, then serde_json (with Python's
 /// leniencies) for whatever it gives up on, which decides the error message.
 pub fn read_full(bytes: &[u8]) -> serde_json::Result<Root> {
-    crate::loading::fastjson::from_slice::<Root>(bytes).or_else(|_| {
+    let fast = match crate::fast_paths::simple_paths() {
+        true => Err(()),
+        false => crate::loading::fastjson::from_slice::<Root>(bytes).map_err(|_| ()),
+    };
+    fast.or_else(|()| {
         // serde_json decides everything the fast path gave up on,
         // including the error message.
         rewind_release();
@@ -209,6 +213,12 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
     // The model takes about a fifth of the file's size.
     crate::memory::reserve_heap(bytes.as_ref().len() / 5);
     parse_with_release(&bytes, |bytes| {
+        if crate::fast_paths::simple_paths() {
+            if let Role::First(anchor) = role {
+                anchor.finish();
+            }
+            return read_full(bytes);
+        }
         let read = crate::loading::schema::read_anchored(bytes, role);
         if let Role::First(anchor) = role {
             // The full reader below publishes nothing.

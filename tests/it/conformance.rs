@@ -15,6 +15,7 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use crate::util::{Need, Scratch, announce, copy_dir, files_under, project, require, shared_dir};
+use nvbench_compare::fast_paths::SIMPLE_PATHS_VARIABLE;
 
 /// Cases whose feature has not landed yet, by directory name. Later issues
 /// empty this list; a listed case that starts passing fails the test so the
@@ -28,6 +29,13 @@ const SHARED_CORPORA: &[&str] = &[
     // Google Benchmark's compare.py, under `--display gbench`.
     "conformance/gbench",
 ];
+
+/// Which paths the binary takes (see `nvbench_compare::fast_paths`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Paths {
+    Fast,
+    Simple,
+}
 
 /// Parallel cases per corpus (the shared runner's default is up to 4).
 const WORKERS: usize = 4;
@@ -80,8 +88,11 @@ fn prepare(case: &Path, work: &Path) {
 }
 
 /// The shared runner's environment: no display or color settings, 80 columns.
-fn runner_command(work: &Path) -> Command {
+fn runner_command(work: &Path, paths: Paths) -> Command {
     let mut command = crate::util::command(work);
+    if paths == Paths::Simple {
+        command.env(SIMPLE_PATHS_VARIABLE, "1");
+    }
     for name in [
         "DISPLAY",
         "WAYLAND_DISPLAY",
@@ -100,7 +111,7 @@ fn runner_command(work: &Path) -> Command {
 }
 
 /// Runs one case in `scratch/NAME/case`; `Err` describes every mismatch.
-fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
+fn run_case(case: &Path, scratch: &Path, paths: Paths) -> Result<(), String> {
     let name = case.file_name().unwrap().to_string_lossy().to_string();
     let work = scratch.join(&name).join("case");
     prepare(case, &work);
@@ -110,7 +121,7 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
         .lines()
         .map(|line| line.replace("{CASE}", &work_text))
         .collect();
-    let output = runner_command(&work)
+    let output = runner_command(&work, paths)
         .args(&args)
         .output()
         .map_err(|e| format!("cannot run the binary: {e}"))?;
@@ -177,7 +188,11 @@ fn run_case(case: &Path, scratch: &Path) -> Result<(), String> {
 
 /// Runs every case of `cases` (named `label` in messages) and announces
 /// the tally; returns the failures.
-fn run_corpus(label: &str, cases: &[PathBuf]) -> Vec<(PathBuf, String)> {
+fn run_corpus(label: &str, cases: &[PathBuf], paths: Paths) -> Vec<(PathBuf, String)> {
+    let label = match paths {
+        Paths::Fast => label.to_string(),
+        Paths::Simple => format!("{label} (simple paths)"),
+    };
     let slug: String = label
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
@@ -192,7 +207,7 @@ fn run_corpus(label: &str, cases: &[PathBuf]) -> Vec<(PathBuf, String)> {
                     let Some(case) = queue.lock().unwrap().pop() else {
                         break;
                     };
-                    if let Err(problem) = run_case(&case, &scratch) {
+                    if let Err(problem) = run_case(&case, &scratch, paths) {
                         failures.lock().unwrap().push((case, problem));
                     }
                 }
@@ -240,13 +255,22 @@ fn assert_conforms(cases: &[PathBuf], failures: &[(PathBuf, String)]) {
 
 #[test]
 fn project_corpus_matches_the_reference() {
+    project_corpus(Paths::Fast);
+}
+
+#[test]
+fn project_corpus_matches_the_reference_on_the_simple_paths() {
+    project_corpus(Paths::Simple);
+}
+
+fn project_corpus(paths: Paths) {
     let cases = cases_in(&project("testdata/conformance/cases"));
     assert!(
         cases.len() >= 190,
         "testdata/conformance/cases is incomplete: {} cases",
         cases.len()
     );
-    let failures = run_corpus("testdata/conformance/cases", &cases);
+    let failures = run_corpus("testdata/conformance/cases", &cases, paths);
     assert_conforms(&cases, &failures);
 }
 
@@ -254,6 +278,15 @@ fn project_corpus_matches_the_reference() {
 /// files from other repositories); they run whenever they are present.
 #[test]
 fn shared_corpora_match_the_reference_when_present() {
+    shared_corpora(Paths::Fast);
+}
+
+#[test]
+fn shared_corpora_match_the_reference_on_the_simple_paths() {
+    shared_corpora(Paths::Simple);
+}
+
+fn shared_corpora(paths: Paths) {
     if !require(Need::Shared) {
         return;
     }
@@ -268,7 +301,7 @@ fn shared_corpora_match_the_reference_when_present() {
         }
         let cases = cases_in(&dir);
         assert!(!cases.is_empty(), "{} holds no cases", dir.display());
-        let failures = run_corpus(&dir.display().to_string(), &cases);
+        let failures = run_corpus(&dir.display().to_string(), &cases, paths);
         assert_conforms(&cases, &failures);
         ran += cases.len();
     }
