@@ -14,7 +14,7 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     min_per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    if items.len() < 2 * min_per_thread.max(1) {
+    if items.len() < min_per_thread.max(1).saturating_mul(2) {
         return items.iter().map(f).collect();
     }
     items
@@ -34,7 +34,7 @@ pub fn map_in_parallel_largest_first<T: Sync, R: Send>(
     cost: impl Fn(&T) -> usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    if items.len() < 2 * min_per_thread.max(1) {
+    if items.len() < min_per_thread.max(1).saturating_mul(2) {
         return items.iter().map(f).collect();
     }
     // A bridged iterator hands its items out in order, one per request.
@@ -152,6 +152,8 @@ mod tests {
         let items: Vec<u32> = (0..10_000).collect();
         let doubled = map_in_parallel(&items, 1, |x| x * 2);
         assert_eq!(doubled, items.iter().map(|x| x * 2).collect::<Vec<_>>());
+        // A minimum run as long as can be keeps the map on this thread.
+        assert_eq!(map_in_parallel(&items, usize::MAX, |x| x * 2), doubled);
         assert_eq!(map_in_parallel(&items[..3], 32, |x| *x), vec![0, 1, 2]);
         assert!(map_in_parallel(&[] as &[u32], 1, |x| *x).is_empty());
         // Nested maps run inside the pool, in order.
