@@ -15,6 +15,7 @@ pub mod fast_paths;
 pub mod loading;
 pub mod matching;
 pub mod memory;
+mod messages;
 pub mod output;
 pub mod parallel;
 pub mod pycompat;

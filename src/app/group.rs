@@ -121,7 +121,7 @@ fn print_stderr(out: &mut dyn Write, lines: &[String]) {
     }
     let _ = out.flush();
     for line in lines {
-        eprintln!("nvbench-compare: {}", printable(line));
+        crate::messages::note(printable(line));
     }
 }
 

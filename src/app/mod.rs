@@ -557,7 +557,7 @@ impl<'s> Run<'s> {
                 writeln!(console.notes(), "{line}").map_err(Failure::write)?;
             } else {
                 console.flush();
-                eprintln!("{line}");
+                crate::messages::verbatim(&line);
             }
         }
         Ok(())
@@ -590,7 +590,7 @@ fn bench_hooks_after_loading() {
     if std::env::var_os("NVBENCH_COMPARE_RSS_AFTER_LOAD").is_some() {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         for line in status.lines().filter(|l| l.starts_with("Rss")) {
-            eprintln!("nvbench-compare: bench-hooks: after loading: {line}");
+            crate::messages::note(format_args!("bench-hooks: after loading: {line}"));
         }
     }
     if std::env::var_os("NVBENCH_COMPARE_STOP_AFTER_PARSE").is_some() {

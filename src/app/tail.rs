@@ -123,15 +123,15 @@ pub(super) fn finish(
     if compared > 0 {
         console.flush();
         for warning in unmatched_filters(offer, &s.filters) {
-            eprintln!("nvbench-compare: warning: {warning}");
+            crate::messages::warning(warning);
         }
     }
     if notes.one_sided_files > 0 && !s.report_missing && compared > 0 {
         console.flush();
-        eprintln!(
-            "nvbench-compare: hint: {} file(s) are in one directory only and were not compared; --report-missing lists them as NEW / DROPPED",
+        crate::messages::hint(format_args!(
+            "{} file(s) are in one directory only and were not compared; --report-missing lists them as NEW / DROPPED",
             notes.one_sided_files
-        );
+        ));
     }
     let gates: Vec<GateOutcome> = reports
         .iter()
@@ -152,11 +152,13 @@ pub(super) fn finish(
         }
         for message in gate.messages() {
             match s.inputs.layout {
-                Layout::NWay if gate.nothing_compared.is_none() => eprintln!(
-                    "nvbench-compare: {}: {message}",
-                    printable(&s.inputs.candidates[candidate].label)
-                ),
-                _ => eprintln!("nvbench-compare: {message}"),
+                Layout::NWay if gate.nothing_compared.is_none() => {
+                    crate::messages::note(format_args!(
+                        "{}: {message}",
+                        printable(&s.inputs.candidates[candidate].label)
+                    ))
+                }
+                _ => crate::messages::note(message),
             }
         }
     }
@@ -283,18 +285,18 @@ pub fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
             let _ = writeln!(out, "{message}");
             let _ = out.flush();
             for note in notes {
-                eprintln!("nvbench-compare: {note}");
+                crate::messages::note(note);
             }
         }
         Failure::Fatal(message) | Failure::Conflict(message) => {
             let _ = out.flush();
-            eprintln!("nvbench-compare: error: {message}");
+            crate::messages::error(message);
         }
         Failure::AlreadyReported => {}
         Failure::Usage(problem) => {
             let _ = crate::cli::write_help(out);
             let _ = out.flush();
-            eprintln!("nvbench-compare: error: {problem}");
+            crate::messages::error(problem);
         }
     }
     code

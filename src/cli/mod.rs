@@ -438,12 +438,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Vec<Filte
 /// version go to stdout, and a failure to write them (a full disk) is an
 /// error, not a silent success.
 fn print_clap_message(error: clap::Error) -> i32 {
-    match error.print() {
-        Err(e) if !error.use_stderr() => {
-            eprintln!("nvbench-compare: error: cannot write to stdout: {e}");
+    let text = error.render().to_string();
+    if error.use_stderr() {
+        crate::messages::verbatim(&text);
+        return error.exit_code();
+    }
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) => {
+            crate::messages::error(format_args!("cannot write to stdout: {e}"));
             1
         }
-        _ => error.exit_code(),
+        Ok(()) => error.exit_code(),
     }
 }
 
@@ -675,11 +680,11 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let nway = nway_options(&cli, &inputs)?;
     if cli.threshold > 1.0 {
         // A percentage given where a fraction belongs hides every row.
-        eprintln!(
-            "nvbench-compare: warning: --threshold-diff {} shows only rows whose change is at least {}%: it is a fraction (0.05 means 5%)",
+        crate::messages::warning(format_args!(
+            "--threshold-diff {} shows only rows whose change is at least {}%: it is a fraction (0.05 means 5%)",
             crate::pycompat::pyfmt::float_repr(cli.threshold),
             crate::pycompat::pyfmt::float_repr(cli.threshold * 100.0)
-        );
+        ));
     }
     let compare_py = compare_py_options(&cli, &inputs)?;
     let format = match (cli.format, compare_py.is_some()) {

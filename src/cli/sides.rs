@@ -119,12 +119,12 @@ fn labelled_groups(groups: Vec<Vec<String>>) -> (Vec<Option<String>>, Vec<Vec<St
             }
             Some((label, path)) => {
                 if to_path(path).exists() {
-                    eprintln!(
-                        "nvbench-compare: warning: {} is read as a file; to label {} as {}, rename or move the file",
+                    crate::messages::warning(format_args!(
+                        "{} is read as a file; to label {} as {}, rename or move the file",
                         printable(first),
                         printable(path),
                         printable(label)
-                    );
+                    ));
                 }
                 labels.push(None);
             }

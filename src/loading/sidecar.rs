@@ -146,7 +146,7 @@ pub struct Warnings {
 impl Warnings {
     pub fn warn(&mut self, message: String) {
         if !self.seen.contains(&message) {
-            eprintln!("nvbench-compare: warning: {message}");
+            crate::messages::warning(&message);
             self.seen.push(message);
         }
     }

@@ -34,7 +34,7 @@ impl<'o> Console<'o> {
         Console {
             stdout,
             tables_on_stdout: settings.outputs.stdout_document().is_none(),
-            stderr: std::io::stderr(),
+            stderr: crate::messages::stream(),
             sink: std::io::sink(),
         }
     }
@@ -71,7 +71,7 @@ impl<'o> Console<'o> {
     /// A warning of the output owner on stderr, after what stdout holds.
     pub fn warn(&mut self, message: &str) {
         self.flush();
-        let _ = writeln!(self.stderr, "nvbench-compare: warning: {message}");
+        crate::messages::warning(message);
     }
 }
 
