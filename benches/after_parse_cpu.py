@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""CPU time of the work after parsing (issue 30: "decide+format and printing <= 40 ms
-CPU on summary-20k"), measured by difference on the real binary:
+"""CPU time of the work after parsing (the target: decide+format and printing
+<= 40 ms CPU on summary-20k), measured by difference on the real binary:
 
     python3 benches/after_parse_cpu.py [--rounds 40] [--states 20000] [--data DIR]
 

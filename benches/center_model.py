@@ -9,7 +9,7 @@ jitter) and the mean clock. The three t-tests of
 side, with the guards (no test pointing the other way by OPPOSED_T standard
 errors; below 3 degrees of freedom time and cycles both passing). It runs
 thousands of draws per cell in a minute, which is how the shares and the
-guards of round 2 of issue 25 were chosen (seeds other than the benchmark's
+repetition guards were chosen (seeds other than the benchmark's
 1 and 2); the shipped figures come from `decision_quality.py`, which runs
 the binary.
 

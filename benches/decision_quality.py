@@ -474,7 +474,7 @@ def worst(cells, keys, field):
 
 
 def targets_table(grid, scenarios):
-    """Issue 25's targets against the measured figures."""
+    """The repetition rule's targets against the measured figures."""
     lines = [
         "| target | measured (all kinds) | memory-bound alone | met |",
         "|---|---|---|---|",

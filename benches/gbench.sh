@@ -2,7 +2,7 @@
 # Google Benchmark input: nvbench-compare --display gbench against google/benchmark's
 # tools/compare.py on a generated 1,000-benchmark, 10-repetition pair (14,000 entries,
 # about 6 MB a file, benches/gen_gbench.py). Checks that both print the same bytes and
-# reports the medians and the speed ratio (issue 28's target: >= 50x in one run).
+# reports the medians and the speed ratio (the target: >= 50x in one run).
 #
 #   benches/gbench.sh
 #   GBENCH_COMPARE_PY=/path/to/benchmark/tools/compare.py benches/gbench.sh

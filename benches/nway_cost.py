@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Cost of an N-way comparison against N pairs (issue 30: "N candidates <= N x one
-pair's decide time plus one parse per file").
+"""Cost of an N-way comparison against N pairs (the target: N candidates cost at
+most N times one pair's decide time plus one parse per file).
 
     python3 benches/nway_cost.py [--bin target/release/nvbench-compare]
         [--states 2000] [--candidates 3] [--out DIR]

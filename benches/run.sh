@@ -23,8 +23,8 @@
 #                        (outside the timed region), not only once per pair: on a machine that
 #                        reclaims idle page cache (DAMON), the bulk pairs' sidecars otherwise
 #                        come partly from disk and the timing measures the disk
-#   BENCH_FRESH_TIMER=1  start the timing wrapper (benches/timer.py) afresh for every run, as
-#                        before session 16, instead of one warm process for the whole run
+#   BENCH_FRESH_TIMER=1  start the timing wrapper (benches/timer.py) afresh for every run
+#                        instead of one warm process for the whole run
 #   BENCH_SKIP_BUILD=1   do not run cargo build; use NVBENCH_COMPARE_BIN or target/release
 #   NVBENCH_COMPARE_BIN  binary to time (default target/release/nvbench-compare)
 #   BENCH_COMMIT         commit id to print instead of `git rev-parse --short HEAD`
@@ -82,8 +82,8 @@ log() { printf '%s\n' "$*" | tee -a "$LOG"; }
 
 # Runs a command in a directory, stdout to a file; sets MEASURED to
 # "wall_s maxrss_kb exit user_s sys_s" (see benches/timer.py). One timing
-# process serves the whole run (BENCH_FRESH_TIMER=1: a fresh one per run, as
-# before session 16, whose own cold start adds about 0.7 ms to every run).
+# process serves the whole run (BENCH_FRESH_TIMER=1: a fresh one per run,
+# whose own cold start adds about 0.7 ms to every run).
 FRESH_TIMER=${BENCH_FRESH_TIMER:-0}
 if [[ "$FRESH_TIMER" == 1 ]]; then
   measure() { MEASURED=$("$PY" "$HERE/timer.py" "$@"); }

@@ -1,4 +1,4 @@
-//! Hostile and unlucky inputs (issue 14): names that try to inject code or
+//! Hostile and unlucky inputs: names that try to inject code or
 //! markup, outputs that would overwrite inputs, and inputs the reference
 //! reads that must read the same here. Inputs are built by the tests.
 //!

@@ -1,5 +1,5 @@
-//! Peak memory of a bulk comparison stays near its sidecars' bytes
-//! (issue 14): the samples are kept as the sidecars' float32, cycles are
+//! Peak memory of a bulk comparison stays near its sidecars' bytes: the
+//! samples are kept as the sidecars' float32, cycles are
 //! made where they are needed, huge runs are sorted in place and the log
 //! fallback of the coverage takes its logs as it goes.
 //!
