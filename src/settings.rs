@@ -137,6 +137,21 @@ pub enum Layout {
     NWay,
 }
 
+impl Layout {
+    /// Each side's runs are merged and decided together (`--vs`): the
+    /// repetition rule, the repetition table, our own sample reader.
+    pub fn merges_runs(self) -> bool {
+        !matches!(self, Layout::Pair)
+    }
+
+    /// Several candidates against one baseline: every candidate's tables
+    /// of a group are joined and printed once all are decided, and each
+    /// document has a section per candidate.
+    pub fn joins_candidates(self) -> bool {
+        matches!(self, Layout::NWay)
+    }
+}
+
 /// The table of an N-way comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TableLayout {

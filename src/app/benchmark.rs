@@ -27,7 +27,7 @@ use crate::rendering::repetitions::{
     RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
 };
 use crate::rendering::table::{DisplayMode, Row, render_table, write_table_in_pieces};
-use crate::settings::{Layout, Settings};
+use crate::settings::Settings;
 
 use super::sections::{FileContext, device_names};
 
@@ -310,7 +310,7 @@ pub(super) fn prepare_pair<'a>(
     });
     drop(positions);
     let mut chart_keys: Option<Vec<ChartKey>> =
-        (s.charts.summary && s.inputs.layout != Layout::NWay).then(|| {
+        (s.charts.summary && !s.inputs.layout.joins_candidates()).then(|| {
             (0..matched.len())
                 .map(|index| ChartKey::of(matched.compare_state(index), groups))
                 .collect()
@@ -335,12 +335,12 @@ pub(super) fn prepare_pair<'a>(
     let displayed = |records: &Vec<&StateRecord>| records.iter().filter(|r| r.displayed).count();
     let table = records
         .filter(|records| records.iter().any(|r| r.displayed))
-        .filter(|_| s.inputs.layout != Layout::NWay)
+        .filter(|_| !s.inputs.layout.joins_candidates())
         .filter(|records| !written_in_pieces(s, displayed(records)))
         .map(|records| table_text(s, axis_names, records));
-    let run_counts_warning = match s.inputs.layout {
-        Layout::Pair => None,
-        Layout::Repetitions | Layout::NWay => run_counts_warning(
+    let run_counts_warning = match s.inputs.layout.merges_runs() {
+        false => None,
+        true => run_counts_warning(
             s.inputs.baseline.paths.len(),
             s.inputs.candidates[context.candidate].paths.len(),
         ),
@@ -413,15 +413,12 @@ pub(super) fn table_text<'r>(
     axis_names: &[String],
     records: impl IntoIterator<Item = &'r StateRecord>,
 ) -> String {
-    match s.inputs.layout {
-        Layout::Pair => {
-            let rows = pair_rows(records);
-            render_table(axis_names, &rows, s.display, s.no_color)
-        }
-        Layout::Repetitions | Layout::NWay => {
-            let rows = repetition_rows(records);
-            render_repetition_table(axis_names, &rows, s.display, s.no_color)
-        }
+    if s.inputs.layout.merges_runs() {
+        let rows = repetition_rows(records);
+        render_repetition_table(axis_names, &rows, s.display, s.no_color)
+    } else {
+        let rows = pair_rows(records);
+        render_table(axis_names, &rows, s.display, s.no_color)
     }
 }
 
@@ -454,7 +451,7 @@ fn repetition_rows<'r>(
 /// pieces when printed, from the records alone, after the matched states
 /// are freed (see `write_table_text`).
 fn written_in_pieces(s: &Settings, displayed: usize) -> bool {
-    s.inputs.layout != Layout::NWay && displayed >= crate::memory::HUGE_COMPARISON
+    !s.inputs.layout.joins_candidates() && displayed >= crate::memory::HUGE_COMPARISON
 }
 
 /// Writes the table of `records` to `out`: [`table_text`], or for a huge
@@ -470,12 +467,11 @@ pub(super) fn write_table_text(
         return out.write_all(table_text(s, axis_names, records).as_bytes());
     }
     let style = (s.display, s.no_color);
-    match s.inputs.layout {
-        Layout::Pair => write_table_in_pieces(axis_names, &pair_rows(records), style, out),
-        Layout::Repetitions | Layout::NWay => {
-            let rows = repetition_rows(records);
-            write_repetition_table_in_pieces(axis_names, &rows, style, out)
-        }
+    if s.inputs.layout.merges_runs() {
+        let rows = repetition_rows(records);
+        write_repetition_table_in_pieces(axis_names, &rows, style, out)
+    } else {
+        write_table_in_pieces(axis_names, &pair_rows(records), style, out)
     }
 }
 
@@ -536,9 +532,9 @@ impl Decider<'_> {
                 (aligned, cells)
             }
         };
-        let decided = match self.settings.inputs.layout {
-            Layout::Pair => self.decide_pair(state, warnings)?,
-            Layout::Repetitions | Layout::NWay => self.decide_runs(state, warnings, run_files)?,
+        let decided = match self.settings.inputs.layout.merges_runs() {
+            false => self.decide_pair(state, warnings)?,
+            true => self.decide_runs(state, warnings, run_files)?,
         };
         let mut decided = decided;
         decided.comparison.set_utest_p(utest_p(state));

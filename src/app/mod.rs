@@ -93,9 +93,9 @@ fn groups_of_runs(s: &Settings) -> Result<RunGroups, Failure> {
             paths: &side.paths,
         })
         .collect();
-    let mixed = match s.inputs.layout {
-        Layout::Pair => Mixed::AsFiles,
-        Layout::Repetitions | Layout::NWay => Mixed::Refused,
+    let mixed = match s.inputs.layout.merges_runs() {
+        false => Mixed::AsFiles,
+        true => Mixed::Refused,
     };
     run_groups(&sides, mixed)
 }
@@ -267,7 +267,7 @@ impl<'s> Run<'s> {
             };
             self.compare_benchmarks(&loaded, console)?;
         }
-        if s.inputs.layout == Layout::NWay {
+        if s.inputs.layout.joins_candidates() {
             let collected = std::mem::take(&mut self.collected);
             let events = nway::write_group_tables(
                 s,
@@ -367,7 +367,7 @@ impl<'s> Run<'s> {
         let bench = pair.bench();
         let device_pairs = benchmark_device_pairs(s, pair)?;
         // An N-way table is printed once every candidate is decided.
-        if s.inputs.layout != Layout::NWay {
+        if !s.inputs.layout.joins_candidates() {
             let heading = not_a_marker(format!("# {}", printable(&bench.name)));
             write!(console.tables(), "{heading}\n\n").map_err(Failure::write)?;
         }
@@ -465,7 +465,7 @@ impl<'s> Run<'s> {
         // Every decision succeeded. Collected in place: the records take
         // over the decided states' memory, which matters on huge inputs.
         let records: Vec<StateRecord> = decided.into_iter().filter_map(|d| d.record.ok()).collect();
-        if s.inputs.layout == Layout::NWay {
+        if s.inputs.layout.joins_candidates() {
             let records_before = self.reports[self.current].records.len();
             self.collected.push(nway::Collected {
                 candidate: self.current,

@@ -37,7 +37,7 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
             notes.incomplete_states
         ));
     }
-    if s.inputs.layout == Layout::NWay {
+    if s.inputs.layout.joins_candidates() {
         if s.report_missing {
             for (side, report) in s.inputs.candidates.iter().zip(reports) {
                 if !report.missing.is_empty() {
@@ -99,9 +99,9 @@ pub(super) fn write_bulk_debug(
 /// ours where it has none to match (`--vs`, N-way). Without a working
 /// directory (removed while running) ours reads from Python's.
 fn sample_reader(layout: Layout) -> Reader {
-    match layout {
-        Layout::Pair => Reader::Reference,
-        Layout::Repetitions | Layout::NWay => Reader::Guarded {
+    match layout.merges_runs() {
+        false => Reader::Reference,
+        true => Reader::Guarded {
             base_directory: std::env::current_dir()
                 .map(|dir| to_text(dir.as_os_str()))
                 .unwrap_or_default(),
@@ -173,7 +173,7 @@ fn write_documents(
     outputs: &Outputs,
     console: &mut Console,
 ) -> Result<(), Failure> {
-    let nway = s.inputs.layout == Layout::NWay;
+    let nway = s.inputs.layout.joins_candidates();
     if let Some(destination) = &s.outputs.json {
         let text = if nway {
             let sides = nway_sides(s, reports, gates);
@@ -237,18 +237,18 @@ fn markdown(s: &Settings, reports: &[Report], gates: &[GateOutcome]) -> Result<S
     let mut smallest_share = None;
     for (candidate, (report, gate)) in reports.iter().zip(gates).enumerate() {
         let side = &s.inputs.candidates[candidate];
-        let compare = if s.inputs.layout == Layout::NWay {
+        let compare = if s.inputs.layout.joins_candidates() {
             side.label.as_str()
         } else {
             side.first()
         };
-        let reference = if s.inputs.layout == Layout::NWay {
+        let reference = if s.inputs.layout.joins_candidates() {
             s.inputs.baseline.label.as_str()
         } else {
             s.reference_label()
         };
         let section =
-            (s.inputs.layout == Layout::NWay).then(|| format!("{compare} vs {reference}"));
+            (s.inputs.layout.joins_candidates()).then(|| format!("{compare} vs {reference}"));
         let summary = crate::rendering::markdown::Summary {
             section,
             report,
