@@ -7,22 +7,46 @@
 //! reference's exact text. [`cli`] turns the command line into validated
 //! [`settings`]; [`app`] is the pipeline that runs the stages in order.
 
-pub mod app;
+// Public: what the executable, the integration tests and the fuzz targets
+// use. The rest is the crate's own.
 pub mod cli;
 pub mod deciding;
-pub mod failure;
-pub mod fast_paths;
 pub mod loading;
-pub mod matching;
-pub mod memory;
-mod messages;
-pub mod output;
-pub mod parallel;
 pub mod pycompat;
-pub mod rendering;
-pub mod settings;
-pub mod suggest;
-pub mod text;
+
+mod app;
+mod failure;
+mod fast_paths;
+mod matching;
+mod memory;
+mod messages;
+mod output;
+mod parallel;
+mod rendering;
+mod settings;
+mod suggest;
+mod text;
+
+pub use fast_paths::SIMPLE_PATHS_VARIABLE;
+
+/// The executable: parses the command line, runs, and gives the exit
+/// status, with the process-wide settings only the executable may make
+/// (tests and fuzzers run many comparisons in one process).
+pub fn main() -> std::process::ExitCode {
+    use std::io::Write;
+    output::report_oversized_writes();
+    let (cli, filter_args) = match cli::parse(std::env::args_os()) {
+        Ok(parsed) => parsed,
+        Err(code) => return std::process::ExitCode::from(u8::try_from(code).unwrap_or(2)),
+    };
+    parallel::exit_after_run();
+    memory::keep_freed_memory();
+    let stdout = output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(stdout);
+    let code = run(cli, &filter_args, &mut out);
+    let _ = out.flush();
+    std::process::ExitCode::from(code)
+}
 
 #[cfg(test)]
 mod layering;

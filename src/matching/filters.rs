@@ -186,12 +186,6 @@ pub fn matches_any_group(state: &State, groups: &[Vec<AxisFilter>]) -> bool {
     groups.iter().any(|group| matches_filters(state, group))
 }
 
-/// The first group the state matches (used to drop single-valued filter
-/// axes from plot labels).
-pub fn matching_group<'a>(state: &State, groups: &'a [Vec<AxisFilter>]) -> &'a [AxisFilter] {
-    matching_group_index(state, groups).map_or(&[], |index| groups[index].as_slice())
-}
-
 /// The position of [`matching_group`] among the groups.
 pub fn matching_group_index(state: &State, groups: &[Vec<AxisFilter>]) -> Option<usize> {
     groups

@@ -9,6 +9,5 @@ pub mod states;
 
 pub use devices::{benchmark_device_ids, select_devices};
 pub use states::{
-    Matched, MatchedState, RunBench, RunInfo, RunState, RunsByDevice, StateMatch, match_states,
-    state_match_key,
+    MatchedState, RunBench, RunInfo, RunState, RunsByDevice, StateMatch, match_states,
 };

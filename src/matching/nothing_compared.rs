@@ -27,6 +27,7 @@ pub struct AxisOffer {
 }
 
 impl AxisOffer {
+    #[cfg(test)]
     pub fn of(axes: &[(&str, &[&str])]) -> Self {
         let mut offer = AxisOffer::default();
         for (name, values) in axes {

@@ -344,10 +344,6 @@ impl<'a> Matched<'a> {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Calls `f` with the matched state at `index` (below [`Matched::len`]).
     pub fn with_state<R>(&self, index: usize, f: impl FnOnce(&MatchedState<'a>) -> R) -> R {
         match self {

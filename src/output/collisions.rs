@@ -17,9 +17,6 @@ use crate::rendering::charts::selection::DEFAULT_ALONG_TEMPLATE;
 use crate::rendering::charts::summary::DEFAULT_SUMMARY_OUTPUT;
 use crate::settings::Settings;
 
-/// Exit status of a usage error (as clap's); an output naming an input is one.
-pub const CONFLICT_EXIT: u8 = 2;
-
 /// One named file: an output of the command line, or an input.
 #[derive(Debug, Clone)]
 struct Named {

@@ -20,6 +20,7 @@ impl<W: Write> ClosedPipeTolerant<W> {
     }
 
     /// The reader closed the pipe at some point.
+    #[cfg(test)]
     pub fn was_closed(&self) -> bool {
         self.closed
     }

@@ -126,6 +126,7 @@ fn float64_cell<W: AsciiOut>(value: &Scalar, cell: &mut W) -> Result<(), Failure
 }
 
 /// The displayed form of one axis value of a state.
+#[cfg(test)]
 pub fn axis_cell(axis_value: &AxisValue, axes: &[Axis]) -> Result<String, Failure> {
     let axis = axes.iter().find(|axis| axis.name == axis_value.name);
     let mut cell = CompactString::default();
@@ -312,11 +313,6 @@ pub fn axis_headers(axis_names: &[String]) -> Vec<String> {
         .iter()
         .map(|name| printable(name).into_owned())
         .collect()
-}
-
-/// A row's axis cells as printed (see [`axis_headers`]).
-pub fn printable_axis_cells(cells: &[String]) -> impl Iterator<Item = String> + '_ {
-    cells.iter().map(|cell| printable(cell).into_owned())
 }
 
 #[cfg(test)]

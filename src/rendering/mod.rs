@@ -73,6 +73,7 @@ pub fn colorize(text: &str, color: Color, emoji: Option<&str>, no_color: bool) -
     }
 }
 
+#[cfg(test)]
 pub fn status_cell(status: Status, no_color: bool) -> String {
     let mut text = String::with_capacity(16);
     push_status_cell(&mut text, status, no_color);

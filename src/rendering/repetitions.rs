@@ -150,6 +150,7 @@ fn columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
 }
 
 /// `+1.2 ± 0.8` in percent: the change of the merged centers and its scatter.
+#[cfg(test)]
 pub fn delta_cell(stats: &RepetitionStats) -> String {
     let mut text = String::with_capacity(16);
     push_delta_cell(&mut text, stats);
@@ -171,6 +172,7 @@ pub fn push_delta_cell(text: &mut String, stats: &RepetitionStats) {
 
 /// `|Δ|/σ` with one decimal; `*` when a side has a single run, whose σ
 /// holds only the scatter within one process.
+#[cfg(test)]
 pub fn significance_cell(stats: &RepetitionStats) -> String {
     let mut text = String::with_capacity(8);
     push_significance_cell(&mut text, stats);
@@ -189,6 +191,7 @@ pub fn push_significance_cell(text: &mut String, stats: &RepetitionStats) {
 
 /// The test shown and the significance it needs: `time ≥ 4.0`; without a
 /// test (one run a side), the single-run rule decided.
+#[cfg(test)]
 pub fn test_cell(stats: &RepetitionStats) -> String {
     let mut text = String::with_capacity(16);
     push_test_cell(&mut text, stats);
@@ -208,6 +211,7 @@ pub fn push_test_cell(text: &mut String, stats: &RepetitionStats) {
 }
 
 /// `3`, or `2 of 3` when some runs lack the state.
+#[cfg(test)]
 pub fn reps_cell(side: &SideStats) -> String {
     let mut text = String::with_capacity(8);
     push_reps_cell(&mut text, side);

@@ -131,14 +131,6 @@ pub fn push_change(text: &mut String, status: Status, bounds: Option<(f64, f64)>
     text.push('%');
 }
 
-/// `--display simple`'s span column: the interval's width relative to its
-/// center, as upstream's `format_interval_span`.
-pub fn interval_span(interval: Option<&Interval>) -> String {
-    let mut text = String::with_capacity(12);
-    push_interval_span(&mut text, interval);
-    text
-}
-
 pub fn push_interval_span(text: &mut String, interval: Option<&Interval>) {
     let Some(interval) = interval.filter(|i| is_positive_finite(Some(i.center))) else {
         return text.push_str("n/a");
@@ -149,14 +141,6 @@ pub fn push_interval_span(text: &mut String, interval: Option<&Interval>) {
     }
     push_f(text, (upper - lower) / interval.center * 100.0, 1);
     text.push('%');
-}
-
-/// `--display simple`'s `%C Diff`: the change of the centers relative to
-/// the smaller one, as upstream's `symmetric_frac_diff`.
-pub fn center_diff(ref_time: Option<f64>, cmp_time: Option<f64>) -> String {
-    let mut text = String::with_capacity(12);
-    push_center_diff(&mut text, ref_time, cmp_time);
-    text
 }
 
 pub fn push_center_diff(text: &mut String, ref_time: Option<f64>, cmp_time: Option<f64>) {

@@ -15,7 +15,7 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use crate::util::{Need, Scratch, announce, copy_dir, files_under, project, require, shared_dir};
-use nvbench_compare::fast_paths::SIMPLE_PATHS_VARIABLE;
+use nvbench_compare::SIMPLE_PATHS_VARIABLE;
 
 /// Cases whose feature has not landed yet, by directory name. Later issues
 /// empty this list; a listed case that starts passing fails the test so the

@@ -34,6 +34,7 @@ pub mod section {
 }
 
 /// A name written out on one line: `bench | T=F32 N=2^20 | device 1`.
+#[cfg(test)]
 pub fn joined(parts: &[NamePart]) -> String {
     let mut out = String::new();
     for (index, part) in parts.iter().enumerate() {

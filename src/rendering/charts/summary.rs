@@ -23,7 +23,7 @@ use crate::rendering::charts::canvas::{
     Canvas, Chart, DPI, Theme, drawn, fit, line_pitch, pt, status_color, text_width,
 };
 use crate::rendering::charts::labels::{
-    NamePart, Wrapped, fit_labels, joined, split_common, words, wrap_lines,
+    NamePart, Wrapped, fit_labels, split_common, words, wrap_lines,
 };
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
 use crate::rendering::charts::ticks::{Tick, label_at, percent_ticks};
@@ -159,10 +159,6 @@ impl SummaryPlan {
         self.entries.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// Most rows one chart holds: [`ROWS_PER_CHART`] of one-line labels,
     /// fewer of wrapped ones, so the image stays under 10,000 pixels high.
     pub fn rows_per_chart(&self) -> usize {
@@ -177,11 +173,6 @@ impl SummaryPlan {
             .step_by(step)
             .map(|start| start..(start + step).min(self.entries.len()))
             .collect()
-    }
-
-    /// The parts every row shares, as the subtitle writes them.
-    pub fn common(&self) -> String {
-        joined(&self.common)
     }
 
     /// Draws the chart of the rows `rows` for the file `path`. Zero
@@ -227,6 +218,7 @@ impl SummaryPlan {
 
 /// Draws the bars of `entries` in one chart (a convenience for a chart
 /// that is not split).
+#[cfg(test)]
 pub fn draw_summary(
     entries: &[SummaryEntry],
     title: &str,
