@@ -23,5 +23,4 @@ mod ragged_axes;
 mod regressions;
 mod repetitions;
 mod schema_reader;
-mod sidecar_memory;
 mod tabulate_python;

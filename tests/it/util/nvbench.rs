@@ -157,14 +157,6 @@ impl State {
         self
     }
 
-    /// An `int64` summary.
-    pub fn int(mut self, tag: &str, value: i64) -> State {
-        self.summaries.push(json!({"tag": tag, "data": [
-            {"name": "value", "type": "int64", "value": value.to_string()},
-        ]}));
-        self
-    }
-
     /// A sidecar summary (`nv/json/bin:...`, `nv/json/freqs-bin:...`):
     /// `size` values in the file `filename`.
     pub fn sidecar(mut self, tag: &str, filename: &str, size: &str) -> State {
