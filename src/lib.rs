@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod cli;
+mod cpu;
 pub mod deciding;
 pub mod failure;
 pub mod fast_paths;
