@@ -95,13 +95,14 @@ const PREFIX_BITS: u32 = 22;
 const MAX_PASSES: usize = PREFIX_BITS.div_ceil(MAX_DIGIT_BITS) as usize;
 const _: () = assert!(MAX_PASSES == 2, "radix_passes builds two histograms");
 
-/// Sorts keys below `2^bits`. Huge runs are sorted by a comparison sort
-/// (the same order: the keys are integers): it needs no scratch buffer,
-/// whose copy of the keys would add their size again to peak memory (a
-/// sidecar's worth per side), and at that size it costs little against
-/// reading the run.
+/// Sorts keys below `2^bits`. The radix sort is the fast path; a plain
+/// comparison sort gives the same order (the keys are integers) and takes
+/// its place on the simple paths, and for huge runs: it needs no scratch
+/// buffer, whose copy of the keys would add their size again to peak
+/// memory (a sidecar's worth per side), and at that size it costs little
+/// against reading the run.
 pub(crate) fn sort_keys<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
-    if keys.len() > LARGE_LEN {
+    if crate::fast_paths::simple_paths() || keys.len() > LARGE_LEN {
         keys.sort_unstable();
     } else {
         lsd_sort(keys, bits);

@@ -24,7 +24,7 @@ crate::cpu::multiversioned! {
     /// The hits of both runs as the log merge (`covered_flags_by_logs`)
     /// computes them, but deciding most values by ratio and taking the logs
     /// only near the threshold. `None` (use the logs) when the argument
-    /// below does not apply.
+    /// below does not apply, and on the simple paths.
     ///
     /// Why the results are identical: `f64::ln` (glibc's `log`) is within one
     /// ulp of the true logarithm, i.e. within 1.6e-13 for values in
@@ -65,6 +65,9 @@ crate::cpu::multiversioned! {
         center_relative: f64,
         tolerance: f64,
     ) -> Option<(Hits, Hits)> {
+        if crate::fast_paths::simple_paths() {
+            return None;
+        }
         hits_by_ratio_lanes(a, b, center_relative, tolerance)
     }
 }
