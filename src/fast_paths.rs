@@ -17,9 +17,31 @@ pub const SIMPLE_PATHS_VARIABLE: &str = "NVBENCH_COMPARE_SIMPLE";
 /// Whether the simple paths were asked for: the variable is set, not
 /// empty and not `0`. Read once a process.
 pub(crate) fn simple_paths() -> bool {
+    #[cfg(test)]
+    if let Some(forced) = tests::FORCED.get() {
+        return forced;
+    }
     static SIMPLE: OnceLock<bool> = OnceLock::new();
     *SIMPLE.get_or_init(|| {
         std::env::var_os(SIMPLE_PATHS_VARIABLE)
             .is_some_and(|value| !value.is_empty() && value != "0")
     })
+}
+
+/// The switch as a unit test forces it on its own thread.
+#[cfg(test)]
+pub(crate) fn with_simple_paths<R>(run: impl FnOnce() -> R) -> R {
+    tests::FORCED.set(Some(true));
+    let result = run();
+    tests::FORCED.set(None);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    thread_local! {
+        pub(super) static FORCED: Cell<Option<bool>> = const { Cell::new(None) };
+    }
 }

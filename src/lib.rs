@@ -10,6 +10,7 @@
 // Public: what the executable, the integration tests and the fuzz targets
 // use. The rest is the crate's own.
 pub mod cli;
+mod cpu;
 pub mod deciding;
 pub mod loading;
 pub mod pycompat;

@@ -71,7 +71,7 @@ pub(crate) fn take_room<T: 'static>(pool: &'static Pool<T>, len: usize) -> Vec<T
 
 /// Arrays longer than this (8 MiB of `u64`) are huge runs: their buffers go
 /// back to the allocator, and they are sorted in place (see
-/// [`sort_huge`]).
+/// [`sort_keys`]).
 pub(crate) const LARGE_LEN: usize = 1 << 20;
 
 /// Returns a buffer to `pool` for reuse (a few are kept), contents and all.
@@ -95,33 +95,33 @@ const PREFIX_BITS: u32 = 22;
 const MAX_PASSES: usize = PREFIX_BITS.div_ceil(MAX_DIGIT_BITS) as usize;
 const _: () = assert!(MAX_PASSES == 2, "radix_passes builds two histograms");
 
-/// Sorts a huge run without a scratch buffer: the LSD passes' copy would
-/// add the keys' size again to peak memory (a sidecar's worth per side),
-/// and at this size a comparison sort costs little against reading it.
-pub(crate) fn sort_huge<K: RadixKey>(keys: &mut [K]) {
-    keys.sort_unstable();
+/// Sorts keys below `2^bits`. The radix sort is the fast path; a plain
+/// comparison sort gives the same order (the keys are integers) and takes
+/// its place on the simple paths, and for huge runs: it needs no scratch
+/// buffer, whose copy of the keys would add their size again to peak
+/// memory (a sidecar's worth per side), and at that size it costs little
+/// against reading the run.
+pub(crate) fn sort_keys<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+    if crate::fast_paths::simple_paths() || keys.len() > LARGE_LEN {
+        keys.sort_unstable();
+    } else {
+        lsd_sort(keys, bits);
+    }
 }
 
-/// Sorts keys below `2^bits`: LSD radix passes of at most `MAX_DIGIT_BITS`
-/// over the top `PREFIX_BITS` bits, then insertion sort for the rest.
-///
-/// Compiled for BMI2 too, picked at run time: a digit is a shift by a
-/// count known only at run time, which x86-64 without BMI2 can do only
-/// from `cl` (a copy, a shift and a mask a digit; `shrx` needs no copy),
-/// and every key's digit is taken three times.
-pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "bmi2")]
-        unsafe fn bmi2<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
-            lsd_sort_portable(keys, bits);
-        }
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            // SAFETY: the CPU supports BMI2, checked just above.
-            return unsafe { bmi2(keys, bits) };
-        }
+crate::cpu::multiversioned! {
+    widest: Avx2;
+    /// Sorts keys below `2^bits`: LSD radix passes of at most
+    /// `MAX_DIGIT_BITS` over the top `PREFIX_BITS` bits, then insertion sort
+    /// for the rest.
+    ///
+    /// Compiled for BMI2 too: a digit is a shift by a count known only at
+    /// run time, which x86-64 without BMI2 can do only from `cl` (a copy, a
+    /// shift and a mask a digit; `shrx` needs no copy), and every key's
+    /// digit is taken three times.
+    pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+        lsd_sort_portable(keys, bits);
     }
-    lsd_sort_portable(keys, bits);
 }
 
 #[inline(always)]

@@ -114,34 +114,17 @@ impl BulkSamples {
     }
 }
 
-/// Positive finite float32 values are those whose bit patterns, read as
-/// `i32`, lie in `1..0x7f80_0000` (infinity; NaN above it, the negative
-/// values and -0.0 below zero): two integer compares a value in a fold
-/// without early exit, which vectorizes to fewer instructions than the
-/// float tests. Compiled for AVX-512F and AVX2 too, picked at run time:
-/// the baseline's four lanes took 1.25 instructions a value, and every
-/// sample of both sidecars of both sides is tested.
-fn all_positive_finite(values: &[f32]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx512f")]
-        unsafe fn avx512(values: &[f32]) -> bool {
-            positive_finite_lanes(values)
-        }
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2(values: &[f32]) -> bool {
-            positive_finite_lanes(values)
-        }
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, checked just above.
-            return unsafe { avx512(values) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
-            return unsafe { avx2(values) };
-        }
+crate::cpu::multiversioned! {
+    widest: Avx512;
+    /// Positive finite float32 values are those whose bit patterns, read as
+    /// `i32`, lie in `1..0x7f80_0000` (infinity; NaN above it, the negative
+    /// values and -0.0 below zero): two integer compares a value in a fold
+    /// without early exit, which vectorizes to fewer instructions than the
+    /// float tests. The baseline's four lanes took 1.25 instructions a
+    /// value, and every sample of both sidecars of both sides is tested.
+    fn all_positive_finite(values: &[f32]) -> bool {
+        positive_finite_lanes(values)
     }
-    positive_finite_lanes(values)
 }
 
 #[inline(always)]

@@ -4,8 +4,7 @@
 //!
 //! Written over independent lanes, so that it vectorizes (a single float
 //! minimum accumulator does not: the compiler keeps the order of a float
-//! reduction), and compiled for AVX-512F and AVX2 too, picked at run time,
-//! besides the baseline x86-64 / any other target.
+//! reduction), and compiled for AVX-512F and AVX2 too (see [`crate::cpu`]).
 
 /// Extremes, AND and OR of the bit patterns of positive finite values
 /// (whose patterns order like the numbers), as `u64`.
@@ -17,46 +16,21 @@ pub(crate) struct BitStats {
     pub any: u64,
 }
 
-/// Compiles `$lanes` for AVX-512F and AVX2 too, and picks one at run time.
-macro_rules! dispatched {
-    ($name:ident, $lanes:ident, ($($arg:ident: $ty:ty),*) -> $out:ty) => {
-        fn $name($($arg: $ty),*) -> $out {
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx512f")]
-                unsafe fn avx512($($arg: $ty),*) -> $out {
-                    $lanes($($arg),*)
-                }
-                #[target_feature(enable = "avx2")]
-                unsafe fn avx2($($arg: $ty),*) -> $out {
-                    $lanes($($arg),*)
-                }
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU supports AVX-512F, checked just above.
-                    return unsafe { avx512($($arg),*) };
-                }
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU supports AVX2, checked just above.
-                    return unsafe { avx2($($arg),*) };
-                }
-            }
-            $lanes($($arg),*)
-        }
-    };
+crate::cpu::multiversioned! {
+    widest: Avx512;
+    /// [`BitStats`] of positive finite float32 values (sample times).
+    pub(crate) fn float32_bit_stats(values: &[f32]) -> BitStats {
+        float32_lanes(values)
+    }
 }
 
-dispatched!(float32_dispatch, float32_lanes, (values: &[f32]) -> BitStats);
-dispatched!(product_dispatch, product_lanes, (a: &[f32], b: &[f32]) -> BitStats);
-
-/// [`BitStats`] of positive finite float32 values (sample times).
-pub(crate) fn float32_bit_stats(values: &[f32]) -> BitStats {
-    float32_dispatch(values)
-}
-
-/// [`BitStats`] of the float64 products `a[i] * b[i]` of positive finite
-/// float32 values (cycles), without storing them.
-pub(crate) fn product_bit_stats(a: &[f32], b: &[f32]) -> BitStats {
-    product_dispatch(a, b)
+crate::cpu::multiversioned! {
+    widest: Avx512;
+    /// [`BitStats`] of the float64 products `a[i] * b[i]` of positive finite
+    /// float32 values (cycles), without storing them.
+    pub(crate) fn product_bit_stats(a: &[f32], b: &[f32]) -> BitStats {
+        product_lanes(a, b)
+    }
 }
 
 #[inline(always)]

@@ -144,8 +144,11 @@ fn set_blocking(file: &File) -> io::Result<()> {
     let fd = file.as_raw_fd();
     // SAFETY: F_GETFL and F_SETFL on a descriptor this handle owns, with
     // the flags it had minus O_NONBLOCK.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+    let cleared = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+    };
+    if !cleared {
         return Err(io::Error::last_os_error());
     }
     Ok(())

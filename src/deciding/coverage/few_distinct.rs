@@ -92,11 +92,15 @@ impl Counting<'_> {
 /// The distinct bit patterns of `bits` (float32 patterns when `float32`)
 /// ascending with their counts, as [`super::sorted::sort_bits`] and its
 /// unique runs give them for positive finite values; `None` when there are
-/// more than `MAX_DISTINCT` (or a pattern of zero, or probes grow long).
+/// more than `MAX_DISTINCT` (or a pattern of zero, or probes grow long),
+/// and on the simple paths, where every array is sorted.
 pub(super) fn unique_if_few(
     bits: impl ExactSizeIterator<Item = u64>,
     float32: bool,
 ) -> Option<SortedUnique> {
+    if crate::fast_paths::simple_paths() {
+        return None;
+    }
     let len = bits.len();
     let mut found = TABLE
         .try_with(|table| {

@@ -69,17 +69,17 @@ pub(super) const FLOAT64: Format = Format {
 
 /// Whether the bounds alone show that both directions reach both coverage
 /// thresholds of step 3 for these two runs (bit patterns of `format`);
-/// `false` means "count exactly", never "not same".
-///
-/// Compiled for AVX2 and BMI2 too, picked at run time: a cell is a shift
-/// by a count known only at run time (`shrx` needs no copy into `cl`), and
-/// the scans of the cells and buckets take eight lanes.
+/// `false` means "count exactly", never "not same", and is the answer on
+/// the simple paths, where the exact count decides every state.
 pub(super) fn bounds_prove_same(
     reference: impl ExactSizeIterator<Item = u64> + Clone,
     compare: impl ExactSizeIterator<Item = u64>,
     format: Format,
     t: &CoverageThresholds,
 ) -> bool {
+    if crate::fast_paths::simple_paths() {
+        return false;
+    }
     let thresholds_usable = [
         t.sample_coverage,
         t.support_coverage,
@@ -99,24 +99,6 @@ pub(super) fn bounds_prove_same(
         anchor: anchor_cell(reference.clone(), shift),
         format,
     };
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2,bmi2")]
-        unsafe fn avx2(
-            reference: impl Iterator<Item = u64>,
-            compare: impl Iterator<Item = u64>,
-            cells: &Cells,
-            t: &CoverageThresholds,
-        ) -> bool {
-            tally_and_prove(reference, compare, cells, t)
-        }
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: the CPU supports AVX2 and BMI2, checked just above.
-            return unsafe { avx2(reference, compare, &cells, t) };
-        }
-    }
     tally_and_prove(reference, compare, &cells, t)
 }
 
@@ -140,18 +122,24 @@ fn anchor_cell(reference: impl Iterator<Item = u64>, shift: u32) -> u64 {
     first[taken / 2].saturating_sub(WINDOW as u64 / 2)
 }
 
-#[inline(always)]
-fn tally_and_prove(
-    reference: impl Iterator<Item = u64>,
-    compare: impl Iterator<Item = u64>,
-    cells: &Cells,
-    t: &CoverageThresholds,
-) -> bool {
-    let mut tallies = [Tally::new(), Tally::new()];
-    let [ref_tally, cmp_tally] = &mut tallies;
-    ref_tally.count(reference, cells);
-    cmp_tally.count(compare, cells);
-    ref_tally.proves(cmp_tally, t) && cmp_tally.proves(ref_tally, t)
+crate::cpu::multiversioned! {
+    widest: Avx2;
+    /// Both runs' tallies, and whether they prove SAME both ways. Compiled
+    /// for AVX2 and BMI2 too: a cell is a shift by a count known only at
+    /// run time (`shrx` needs no copy into `cl`), and the scans of the
+    /// cells and buckets take eight lanes.
+    fn tally_and_prove(
+        reference: impl Iterator<Item = u64>,
+        compare: impl Iterator<Item = u64>,
+        cells: &Cells,
+        t: &CoverageThresholds,
+    ) -> bool {
+        let mut tallies = [Tally::new(), Tally::new()];
+        let [ref_tally, cmp_tally] = &mut tallies;
+        ref_tally.count(reference, cells);
+        cmp_tally.count(compare, cells);
+        ref_tally.proves(cmp_tally, t) && cmp_tally.proves(ref_tally, t)
+    }
 }
 
 /// The shift of a pattern to its cell: the largest for which samples at

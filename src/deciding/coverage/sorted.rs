@@ -5,9 +5,7 @@
 use std::cell::RefCell;
 use std::mem::MaybeUninit;
 
-use super::super::radix::{
-    LARGE_LEN, RadixKey, give_back, lsd_sort, sort_huge, take_buffer, take_room,
-};
+use super::super::radix::{LARGE_LEN, RadixKey, give_back, sort_keys, take_buffer, take_room};
 use super::super::value_stats::BitStats;
 use super::few_distinct::unique_if_few;
 
@@ -53,9 +51,9 @@ pub(super) type KeyStats = BitStats;
 /// zero bits), and subtracting the minimum keeps the order.
 pub(super) struct SortedBits {
     pub(super) keys: Reduced,
-    shift: u32,
-    min: u64,
-    float32: bool,
+    pub(super) shift: u32,
+    pub(super) min: u64,
+    pub(super) float32: bool,
 }
 
 pub(super) enum Reduced {
@@ -81,46 +79,41 @@ impl SortedBits {
             let keys = std::mem::take(keys);
             return unique_in_place(keys, |r| self.value(r));
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(unique) = self.unique_in_lanes() {
+            return unique;
+        }
         let (shift, min) = (self.shift, self.min);
         match (&self.keys, self.float32) {
-            // Times.
-            (Reduced::Narrow(keys), true) => {
-                let value =
-                    move |r: u32| f64::from(f32::from_bits(((u64::from(r) << shift) + min) as u32));
-                #[cfg(target_arch = "x86_64")]
-                if lanes_available(keys.len()) {
-                    // SAFETY: the CPU supports AVX2 and BMI2 (checked).
-                    return unsafe {
-                        super::unique_lanes::float32_runs(keys, shift, min as u32, value)
-                    };
-                }
-                unique_keys(keys, value)
-            }
+            (Reduced::Narrow(keys), true) => unique_keys(keys, move |r: u32| {
+                f64::from(f32::from_bits(((u64::from(r) << shift) + min) as u32))
+            }),
             (Reduced::Narrow(keys), false) => {
                 unique_keys(keys, |r| f64::from_bits((u64::from(r) << shift) + min))
             }
             // Cycles: no float32 test a key.
             (Reduced::Wide(keys), false) => {
-                let value = move |r: u64| f64::from_bits((r << shift) + min);
-                #[cfg(target_arch = "x86_64")]
-                if lanes_available(keys.len()) {
-                    // SAFETY: the CPU supports AVX2 and BMI2 (checked).
-                    return unsafe { super::unique_lanes::float64_runs(keys, shift, min, value) };
-                }
-                unique_keys(keys, value)
+                unique_keys(keys, move |r: u64| f64::from_bits((r << shift) + min))
             }
             (Reduced::Wide(keys), true) => unique_keys(keys, |r| self.value(r)),
         }
     }
-}
 
-/// Whether runs of `len` keys are taken in AVX2 lanes: the CPU has them,
-/// and the array is not a huge one (counted apart, see [`unique_keys`]).
-#[cfg(target_arch = "x86_64")]
-fn lanes_available(len: usize) -> bool {
-    len <= LARGE_LEN
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("bmi2")
+    /// The runs of times and cycles (not huge ones, see [`unique_keys`])
+    /// with their values made in AVX2 lanes, where the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    fn unique_in_lanes(&self) -> Option<SortedUnique> {
+        let len = match &self.keys {
+            Reduced::Narrow(keys) => keys.len(),
+            Reduced::Wide(keys) => keys.len(),
+        };
+        if len > LARGE_LEN || crate::cpu::level() < crate::cpu::Level::Avx2 {
+            return None;
+        }
+        // SAFETY: the CPU has every feature of the AVX2 level, AVX2 and
+        // BMI2 among them.
+        unsafe { super::unique_lanes::runs(self) }
+    }
 }
 
 impl Drop for SortedBits {
@@ -182,11 +175,11 @@ pub(super) fn sort_bits(
     let reduce = move |key: u64| (key - min) >> shift;
     let keys = if width <= 32 {
         let mut keys = reduced_keys(bits, move |key| reduce(key) as u32);
-        sort_reduced(&mut keys, width);
+        sort_keys(&mut keys, width);
         Reduced::Narrow(keys)
     } else {
         let mut keys = reduced_keys(bits, reduce);
-        sort_reduced(&mut keys, width);
+        sort_keys(&mut keys, width);
         Reduced::Wide(keys)
     };
     SortedBits {
@@ -197,26 +190,18 @@ pub(super) fn sort_bits(
     }
 }
 
-/// The keys `reduce` makes of `bits`, in a buffer of this thread's pool.
-///
-/// Compiled for AVX2 too, picked at run time: cycles are made here (two
-/// widenings and a product a key), in four lanes instead of two.
-fn reduced_keys<K: RadixKey>(bits: impl Iterator<Item = u64>, reduce: impl Fn(u64) -> K) -> Vec<K> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2<K: RadixKey>(
-            bits: impl Iterator<Item = u64>,
-            reduce: impl Fn(u64) -> K,
-        ) -> Vec<K> {
-            reduced_keys_lanes(bits, reduce)
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
-            return unsafe { avx2(bits, reduce) };
-        }
+crate::cpu::multiversioned! {
+    widest: Avx2;
+    /// The keys `reduce` makes of `bits`, in a buffer of this thread's pool.
+    ///
+    /// Compiled for AVX2 too: cycles are made here (two widenings and a
+    /// product a key), in four lanes instead of two.
+    fn reduced_keys<K: RadixKey>(
+        bits: impl Iterator<Item = u64>,
+        reduce: impl Fn(u64) -> K,
+    ) -> Vec<K> {
+        reduced_keys_lanes(bits, reduce)
     }
-    reduced_keys_lanes(bits, reduce)
 }
 
 #[inline(always)]
@@ -229,37 +214,26 @@ fn reduced_keys_lanes<K: RadixKey>(
     keys
 }
 
-fn sort_reduced<K: RadixKey>(keys: &mut Vec<K>, width: u32) {
-    if keys.len() > LARGE_LEN {
-        sort_huge(keys);
-    } else {
-        lsd_sort(keys, width);
-    }
-}
-
 /// Runs of equal keys in ascending `keys`, without a data-dependent branch.
-///
-/// Compiled for BMI2 and AVX2 too, picked at run time: every key's value
-/// shifts the key by a count known only at run time (`shlx` needs no copy
-/// into `cl`), and the runs are copied out in wider lanes.
 fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
     if keys.len() > LARGE_LEN {
         return unique_keys_counted(keys, value);
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "bmi2,avx2")]
-        unsafe fn bmi2<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
-            unique_keys_one_pass(keys, value)
-        }
-        if std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
-            // SAFETY: the CPU supports BMI2 and AVX2, checked just above.
-            return unsafe { bmi2(keys, value) };
-        }
+    unique_keys_in_slots(keys, value)
+}
+
+crate::cpu::multiversioned! {
+    widest: Avx2;
+    /// [`unique_keys_one_pass`], compiled for BMI2 and AVX2 too: every
+    /// key's value shifts the key by a count known only at run time
+    /// (`shlx` needs no copy into `cl`), and the runs are copied out in
+    /// wider lanes.
+    fn unique_keys_in_slots<K: Copy + PartialEq>(
+        keys: &[K],
+        value: impl Fn(K) -> f64,
+    ) -> SortedUnique {
+        unique_keys_one_pass(keys, value)
     }
-    unique_keys_one_pass(keys, value)
 }
 
 /// Keys taken together by [`unique_runs`] when each differs from the next.
@@ -518,7 +492,7 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn lanes_give_the_scalar_values_bit_for_bit() {
-        if !lanes_available(1) {
+        if crate::cpu::level() < crate::cpu::Level::Avx2 {
             eprintln!("SKIPPED lanes_give_the_scalar_values_bit_for_bit: no AVX2 and BMI2 here");
             return;
         }
@@ -527,32 +501,41 @@ mod tests {
             let n = [1, 7, 8, 9, 16, 17, 100, 1000, 10_000][round % 9];
             let longest = [1, 1, 2, 5, 40][round / 9 % 5];
             let keys = runs_of_keys(&mut state, n, longest);
-            // Every shift (32 and more drop a 32-bit key's bits), and
-            // minimums that make the sums wrap.
+            // Every shift (keys of all zero bits shift by 63: the minimum
+            // is every value), with the keys and the minimum in range of
+            // the patterns' width.
+            let float32 = round % 2 == 0;
+            let width: u32 = if float32 { 32 } else { 64 };
             let shift = (xorshift(&mut state) % 64) as u32;
-            let min = xorshift(&mut state);
-            let wide = |r: u64| f64::from_bits((r << shift).wrapping_add(min));
-            // SAFETY: checked above.
-            let lanes =
-                unsafe { super::super::unique_lanes::float64_runs(&keys, shift, min, wide) };
-            assert!(
-                same(&lanes, &unique_keys_counted(&keys, wide)),
-                "round {round}"
-            );
-            let narrow_keys: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
-            let min32 = min as u32;
-            let narrow = |r: u32| {
-                f64::from(f32::from_bits(
-                    (u64::from(r) << shift).wrapping_add(u64::from(min32)) as u32,
-                ))
+            let room = width.saturating_sub(shift);
+            let needed = keys.last().map_or(0, |&k| u64::BITS - k.leading_zeros());
+            let keys: Vec<u64> = if room == 0 {
+                vec![0; keys.len()]
+            } else {
+                let dropped = needed.saturating_sub(room);
+                keys.iter().map(|&k| k >> dropped).collect()
             };
-            let lanes = unsafe {
-                super::super::unique_lanes::float32_runs(&narrow_keys, shift, min32, narrow)
+            let top = keys.last().map_or(0, |&k| k << shift);
+            let patterns = if float32 {
+                u64::from(u32::MAX)
+            } else {
+                u64::MAX
             };
-            assert!(
-                same(&lanes, &unique_keys_counted(&narrow_keys, narrow)),
-                "round {round}"
-            );
+            let min = xorshift(&mut state) % (patterns - top).max(1);
+            let reduced = if float32 {
+                Reduced::Narrow(keys.iter().map(|&k| k as u32).collect())
+            } else {
+                Reduced::Wide(keys.clone())
+            };
+            let bits = SortedBits {
+                keys: reduced,
+                shift,
+                min,
+                float32,
+            };
+            let lanes = bits.unique_in_lanes().expect("times and cycles");
+            let scalar = unique_keys_counted(&keys, |r| bits.value(r));
+            assert!(same(&lanes, &scalar), "round {round}");
         }
     }
 }

@@ -78,8 +78,8 @@ mod avx2 {
     use super::Masks;
     use std::arch::x86_64::{
         __m256i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_set1_epi8,
-        _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
+        _mm256_cmpeq_epi8, _mm256_max_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
     };
 
     /// Whitespace by low nibble: the byte itself where it is whitespace,
@@ -128,13 +128,8 @@ mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn classify(block: &[u8; 64]) -> Masks {
-        // SAFETY: `block` is 64 readable bytes; unaligned loads.
-        let (lo, hi) = unsafe {
-            (
-                half(_mm256_loadu_si256(block.as_ptr().cast())),
-                half(_mm256_loadu_si256(block.as_ptr().add(32).cast())),
-            )
-        };
+        let [lo, hi]: [__m256i; 2] = bytemuck::cast(*block);
+        let (lo, hi) = (half(lo), half(hi));
         // Each half is made opaque to the optimizer in its register: LLVM
         // otherwise turns the movemask results into vectors of booleans and
         // takes them apart bit by bit (ten times the instructions a block),
@@ -156,18 +151,6 @@ mod avx2 {
         }
     }
 
-    #[inline(always)]
-    pub(super) fn classify_block(block: &[u8; 64]) -> Masks {
-        // SAFETY: called only from `fill_avx2`, which runs on AVX2 CPUs.
-        unsafe { classify(block) }
-    }
-
-    #[inline(always)]
-    pub(super) fn prefix_xor_64(x: u64) -> u64 {
-        // SAFETY: called only from `fill_avx2`, which runs on CPUs with PCLMULQDQ.
-        unsafe { prefix_xor(x) }
-    }
-
     /// `super::prefix_xor` by a carry-less multiplication.
     #[inline]
     #[target_feature(enable = "pclmulqdq")]
@@ -179,19 +162,10 @@ mod avx2 {
     }
 }
 
-/// Whether the AVX2 classifier may be used (asked once per reader).
+/// Whether the AVX2 classifier may be used: the CPU has AVX2, PCLMULQDQ,
+/// POPCNT and BMI1.
 pub(super) fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("pclmulqdq")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::cpu::level() >= crate::cpu::Level::Avx2
 }
 
 /// Bit `i` set when byte `i` is inside a string according to the quote
@@ -266,6 +240,7 @@ pub(super) struct Tokens<'a> {
     last_escape: Option<usize>,
     /// A block was refused (see [`Tokens::fill`]).
     refused: bool,
+    /// The AVX2 classifier is used (only where [`has_avx2`]).
     avx2: bool,
     /// Blocks a refill classifies: [`CHUNK_BLOCKS`], or [`SHORT_CHUNK_BLOCKS`]
     /// once the walker skips values without the tokens.
@@ -273,7 +248,9 @@ pub(super) struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    pub fn new(input: &'a [u8], avx2: bool) -> Tokens<'a> {
+    /// The tokens of `input`, found by the AVX2 classifier when allowed
+    /// and the CPU has it.
+    pub fn new(input: &'a [u8], allow_avx2: bool) -> Tokens<'a> {
         Tokens {
             input,
             base: 0,
@@ -287,7 +264,7 @@ impl<'a> Tokens<'a> {
             utf8_pending: None,
             last_escape: None,
             refused: false,
-            avx2,
+            avx2: allow_avx2 && has_avx2(),
             chunk: CHUNK_BLOCKS,
         }
     }
@@ -407,7 +384,8 @@ impl<'a> Tokens<'a> {
     fn fill_any(&mut self) -> Result<bool, Bail> {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
-            // SAFETY: `avx2` is set only when the CPU has the features (`has_avx2`).
+            // SAFETY: `avx2` is set only when the CPU has the features
+            // (`has_avx2`).
             return unsafe { self.fill_avx2() };
         }
         self.fill_portable()
@@ -418,13 +396,12 @@ impl<'a> Tokens<'a> {
         self.fill_with(classify_portable, prefix_xor)
     }
 
-    /// # Safety
-    /// The CPU must have AVX2, PCLMULQDQ, POPCNT and BMI1 ([`has_avx2`]).
+    /// Runs only where [`has_avx2`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,pclmulqdq,popcnt,bmi1")]
-    unsafe fn fill_avx2(&mut self) -> Result<bool, Bail> {
+    fn fill_avx2(&mut self) -> Result<bool, Bail> {
         // Closures here are compiled with the function's features.
-        self.fill_with(avx2::classify_block, avx2::prefix_xor_64)
+        self.fill_with(|block| avx2::classify(block), |x| avx2::prefix_xor(x))
     }
 
     #[inline(always)]

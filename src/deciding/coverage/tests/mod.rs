@@ -4,6 +4,7 @@
 
 mod differential;
 pub(crate) mod oracle;
+mod simple_paths;
 mod streaming;
 pub(crate) mod support;
 
