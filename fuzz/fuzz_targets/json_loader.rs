@@ -1,10 +1,10 @@
 //! NVBench JSON loader: arbitrary bytes -> `model::Root` -> the timing of
 //! every state -> the decision tree on neighbouring states (with the swap and
-//! self-comparison invariants checked). Also checks the fast JSON path's
-//! contract: whatever it accepts, serde_json accepts with the same result;
-//! and the schema reader's (`loading::schema`, with either classifier):
-//! whatever it accepts, the full reader accepts with the same model, also
-//! read as a later run anchored to itself (`loading::anchor`).
+//! self-comparison invariants checked). Also checks the schema reader's
+//! contract (`loading::schema`, with either classifier): whatever it
+//! accepts, the full reader (serde_json with Python's leniencies) accepts
+//! with the same model, also read as a later run anchored to itself
+//! (`loading::anchor`).
 
 #![no_main]
 
@@ -19,10 +19,6 @@ use nvbench_compare::loading::timing::extract_timing;
 
 fuzz_target!(|data: &[u8]| {
     let slow = serde_json::from_slice::<Root>(data);
-    if let Ok(fast) = nvbench_compare::loading::fastjson::from_slice::<Root>(data) {
-        let slow = slow.as_ref().expect("the fast path accepted what serde_json refuses");
-        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
-    }
     for allow_avx2 in [true, false] {
         if let Ok(fast) = nvbench_compare::loading::schema::read_with(data, allow_avx2) {
             let full = nvbench_compare::loading::inputs::read_full(data)

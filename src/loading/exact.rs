@@ -73,13 +73,6 @@ mod tests {
             let elements = read(&format!("[{}]", list.join(",")));
             assert_eq!(elements, (0..length).collect::<Vec<u32>>());
             assert_eq!(elements.capacity(), length as usize, "length {length}");
-            let text = format!("[{}]", list.join(","));
-            let fast = crate::loading::fastjson::from_slice::<ExactVec<u32>>(text.as_bytes());
-            let fast = fast.expect("the fast path reads a list of numbers").0;
-            assert_eq!(
-                (fast.len(), fast.capacity()),
-                (length as usize, length as usize)
-            );
         }
     }
 

@@ -118,27 +118,21 @@ fn pre_1_0_hint(reason: &str) -> &'static str {
     }
 }
 
-/// The full reader: the fast deserializer, then serde_json (with Python's
-/// leniencies) for whatever it gives up on, which decides the error message.
+/// The full reader: serde_json, with Python's leniencies; it decides
+/// every error message.
 pub fn read_full(bytes: &[u8]) -> serde_json::Result<Root> {
-    let fast = match crate::fast_paths::simple_paths() {
-        true => Err(()),
-        false => crate::loading::fastjson::from_slice::<Root>(bytes).map_err(|_| ()),
-    };
-    fast.or_else(|()| {
-        // serde_json decides everything the fast path gave up on,
-        // including the error message.
-        rewind_release();
-        // serde_json does not check the strings it skips; Python
-        // decodes the whole file first.
-        if let Some(offset) = first_invalid_utf8(bytes) {
-            return Err(serde::de::Error::custom(format!(
-                "invalid UTF-8 at byte offset {offset}"
-            )));
-        }
-        rewind_release();
-        serde_json::from_slice::<Root>(bytes).or_else(|error| read_like_python(bytes, error))
-    })
+    // The schema reader may have released pages as it read: they are read
+    // again from the start.
+    rewind_release();
+    // serde_json does not check the strings it skips; Python decodes the
+    // whole file first.
+    if let Some(offset) = first_invalid_utf8(bytes) {
+        return Err(serde::de::Error::custom(format!(
+            "invalid UTF-8 at byte offset {offset}"
+        )));
+    }
+    rewind_release();
+    serde_json::from_slice::<Root>(bytes).or_else(|error| read_like_python(bytes, error))
 }
 
 /// A parsed input file of either format.
@@ -224,11 +218,8 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
             // The full reader below publishes nothing.
             anchor.finish();
         }
-        read.or_else(|_| {
-            // The full reader decides everything the schema reader gave up on.
-            rewind_release();
-            read_full(bytes)
-        })
+        // The full reader decides everything the schema reader gave up on.
+        read.or_else(|_| read_full(bytes))
     })
     .map_err(|e| {
         if e.is_io() {

@@ -3,15 +3,14 @@
 //!
 //! Two files or two directories are paired ([`inputs`]), each file is
 //! opened without blocking and judged by its type ([`opening`]) and read
-//! from a memory map ([`mapped`]) by the fast deserializer ([`fastjson`], with
-//! serde_json behind it) into the serde mirror of the format ([`model`],
-//! [`summaries`]); a state's timing values are extracted on demand
-//! ([`timing`]) and its `--jsonbin` samples only when a decision needs them
-//! ([`sidecar`]). Nothing here decides or prints.
+//! from a memory map ([`mapped`]) by the reader written for the schema
+//! ([`schema`], with serde_json behind it) into the serde mirror of the
+//! format ([`model`], [`summaries`]); a state's timing values are
+//! extracted on demand ([`timing`]) and its `--jsonbin` samples only when a
+//! decision needs them ([`sidecar`]). Nothing here decides or prints.
 
 pub mod anchor;
 pub mod exact;
-pub mod fastjson;
 pub mod gbench;
 pub mod identity;
 pub mod inputs;

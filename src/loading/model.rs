@@ -225,7 +225,7 @@ struct DeviceHead {
 pub const MAX_DEVICE_DEPTH: usize = 1000;
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).
-fn nesting_depth(text: &str) -> usize {
+pub(crate) fn nesting_depth(text: &str) -> usize {
     let (mut depth, mut deepest) = (0usize, 0usize);
     let (mut in_string, mut escaped) = (false, false);
     for byte in text.bytes() {

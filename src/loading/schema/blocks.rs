@@ -7,7 +7,7 @@
 //! validated as they go by: no raw control character, valid escapes, UTF-8.
 //! Everything else (structure, scalars) is the walker's to check.
 
-use crate::loading::fastjson::Bail;
+use super::Bail;
 
 /// Byte classes of one block.
 #[derive(Clone, Copy, Default)]

@@ -6,15 +6,16 @@
 //! before but for one value string ([`repeat`]) are taken without being
 //! classified or walked.
 //!
-//! It produces exactly what the full reader ([`crate::loading::fastjson`],
-//! then serde_json) produces, or gives up ([`Bail`]). The small or rare
-//! values (`meta`, `devices`, a benchmark's name and axes, a state's name,
-//! device and axis values) are handed to [`fastjson::parse_at`] at their
-//! position, with the deserializer the model uses for them. When a
-//! benchmark, a state or a summaries list has an unusual shape (keys in an
-//! unusual order, escapes in keys, duplicate keys, values of other types),
-//! that whole value is read again by the full reader's deserializer; so
-//! every error message and edge case stays the full reader's.
+//! It produces exactly what the full reader (serde_json,
+//! [`crate::loading::inputs::read_full`]) produces, or gives up ([`Bail`]).
+//! The small or rare values (`meta`, `devices`, a benchmark's name and
+//! axes, a state's name, device and axis values) are handed to serde_json
+//! at their position ([`full`]), with the deserializer the model uses for
+//! them. When a benchmark, a state or a summaries list has an unusual
+//! shape (keys in an unusual order, escapes in keys, duplicate keys,
+//! values of other types), that whole value is read again by the full
+//! reader's deserializer; so every error message and edge case stays the
+//! full reader's.
 //!
 //! Validation: strings are checked by [`blocks`] (control characters,
 //! escapes, UTF-8), scalars and structure by the walker, and nothing but
@@ -22,13 +23,32 @@
 
 mod blocks;
 mod decimal;
+mod full;
 mod intern;
 mod repeat;
 mod walk;
 
 use crate::loading::anchor::Role;
-use crate::loading::fastjson::Bail;
 use crate::loading::model::Root;
+
+/// The schema reader gave up; the full reader reads the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bail;
+
+impl std::fmt::Display for Bail {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("the schema reader gave up")
+    }
+}
+
+impl std::error::Error for Bail {}
+
+/// For the serde deserializers the walker runs on the strings it reads.
+impl serde::de::Error for Bail {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Bail
+    }
+}
 
 /// Reads a whole NVBench document, or gives up. Without AVX2 it gives up
 /// at once: the portable classifier (a table lookup per byte) makes the

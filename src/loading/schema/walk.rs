@@ -8,14 +8,15 @@ use std::sync::Arc;
 
 use compact_str::CompactString;
 use serde::Deserialize;
-use serde::de::value::BorrowedStrDeserializer;
+use serde::de::value::{BorrowedStrDeserializer, U64Deserializer};
 
+use super::Bail;
 use super::blocks::{Tokens, is_delimiter};
 use super::decimal;
+use super::full::{self, FullReader, MAX_DEPTH};
 use super::intern::AxisInterner;
 use super::repeat::Repeats;
 use crate::loading::anchor::{BenchmarkIdents, Role, ident_of, list_at};
-use crate::loading::fastjson::{self, Bail, Parser};
 use crate::loading::model::{
     self, Axis, AxisValue, Benchmark, Meta, Root, State, StateDevice, StateIdent, identical_lists,
 };
@@ -24,9 +25,6 @@ use crate::loading::summaries::{Summaries, SummariesReader, Word};
 
 mod lists;
 pub(super) use lists::float_value;
-
-/// The full reader's nesting limit.
-const MAX_DEPTH: usize = 100;
 
 pub(super) struct Walker<'a> {
     input: &'a [u8],
@@ -239,9 +237,9 @@ impl<'a> Walker<'a> {
         &mut self,
         pos: usize,
         depth: usize,
-        read: impl FnOnce(&mut Parser<'a>) -> Result<T, Bail>,
+        read: impl FnOnce(&mut FullReader<'a>) -> serde_json::Result<T>,
     ) -> Result<T, Bail> {
-        let (value, end) = fastjson::parse_at(self.input, pos, depth, read)?;
+        let (value, end) = full::read_at(self.input, pos, depth, read)?;
         self.tokens.reset(end)?;
         Ok(value)
     }
@@ -253,7 +251,7 @@ impl<'a> Walker<'a> {
         pos: usize,
         depth: usize,
         walk: impl FnOnce(&mut Self, usize, usize) -> Result<T, Bail>,
-        read: impl FnOnce(&mut Parser<'a>) -> Result<T, Bail>,
+        read: impl FnOnce(&mut FullReader<'a>) -> serde_json::Result<T>,
     ) -> Result<T, Bail> {
         match walk(self, pos, depth) {
             Ok(value) => Ok(value),
@@ -314,6 +312,36 @@ impl<'a> Walker<'a> {
         }
         // SAFETY: checked by the blocks (above).
         Some(unsafe { std::str::from_utf8_unchecked(&input[pos + 1..end]) })
+    }
+
+    /// The body of the string at `pos` when it is a plain string (see
+    /// [`Self::plain_string`]); `None` for any other value.
+    #[inline]
+    fn string_body(&mut self, pos: usize) -> Option<&'a str> {
+        if self.byte(pos) != b'"' {
+            return None;
+        }
+        self.plain_string(pos)
+    }
+
+    /// The number at `pos` when it is a non-negative integer of at most
+    /// 18 digits, which serde_json reads as a `u64`; `None` for any other
+    /// value.
+    fn small_integer(&self, pos: usize) -> Option<u64> {
+        let digits = self.input[pos..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 || digits > 18 || self.check_scalar(pos).is_err() {
+            return None;
+        }
+        match self.input.get(pos + digits) {
+            Some(b'.' | b'e' | b'E') => None,
+            _ => std::str::from_utf8(&self.input[pos..pos + digits])
+                .ok()?
+                .parse()
+                .ok(),
+        }
     }
 
     /// After a member's value: `,` and the next key, or the object's end.
@@ -568,11 +596,11 @@ impl<'a> Walker<'a> {
             match () {
                 _ if this.is(key, b"name\"") => {
                     seen.first(0)?;
-                    name = this.delegate(value, inner, |p| model::state_name(p))?;
+                    name = this.state_name(value, inner)?;
                 }
                 _ if this.is(key, b"device\"") => {
                     seen.first(1)?;
-                    device = this.delegate(value, inner, |p| model::state_device(p))?;
+                    device = this.state_device(value, inner)?;
                 }
                 _ if this.is(key, b"axis_values\"") => {
                     seen.first(2)?;
@@ -655,8 +683,7 @@ impl<'a> Walker<'a> {
                     _ if this.is(key, b"name\"") => {
                         seen.first(0)?;
                         name_first = seen.0 == 1;
-                        let text = (this.byte(at) == b'"').then(|| this.plain_string(at));
-                        name = Some(text.flatten().ok_or(Bail)?);
+                        name = Some(this.string_body(at).ok_or(Bail)?);
                     }
                     _ if this.is(key, b"type\"") => {
                         seen.first(1)?;
@@ -688,10 +715,8 @@ impl<'a> Walker<'a> {
     /// A present `type` or `value` of an axis value: its text when it is
     /// a plain string (as the key of its handle), else its value.
     fn axis_field(&mut self, pos: usize, depth: usize) -> Result<AxisField<'a>, Bail> {
-        if self.byte(pos) == b'"' {
-            if let Some(text) = self.plain_string(pos) {
-                return Ok(AxisField::Text(text));
-            }
+        if let Some(text) = self.string_body(pos) {
+            return Ok(AxisField::Text(text));
         }
         Ok(AxisField::Parsed(Some(self.scalar(pos, depth)?)))
     }
@@ -741,22 +766,36 @@ impl<'a> Walker<'a> {
         }
     }
 
+    // The values below are read by the model's deserializers from their
+    // text when it is a plain string (or a small integer), as serde_json
+    // would hand it to them, else by the full reader.
+
     fn word(&mut self, pos: usize, depth: usize) -> Result<Word, Bail> {
-        if self.byte(pos) == b'"' {
-            if let Some(text) = self.plain_string(pos) {
-                return Word::deserialize(BorrowedStrDeserializer::<Bail>::new(text));
-            }
+        match self.string_body(pos) {
+            Some(text) => Word::deserialize(BorrowedStrDeserializer::<Bail>::new(text)),
+            None => self.delegate(pos, depth, |p| Word::deserialize(p)),
         }
-        self.delegate(pos, depth, |p| Word::deserialize(p))
     }
 
     fn scalar(&mut self, pos: usize, depth: usize) -> Result<Scalar, Bail> {
-        if self.byte(pos) == b'"' {
-            if let Some(text) = self.plain_string(pos) {
-                return Scalar::deserialize(BorrowedStrDeserializer::<Bail>::new(text));
-            }
+        match self.string_body(pos) {
+            Some(text) => Scalar::deserialize(BorrowedStrDeserializer::<Bail>::new(text)),
+            None => self.delegate(pos, depth, |p| Scalar::deserialize(p)),
         }
-        self.delegate(pos, depth, |p| Scalar::deserialize(p))
+    }
+
+    fn state_name(&mut self, pos: usize, depth: usize) -> Result<CompactString, Bail> {
+        match self.string_body(pos) {
+            Some(text) => model::state_name(BorrowedStrDeserializer::<Bail>::new(text)),
+            None => self.delegate(pos, depth, |p| model::state_name(p)),
+        }
+    }
+
+    fn state_device(&mut self, pos: usize, depth: usize) -> Result<StateDevice, Bail> {
+        match self.small_integer(pos) {
+            Some(number) => model::state_device(U64Deserializer::<Bail>::new(number)),
+            None => self.delegate(pos, depth, |p| model::state_device(p)),
+        }
     }
 
     /// A number or literal token: its syntax, and a delimiter after it.
