@@ -840,7 +840,7 @@ mod key_tests {
 
     /// Every state of every run holds its kept summaries until its group
     /// is compared: 8 bytes an entry are 19 MB on six runs of 200,000
-    /// states of two kept summaries (issue 26, item 11).
+    /// states of two kept summaries.
     #[test]
     fn kept_summaries_stay_small() {
         assert_eq!(std::mem::size_of::<Entry>(), 16);
