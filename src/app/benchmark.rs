@@ -449,9 +449,12 @@ fn repetition_rows<'r>(
 
 /// A table of this many rows and more is not made ahead: it is written in
 /// pieces when printed, from the records alone, after the matched states
-/// are freed (see `write_table_text`).
+/// are freed (see `write_table_text`). The simple paths make every table
+/// whole, ahead.
 fn written_in_pieces(s: &Settings, displayed: usize) -> bool {
-    !s.inputs.layout.joins_candidates() && displayed >= crate::memory::HUGE_COMPARISON
+    !crate::fast_paths::simple_paths()
+        && !s.inputs.layout.joins_candidates()
+        && displayed >= crate::memory::HUGE_COMPARISON
 }
 
 /// Writes the table of `records` to `out`: [`table_text`], or for a huge

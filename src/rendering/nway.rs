@@ -13,11 +13,11 @@ use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::{format_f, push_f};
 use crate::pycompat::tabulate::CellPart;
-use crate::pycompat::tabulate::{Align, github_table_with_bare_columns, is_bare_cell};
+use crate::pycompat::tabulate::{Align, is_bare_cell};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::repetitions::{push_delta_cell, push_reps_cell, push_significance_cell};
-use crate::rendering::table::{DisplayMode, push_axis_cells, table_cells};
+use crate::rendering::table::{DisplayMode, github_text, push_axis_cells, table_cells};
 use crate::rendering::units::{IntervalWidths, push_percentage, push_timing_cell};
 use crate::text::printable::printable;
 
@@ -240,7 +240,7 @@ pub fn render_long(
     for column in [1, 2, 3, 5] {
         bare[axis_names.len() + column] = true;
     }
-    github_table_with_bare_columns(&headers, &aligns, &cells, &bare)
+    github_text(&headers, &aligns, &cells, &bare)
 }
 
 /// `write` of the value, or `absent` without one.
@@ -334,7 +334,7 @@ pub fn render_wide(axis_names: &[String], states: &[NWayState], style: &NWayStyl
     for candidate in 0..sides - 1 {
         bare[axis_names.len() + 1 + 3 * candidate] = true;
     }
-    github_table_with_bare_columns(&headers, &aligns, &cells, &bare)
+    github_text(&headers, &aligns, &cells, &bare)
 }
 
 /// The worst status of a state's candidates first: SLOW, ????, AMBG,

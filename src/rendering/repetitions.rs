@@ -11,12 +11,12 @@ use crate::text::digits::push_decimal;
 
 use crate::deciding::report::AxisCells;
 use crate::pycompat::pyfmt::{format_f, push_f, push_f_signed};
-use crate::pycompat::tabulate::{Align, CellPart, CellTable, github_table_of};
+use crate::pycompat::tabulate::{Align, CellPart, CellTable};
 use crate::rendering::axes::axis_headers;
 use crate::rendering::push_status_cell;
 use crate::rendering::table::{
-    DisplayMode, PiecewiseTable, push_axis_cells, push_timing_cells, table_cells, timing_widths,
-    write_in_pieces,
+    DisplayMode, PiecewiseTable, github_text, push_axis_cells, push_timing_cells, table_cells,
+    timing_widths, write_in_pieces,
 };
 use crate::rendering::units::{IntervalWidths, duration_units, push_change, push_percentage};
 
@@ -274,7 +274,7 @@ pub fn render_repetition_table(
     no_color: bool,
 ) -> String {
     let layout = RepetitionLayout::of(axis_names, rows, mode, no_color);
-    github_table_of(&layout.headers, &layout.aligns, &layout.cells(rows))
+    github_text(&layout.headers, &layout.aligns, &layout.cells(rows), &[])
 }
 
 /// The text of [`render_repetition_table`] written to `out` in pieces: a

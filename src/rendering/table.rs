@@ -2,9 +2,10 @@
 
 use crate::deciding::decision::Comparison;
 use crate::deciding::report::AxisCells;
+use crate::fast_paths::simple_paths;
 use crate::parallel::map_in_parallel;
 use crate::pycompat::tabulate::{
-    Align, CellPart, CellTable, github_table_of, github_table_with_bare_columns,
+    Align, CellPart, CellTable, github_table, github_table_with_bare_columns,
     write_github_table_in_chunks,
 };
 
@@ -237,7 +238,23 @@ pub fn render_table(
 ) -> String {
     let layout = TableLayout::of(axis_names, rows, mode, no_color);
     let cells = layout.cells(rows);
-    github_table_with_bare_columns(&layout.headers, &layout.aligns, &cells, &layout.bare)
+    github_text(&layout.headers, &layout.aligns, &cells, &layout.bare)
+}
+
+/// The "github" table of `cells`, whose `bare` columns hold bare cells
+/// (see [`github_table_with_bare_columns`]). Written in two passes, which
+/// hold no padded copy of a cell; under the simple paths by tabulate's
+/// direct port, which gives the same bytes from rows of cells.
+pub(crate) fn github_text(
+    headers: &[String],
+    aligns: &[Align],
+    cells: &CellTable,
+    bare: &[bool],
+) -> String {
+    if simple_paths() {
+        return github_table(headers, aligns, &cells.to_rows());
+    }
+    github_table_with_bare_columns(headers, aligns, cells, bare)
 }
 
 /// Rows a huge table is made of at a time, when it is written in pieces.
@@ -285,7 +302,7 @@ pub(crate) fn write_in_pieces<T: Sync>(
         |piece| out.write_all(piece.as_bytes()),
     )?;
     if !written {
-        let text = github_table_of(layout.headers(), layout.aligns(), &layout.cells(rows));
+        let text = github_text(layout.headers(), layout.aligns(), &layout.cells(rows), &[]);
         out.write_all(text.as_bytes())?;
     }
     Ok(())
@@ -378,6 +395,7 @@ impl<'r> PiecewiseTable<Row<'r>> for TableLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pycompat::tabulate::github_table_of;
 
     /// A layout of plain text rows, for [`write_in_pieces`].
     struct TextRows {

@@ -311,3 +311,65 @@ fn shared_corpora(paths: Paths) {
         shared.display()
     );
 }
+
+/// An NVBench file of one benchmark of `states` states `T=.. N=i`, each with
+/// the summaries NVBench writes without `--jsonbin` (as
+/// `benches/huge_inputs.py` writes them; the builder's JSON values would
+/// take most of the test's time).
+fn many_states(states: usize, factor: f64) -> String {
+    let summary = |tag: &str, hint: &str, value: f64| {
+        let name = tag.rsplit('/').next().unwrap();
+        format!(
+            r#"{{"tag":"{tag}","name":"{name}","hint":"{hint}","data":[{{"name":"value","type":"float64","value":"{value:e}"}}]}}"#
+        )
+    };
+    let state = |i: usize| {
+        let t = ["I32", "F64"][i % 2];
+        let seconds = 1e-6 * (1 + i % 997) as f64 * factor;
+        let summaries = [
+            summary("nv/cold/time/gpu/mean", "duration", seconds),
+            summary("nv/cold/time/gpu/stdev/relative", "percentage", 0.005),
+            summary("nv/cold/sample_size", "sample_size", 1000.0),
+        ];
+        format!(
+            r#"{{"name":"Device=0 T={t} N={i}","device":0,"axis_values":[{{"name":"T","type":"string","value":"{t}"}},{{"name":"N","type":"int64","value":"{i}"}}],"summaries":[{}],"is_skipped":false}}"#,
+            summaries.join(",")
+        )
+    };
+    let states: Vec<String> = (0..states).map(state).collect();
+    format!(
+        r#"{{"meta":{{"version":{{"json":{{"string":"1.0.0"}}}}}},"devices":[{{"id":0,"name":"GPU"}}],"benchmarks":[{{"name":"b","index":0,"devices":[0],"axes":[{{"name":"T","type":"string","flags":""}},{{"name":"N","type":"int64","flags":""}}],"states":[{}]}}]}}"#,
+        states.join(",")
+    )
+}
+
+/// A table of 50,000 rows and more is written in pieces by the two passes;
+/// the simple paths make it whole with tabulate's direct port. Both print
+/// the same bytes, for a pair and with `--vs`.
+#[test]
+fn a_huge_table_in_pieces_is_the_simple_paths_whole_table() {
+    const STATES: usize = 50_000;
+    let dir = Scratch::new("huge-table");
+    for (name, factor) in [("ref.json", 1.0), ("cmp.json", 1.02)] {
+        std::fs::write(dir.join(name), many_states(STATES, factor)).unwrap();
+    }
+    let pair = ["ref.json", "cmp.json"];
+    let repeated = ["ref.json", "--vs", "cmp.json"];
+    for args in [&pair[..], &repeated] {
+        let fast = crate::util::command(&dir).args(args).output().unwrap();
+        let simple = crate::util::command(&dir)
+            .args(args)
+            .env(SIMPLE_PATHS_VARIABLE, "1")
+            .output()
+            .unwrap();
+        assert_eq!(
+            fast.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            crate::util::stderr(&fast)
+        );
+        let rows = fast.stdout.iter().filter(|b| **b == b'\n').count();
+        assert!(rows > STATES, "{args:?}: {rows} lines");
+        assert!(fast.stdout == simple.stdout, "{args:?}: the paths differ");
+    }
+}

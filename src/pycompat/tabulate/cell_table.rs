@@ -166,8 +166,8 @@ impl CellTable {
         self.rows().flat_map(|row| row.cells())
     }
 
-    /// The rows as lists of cells, for the general path.
-    pub(super) fn to_rows(&self) -> Vec<Vec<&str>> {
+    /// The rows as lists of cells, for tabulate's direct port.
+    pub fn to_rows(&self) -> Vec<Vec<&str>> {
         self.rows().map(|row| row.cells().collect()).collect()
     }
 }
