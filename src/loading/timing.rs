@@ -99,18 +99,18 @@ fn timing_from(
     let mut samples = extract_sidecar(source, Tag::SampleTimes, "sample time", warnings)?;
     let mut frequencies =
         extract_sidecar(source, Tag::SampleFrequencies, "sample frequency", warnings)?;
-    if let (Some(s), Some(f)) = (&samples, &frequencies) {
-        if s.count_text != f.count_text {
-            warnings.push(bulk_warning(
-                "paired sample time and frequency",
-                &format!(
-                    "sample count ({}) does not match frequency count ({})",
-                    s.count_text, f.count_text
-                ),
-            ));
-            samples = None;
-            frequencies = None;
-        }
+    if let (Some(s), Some(f)) = (&samples, &frequencies)
+        && s.count_text != f.count_text
+    {
+        warnings.push(bulk_warning(
+            "paired sample time and frequency",
+            &format!(
+                "sample count ({}) does not match frequency count ({})",
+                s.count_text, f.count_text
+            ),
+        ));
+        samples = None;
+        frequencies = None;
     }
     let float = |tag| source.float(tag, None);
     let dispersion = |tag| source.float(tag, Some(f64::INFINITY));

@@ -280,10 +280,10 @@ fn axis_filter_reasons(offer: &Offer, filters: &FilterPlan) -> Vec<String> {
     let axes = merged_axes(offer);
     let mut reasons: Vec<String> = Vec::new();
     for filter in all_axis_filters(filters) {
-        if let Some(reason) = axis_filter_reason(filter, &axes) {
-            if !reasons.contains(&reason) {
-                reasons.push(reason);
-            }
+        if let Some(reason) = axis_filter_reason(filter, &axes)
+            && !reasons.contains(&reason)
+        {
+            reasons.push(reason);
         }
     }
     if reasons.is_empty() {

@@ -161,11 +161,11 @@ impl Outputs {
         self.collisions.check_chart(option, path)?;
         let target = std::path::Path::new(path);
         let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(parent) = parent {
-            if let Err(e) = std::fs::create_dir_all(parent) {
-                let shown = parent.to_string_lossy();
-                return Err(Failure::Fatal(failed(os_error_text(&e, &shown))));
-            }
+        if let Some(parent) = parent
+            && let Err(e) = std::fs::create_dir_all(parent)
+        {
+            let shown = parent.to_string_lossy();
+            return Err(Failure::Fatal(failed(os_error_text(&e, &shown))));
         }
         let written = atomic::write_file(target, bytes)
             .map_err(|e| Failure::Fatal(failed(os_error_text(&e, path))))?;

@@ -93,16 +93,17 @@ pub fn format_g(x: f64, precision: usize) -> String {
 
 /// [`format_g`] written at the end of `out`.
 pub fn push_g<W: AsciiOut>(out: &mut W, x: f64, precision: usize) {
-    if x.is_finite() && x != 0.0 {
-        if let Some((digits, exponent)) = significant_fast(x.abs(), precision.max(1)) {
-            return push_g_text(
-                out,
-                x.is_sign_negative(),
-                digits,
-                exponent,
-                precision.max(1),
-            );
-        }
+    if x.is_finite()
+        && x != 0.0
+        && let Some((digits, exponent)) = significant_fast(x.abs(), precision.max(1))
+    {
+        return push_g_text(
+            out,
+            x.is_sign_negative(),
+            digits,
+            exponent,
+            precision.max(1),
+        );
     }
     let _ = out.write_str(&format_g_exact(x, precision));
 }

@@ -210,27 +210,28 @@ fn push_string(out: &mut Vec<u8>, string: &[u8]) -> bool {
     let mut changed = false;
     let mut i = 0;
     while i < string.len() {
-        if string[i] == b'\\' && string.get(i + 1) == Some(&b'u') {
-            if let Some(unit) = hex_unit(string, i + 2) {
-                let paired = (0xD800..0xDC00).contains(&unit)
-                    && string.get(i + 6..i + 8) == Some(b"\\u")
-                    && hex_unit(string, i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
-                if paired {
-                    out.extend_from_slice(&string[i..i + 12]);
-                    i += 12;
-                    continue;
-                }
-                if (0xD800..0xE000).contains(&unit) {
-                    let replacement = match unit {
-                        0xDC80..=0xDCFF => crate::text::path_text::byte_char((unit - 0xDC00) as u8),
-                        _ => char::REPLACEMENT_CHARACTER,
-                    };
-                    let mut buffer = [0; 4];
-                    out.extend_from_slice(replacement.encode_utf8(&mut buffer).as_bytes());
-                    i += 6;
-                    changed = true;
-                    continue;
-                }
+        if string[i] == b'\\'
+            && string.get(i + 1) == Some(&b'u')
+            && let Some(unit) = hex_unit(string, i + 2)
+        {
+            let paired = (0xD800..0xDC00).contains(&unit)
+                && string.get(i + 6..i + 8) == Some(b"\\u")
+                && hex_unit(string, i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+            if paired {
+                out.extend_from_slice(&string[i..i + 12]);
+                i += 12;
+                continue;
+            }
+            if (0xD800..0xE000).contains(&unit) {
+                let replacement = match unit {
+                    0xDC80..=0xDCFF => crate::text::path_text::byte_char((unit - 0xDC00) as u8),
+                    _ => char::REPLACEMENT_CHARACTER,
+                };
+                let mut buffer = [0; 4];
+                out.extend_from_slice(replacement.encode_utf8(&mut buffer).as_bytes());
+                i += 6;
+                changed = true;
+                continue;
             }
         }
         let step = if string[i] == b'\\' { 2 } else { 1 };

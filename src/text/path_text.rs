@@ -31,10 +31,10 @@ pub fn byte_char(byte: u8) -> char {
 /// characters, else with its odd bytes mapped into the reserved range.
 pub fn to_text(name: &OsStr) -> String {
     let bytes = name.as_bytes();
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        if !text.chars().any(is_reserved) {
-            return text.to_string();
-        }
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && !text.chars().any(is_reserved)
+    {
+        return text.to_string();
     }
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {

@@ -41,12 +41,11 @@ pub fn unknown_key_hints(path: &str) -> Vec<String> {
         }
     }
     let preset_name = sub_table(document, PRESET_TABLE).and_then(|p| p.get(PRESET_NAME_KEY));
-    if let Some(Value::String(name)) = preset_name {
-        if preset(name).is_none() {
-            if let Some(hint) = did_you_mean(&close_names(name, PRESET_NAMES)) {
-                hints.push(format!("unknown preset '{name}': {hint}"));
-            }
-        }
+    if let Some(Value::String(name)) = preset_name
+        && preset(name).is_none()
+        && let Some(hint) = did_you_mean(&close_names(name, PRESET_NAMES))
+    {
+        hints.push(format!("unknown preset '{name}': {hint}"));
     }
     hints
 }

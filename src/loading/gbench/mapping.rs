@@ -77,10 +77,10 @@ fn run_name_of(entry: &Entry, names: &HashMap<&str, ()>) -> (String, Option<Stri
     }
     if entry.run_type.is_none() {
         for aggregate in OLD_AGGREGATES {
-            if let Some(prefix) = name.strip_suffix(&format!("_{aggregate}")) {
-                if names.contains_key(prefix) {
-                    return (prefix.to_string(), Some(aggregate.to_string()));
-                }
+            if let Some(prefix) = name.strip_suffix(&format!("_{aggregate}"))
+                && names.contains_key(prefix)
+            {
+                return (prefix.to_string(), Some(aggregate.to_string()));
             }
         }
     }
@@ -337,11 +337,12 @@ pub fn map_file(path: &str, file: &GbenchFile, metric: Metric) -> Result<Mapped,
         let Some(state) = instance_state(path, instance, &axes, metric)? else {
             continue;
         };
-        if let Some(g) = state.gbench() {
-            if g.dropped > 0 && g.repetitions > 0 {
-                dropped += g.dropped;
-                dropped_states += 1;
-            }
+        if let Some(g) = state.gbench()
+            && g.dropped > 0
+            && g.repetitions > 0
+        {
+            dropped += g.dropped;
+            dropped_states += 1;
         }
         let name = parsed.benchmark();
         let position = *bench_at.entry(name.clone()).or_insert_with(|| {

@@ -52,15 +52,14 @@ impl RunName {
         let mut tokens: Vec<&str> = run_name.split('/').collect();
         // The function name keeps at least its first token.
         let mut threads = None;
-        if tokens.len() > 1 {
-            if let Some(n) = tokens
+        if tokens.len() > 1
+            && let Some(n) = tokens
                 .last()
                 .and_then(|t| t.strip_prefix("threads:"))
                 .and_then(integer)
-            {
-                threads = Some(n);
-                tokens.pop();
-            }
+        {
+            threads = Some(n);
+            tokens.pop();
         }
         let mut options = Vec::new();
         while tokens.len() > 1 && tokens.last().is_some_and(|t| is_option(t)) {

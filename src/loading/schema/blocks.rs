@@ -579,7 +579,7 @@ mod tests {
             for byte in &mut block {
                 crate::testing::xorshift_step(&mut state);
                 *byte = b"\"\\{}[]:, \t\n\r\x01\x1f\x7f\x80\xffa0"[(state % 19) as usize]
-                    ^ if state % 97 == 0 {
+                    ^ if state.is_multiple_of(97) {
                         (state >> 20) as u8
                     } else {
                         0
@@ -602,7 +602,7 @@ mod tests {
             let mut bytes = vec![b'a'; 256];
             for byte in &mut bytes {
                 crate::testing::xorshift_step(&mut state);
-                if state % 3 == 0 {
+                if state.is_multiple_of(3) {
                     *byte = b'\\';
                 }
             }

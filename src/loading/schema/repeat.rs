@@ -389,7 +389,7 @@ impl Repeats {
             let t = &mut self.templates[index as usize];
             t.misses = t.misses.saturating_add(1);
             if t.dead() {
-                if t.misses % RETRY != 0 {
+                if !t.misses.is_multiple_of(RETRY) {
                     return Some(index);
                 }
                 // Tried once more, as read now.

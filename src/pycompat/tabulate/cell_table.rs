@@ -44,7 +44,7 @@ impl CellPart {
     /// with nothing written, when this part holds no previous row.
     pub fn repeat_previous_row(&mut self, columns: usize, count: usize) -> bool {
         let cells = self.ends.len();
-        if columns == 0 || count > columns || cells < columns || cells % columns != 0 {
+        if columns == 0 || count > columns || cells < columns || !cells.is_multiple_of(columns) {
             return false;
         }
         let first = cells - columns;

@@ -411,7 +411,7 @@ mod tests {
             let value = digits as f64 / 10f64.powi(scale);
             let decimals = (next() % 9) as usize;
             let mut text = format!("{value:.decimals$}");
-            if next() % 4 == 0 {
+            if next().is_multiple_of(4) {
                 text.insert(0, '-');
             }
             let printed = format_float_cell(&text, false);
@@ -440,7 +440,7 @@ mod tests {
             for _ in 0..next() % 3 {
                 text.insert(0, '0');
             }
-            if next() % 4 == 0 {
+            if next().is_multiple_of(4) {
                 text.insert(0, '-');
             }
             if let Some(shortcut) = g_of_plain_decimal(&text) {
@@ -468,11 +468,11 @@ mod tests {
             let mantissa = digits as f64 / 10f64.powi(scale);
             let decimals = (next() % 8) as usize;
             let mut mantissa = format!("{mantissa:.decimals$}");
-            if next() % 4 == 0 {
+            if next().is_multiple_of(4) {
                 mantissa.insert(0, '-');
             }
             let exponent = (next() % 661) as i32 - 330;
-            let sign = if exponent < 0 || next() % 16 == 0 {
+            let sign = if exponent < 0 || next().is_multiple_of(16) {
                 '-'
             } else {
                 '+'

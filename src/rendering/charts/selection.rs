@@ -148,10 +148,10 @@ impl<'s> Charts<'s> {
             name.push(NamePart::new("candidate", text, section::CANDIDATE));
         }
         let device_name = device_name.map(|n| printable(&n).into_owned());
-        if let Some(name) = &device_name {
-            if !self.device_names.contains(name) {
-                self.device_names.push(name.clone());
-            }
+        if let Some(name) = &device_name
+            && !self.device_names.contains(name)
+        {
+            self.device_names.push(name.clone());
         }
         self.entry_devices
             .push((record.pair.devices.1, device_name.unwrap_or_default()));

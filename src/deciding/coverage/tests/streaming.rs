@@ -19,13 +19,13 @@ fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
 /// whose sums saturate.
 fn counts(next: &mut impl FnMut() -> u64) -> Vec<u64> {
     // Mostly short, some long enough for whole vectorized blocks.
-    let len = (next() % if next() % 4 == 0 { 300 } else { 40 }) as usize;
+    let len = (next() % if next().is_multiple_of(4) { 300 } else { 40 }) as usize;
     let kind = next() % 6;
     (0..len)
         .map(|_| match kind {
             0 => 1,
             1 => 1 + next() % 3,
-            2 if next() % 8 == 0 => 1 + next() % 2,
+            2 if next().is_multiple_of(8) => 1 + next() % 2,
             2 => 500 + next() % 5000,
             3 => u64::MAX / (1 + next() % 4) - next() % 7,
             // Around 2^53, where a count's f64 stops being exact.
@@ -111,8 +111,8 @@ fn one_pass_hits_agree_with_the_separate_sums() {
     for _ in 0..50_000 {
         let counts = counts(&mut next);
         let values: Vec<f64> = (0..counts.len()).map(|i| i as f64 + 1.0).collect();
-        let retained: Vec<bool> = counts.iter().map(|_| next() % 4 != 0).collect();
-        let covered: Vec<bool> = counts.iter().map(|_| next() % 3 != 0).collect();
+        let retained: Vec<bool> = counts.iter().map(|_| !next().is_multiple_of(4)).collect();
+        let covered: Vec<bool> = counts.iter().map(|_| !next().is_multiple_of(3)).collect();
         let side = Side {
             values: &values,
             counts: &counts,
@@ -142,16 +142,16 @@ fn hits_of_the_uncovered_indices_agree_with_the_flags() {
     for _ in 0..50_000 {
         let counts = counts(&mut next);
         let values: Vec<f64> = (0..counts.len()).map(|i| i as f64 + 1.0).collect();
-        let retained: Vec<bool> = counts.iter().map(|_| next() % 4 != 0).collect();
+        let retained: Vec<bool> = counts.iter().map(|_| !next().is_multiple_of(4)).collect();
         // Mostly covered, as the ratio walk finds them, or any mix.
-        let rare = next() % 2 == 0;
+        let rare = next().is_multiple_of(2);
         let covered: Vec<bool> = counts
             .iter()
             .map(|_| {
                 if rare {
-                    next() % 16 != 0
+                    !next().is_multiple_of(16)
                 } else {
-                    next() % 3 != 0
+                    !next().is_multiple_of(3)
                 }
             })
             .collect();
