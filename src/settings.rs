@@ -17,6 +17,9 @@ use crate::rendering::table::DisplayMode;
 /// Everything a comparison run needs.
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// The command the binary stands in for: what it decides, labels and
+    /// prints differently is read from here.
+    pub personality: crate::personality::Personality,
     pub inputs: Inputs,
     /// `--threshold-diff`: rows with a smaller |change| are not shown.
     pub threshold: f64,
