@@ -225,3 +225,24 @@ impl Outputs {
             .map(|(option, _)| option)
     }
 }
+
+/// `nvbench-compare-legacy`'s options, as the classic script parses them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegacySettings {
+    /// Every argument argparse did not consume, unknown options included
+    /// (the script prints this list first).
+    pub paths: Vec<String>,
+    pub ignore_devices: bool,
+    /// `--threshold-diff`: rows with a smaller |fractional diff| are hidden.
+    pub threshold: f64,
+    pub plot_along: Option<String>,
+    pub plot: bool,
+    pub dark: bool,
+    pub no_color: bool,
+    /// `-a` values in order; they apply to every benchmark.
+    pub axis: Vec<String>,
+    /// `-b` values: only benchmarks of these names.
+    pub benchmark: Vec<String>,
+    /// The help, printed when there are not two paths.
+    pub help: String,
+}

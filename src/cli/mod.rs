@@ -17,6 +17,8 @@ use crate::rendering::gbench::CompareOptions;
 use crate::rendering::table::DisplayMode;
 use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayout};
 
+pub mod argparse;
+pub mod legacy;
 pub mod personality;
 mod sides;
 
