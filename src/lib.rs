@@ -51,6 +51,16 @@ pub fn main_as(own: personality::Personality) -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
+    messages::set_program(invocation.personality.profile().command);
+    if invocation.personality == personality::Personality::Legacy {
+        let settings = match cli::legacy::parse(invocation.args) {
+            Ok(settings) => settings,
+            Err(code) => return std::process::ExitCode::from(code),
+        };
+        let stdout = output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());
+        let mut out = std::io::BufWriter::new(stdout);
+        return std::process::ExitCode::from(app::legacy::run(&settings, &mut out));
+    }
     let (mut cli, filter_args) = match cli::parse(invocation.args) {
         Ok(parsed) => parsed,
         Err(code) => return std::process::ExitCode::from(u8::try_from(code).unwrap_or(2)),
