@@ -23,6 +23,7 @@ mod memory;
 mod messages;
 mod output;
 mod parallel;
+pub mod personality;
 mod rendering;
 mod settings;
 mod suggest;
@@ -30,16 +31,41 @@ mod text;
 
 pub use fast_paths::SIMPLE_PATHS_VARIABLE;
 
-/// The executable: parses the command line, runs, and gives the exit
-/// status, with the process-wide settings only the executable may make
-/// (tests and fuzzers run many comparisons in one process).
+/// The executable `nvbench-compare`: see [`main_as`].
 pub fn main() -> std::process::ExitCode {
+    main_as(personality::Personality::Compare)
+}
+
+/// An executable whose own personality is `own` (the one it keeps when
+/// neither its name nor its first argument chooses another): picks the
+/// personality, parses, runs, and gives the exit status, with the
+/// process-wide settings only the executable may make (tests and fuzzers
+/// run many comparisons in one process).
+pub fn main_as(own: personality::Personality) -> std::process::ExitCode {
     use std::io::Write;
     output::report_oversized_writes();
-    let (cli, filter_args) = match cli::parse(std::env::args_os()) {
+    let invocation = match cli::personality::select(std::env::args_os().collect(), own) {
+        Ok(invocation) => invocation,
+        Err(message) => {
+            messages::error(message);
+            return std::process::ExitCode::from(2);
+        }
+    };
+    messages::set_program(invocation.personality.profile().command);
+    if invocation.personality == personality::Personality::Legacy {
+        let settings = match cli::legacy::parse(invocation.args) {
+            Ok(settings) => settings,
+            Err(code) => return std::process::ExitCode::from(code),
+        };
+        let stdout = output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());
+        let mut out = std::io::BufWriter::new(stdout);
+        return std::process::ExitCode::from(app::legacy::run(&settings, &mut out));
+    }
+    let (mut cli, filter_args) = match cli::parse(invocation.args) {
         Ok(parsed) => parsed,
         Err(code) => return std::process::ExitCode::from(u8::try_from(code).unwrap_or(2)),
     };
+    cli.personality = invocation.personality;
     parallel::exit_after_run();
     memory::keep_freed_memory();
     let stdout = output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());

@@ -11,28 +11,39 @@
 use std::fmt::Display;
 use std::io::Write;
 
-/// The name every message starts with.
-const PROGRAM: &str = "nvbench-compare";
+/// The name every message starts with: the command the binary stands in
+/// for (see [`set_program`]).
+static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// Names the program in every later message (once, at start-up; the
+/// default is `nvbench-compare`).
+pub fn set_program(name: &'static str) {
+    let _ = PROGRAM.set(name);
+}
+
+fn program() -> &'static str {
+    PROGRAM.get().copied().unwrap_or("nvbench-compare")
+}
 
 /// `nvbench-compare: warning: MESSAGE`.
 pub fn warning(message: impl Display) {
-    line(format_args!("{PROGRAM}: warning: {message}"));
+    line(format_args!("{}: warning: {message}", program()));
 }
 
 /// `nvbench-compare: error: MESSAGE`.
 pub fn error(message: impl Display) {
-    line(format_args!("{PROGRAM}: error: {message}"));
+    line(format_args!("{}: error: {message}", program()));
 }
 
 /// `nvbench-compare: hint: MESSAGE`.
 pub fn hint(message: impl Display) {
-    line(format_args!("{PROGRAM}: hint: {message}"));
+    line(format_args!("{}: hint: {message}", program()));
 }
 
 /// `nvbench-compare: MESSAGE`, for lines that carry their own kind
 /// (`gate failed: ...`, a candidate's label).
 pub fn note(message: impl Display) {
-    line(format_args!("{PROGRAM}: {message}"));
+    line(format_args!("{}: {message}", program()));
 }
 
 /// Text as it is, worded elsewhere (one or more whole lines, each ending

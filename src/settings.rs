@@ -17,6 +17,9 @@ use crate::rendering::table::DisplayMode;
 /// Everything a comparison run needs.
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// The command the binary stands in for: what it decides, labels and
+    /// prints differently is read from here.
+    pub personality: crate::personality::Personality,
     pub inputs: Inputs,
     /// `--threshold-diff`: rows with a smaller |change| are not shown.
     pub threshold: f64,
@@ -221,4 +224,25 @@ impl Outputs {
             .find(|(_, destination)| **destination == Some(Destination::Stdout))
             .map(|(option, _)| option)
     }
+}
+
+/// `nvbench-compare-legacy`'s options, as the classic script parses them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegacySettings {
+    /// Every argument argparse did not consume, unknown options included
+    /// (the script prints this list first).
+    pub paths: Vec<String>,
+    pub ignore_devices: bool,
+    /// `--threshold-diff`: rows with a smaller |fractional diff| are hidden.
+    pub threshold: f64,
+    pub plot_along: Option<String>,
+    pub plot: bool,
+    pub dark: bool,
+    pub no_color: bool,
+    /// `-a` values in order; they apply to every benchmark.
+    pub axis: Vec<String>,
+    /// `-b` values: only benchmarks of these names.
+    pub benchmark: Vec<String>,
+    /// The help, printed when there are not two paths.
+    pub help: String,
 }

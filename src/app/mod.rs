@@ -14,6 +14,7 @@
 mod benchmark;
 mod compare_py;
 mod group;
+pub mod legacy;
 mod nway;
 mod sections;
 mod tail;

@@ -17,6 +17,9 @@ use crate::rendering::gbench::CompareOptions;
 use crate::rendering::table::DisplayMode;
 use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayout};
 
+pub mod argparse;
+pub mod legacy;
+pub mod personality;
 mod sides;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -205,6 +208,11 @@ pub struct Cli {
     /// How many paths come before each `--vs` (set by [`parse`]).
     #[arg(skip)]
     pub vs_positions: Vec<usize>,
+
+    /// The command the binary stands in for (chosen before parsing, see
+    /// [`personality`]).
+    #[arg(skip)]
+    pub personality: crate::personality::Personality,
 
     /// N-way: the groups' labels, baseline first (default: the part of the
     /// paths that tells them apart)
@@ -708,6 +716,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     };
     let inputs_layout = inputs.layout;
     Ok(Command::Compare(Box::new(Settings {
+        personality: cli.personality,
         inputs,
         threshold: cli.threshold,
         display: match cli.display {

@@ -14,6 +14,7 @@ pub mod config;
 pub mod coverage;
 pub mod decision;
 pub mod gate;
+pub mod legacy;
 mod radix;
 pub mod repetitions;
 pub mod report;

@@ -445,8 +445,7 @@ fn scalars_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::String(x), Value::String(y))
-            if crate::pycompat::pyjson::big_integer(x).is_none()
-                && crate::pycompat::pyjson::big_integer(y).is_none() =>
+            if as_py_number(a).is_none() && as_py_number(b).is_none() =>
         {
             x == y
         }
@@ -462,7 +461,9 @@ fn as_py_number(value: &Value) -> Option<PyNumber> {
     match value {
         Value::Bool(flag) => Some(PyNumber::Int(i128::from(*flag))),
         Value::Number(number) => Some(PyNumber::from_json(number)),
-        Value::String(text) => crate::pycompat::pyjson::big_integer(text).map(PyNumber::big),
+        Value::String(text) => crate::pycompat::pyjson::big_integer(text)
+            .map(PyNumber::big)
+            .or_else(|| crate::pycompat::pyjson::special_float(text).map(PyNumber::Float)),
         _ => None,
     }
 }
@@ -675,7 +676,10 @@ fn write_scalar(out: &mut String, value: &Value) {
         Value::Number(number) => out.push_str(&PyNumber::from_json(number).repr()),
         Value::String(text) => match crate::pycompat::pyjson::big_integer(text) {
             Some(digits) => out.push_str(&PyNumber::big(digits).repr()),
-            None => out.push_str(&str_repr(text)),
+            None => match crate::pycompat::pyjson::special_float(text) {
+                Some(x) => out.push_str(&float_repr(x)),
+                None => out.push_str(&str_repr(text)),
+            },
         },
         // Containers are expanded by `write_pending` before reaching here.
         Value::Array(_) | Value::Object(_) => {}

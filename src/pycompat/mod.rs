@@ -4,7 +4,8 @@
 //! of [`unicode`]), `str(OSError)` ([`oserror`]), `os.path` and pathlib
 //! rules ([`paths`]), `pprint` ([`pprint`]), `tabulate`'s "github" tables
 //! ([`tabulate`]), jsondiff's symmetric diff ([`jsondiff`]) and what
-//! Python's `json` reads that serde_json refuses ([`pyjson`]), NumPy's
+//! Python's `json` reads that serde_json refuses ([`pyjson`]), a parsed value
+//! as a Python script handles it ([`pyvalue`]), NumPy's
 //! quantiles ([`numpy_quantile`]) and the SciPy statistics Google
 //! Benchmark's compare.py prints ([`scipy_stats`]).
 //! Values in, Python's text or values out; nothing here knows about
@@ -17,6 +18,7 @@ pub mod paths;
 pub mod pprint;
 pub mod pyfmt;
 pub mod pyjson;
+pub mod pyvalue;
 pub mod scipy_stats;
 pub mod tabulate;
 pub mod unicode;

@@ -100,7 +100,9 @@ pub fn big_integers_as_markers(text: &str) -> Option<String> {
                     i += 1;
                 }
                 let literal = &text[start..i];
-                let integral = literal.bytes().skip(1).all(|b| b.is_ascii_digit());
+                // `-` before `Infinity` is no integer.
+                let integral = literal.bytes().skip(1).all(|b| b.is_ascii_digit())
+                    && literal.bytes().any(|b| b.is_ascii_digit());
                 if integral && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err() {
                     out.push_str(&text[copied..start]);
                     out.push_str(&format!("\"\\u0000int:{literal}\""));
@@ -115,6 +117,33 @@ pub fn big_integers_as_markers(text: &str) -> Option<String> {
     }
     out.push_str(&text[copied..]);
     Some(out)
+}
+
+/// `json.load` of a file read as text, as a [`serde_json::Value`] whose
+/// non-finite floats and integers beyond 64 bits are marker strings (see
+/// `pycompat::pyvalue`). `Err` is why Python's reading would raise: the
+/// bytes are not UTF-8, or not JSON.
+pub fn loads(bytes: &[u8]) -> Result<serde_json::Value, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "UnicodeDecodeError: 'utf-8' codec can't decode byte 0x{:02x} in position {}",
+            bytes[e.valid_up_to()],
+            e.valid_up_to()
+        )
+    })?;
+    let marked = big_integers_as_markers(text);
+    let text = marked.as_deref().unwrap_or(text);
+    let error = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    if worth_retrying(&error, text.as_bytes())
+        && let Ok(Some(rewritten)) = python_compatible(text.as_bytes())
+        && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&rewritten)
+    {
+        return Ok(value);
+    }
+    Err(format!("JSONDecodeError: {error}"))
 }
 
 /// `bytes` rewritten as strict JSON with Python's reading, or `None` when

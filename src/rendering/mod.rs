@@ -13,6 +13,7 @@ pub mod charts;
 pub mod csv;
 pub mod gbench;
 pub mod json;
+pub mod legacy;
 pub mod markdown;
 pub mod markdown_budget;
 pub mod nway;

@@ -474,15 +474,35 @@ fn documented_commands_parse() {
         let text = std::fs::read_to_string(&file).unwrap();
         for command in documented_commands(&text) {
             let args = shell_words(&command);
-            let parsed = nvbench_compare::cli::parse(args.iter().map(std::ffi::OsString::from));
-            assert!(parsed.is_ok(), "{}: {command}", file.display());
+            assert!(parses(&args), "{}: {command}", file.display());
             checked += 1;
         }
     }
     assert!(checked > 30, "only {checked} commands found");
 }
 
-/// The `nvbench-compare` command lines of the bash blocks of a markdown
+/// `args` (argv[0] first) parse as the command they choose.
+fn parses(args: &[String]) -> bool {
+    use nvbench_compare::cli::argparse::Outcome;
+    use nvbench_compare::personality::Personality;
+    let args = args.iter().map(std::ffi::OsString::from).collect();
+    match nvbench_compare::cli::personality::select(args, Personality::Compare) {
+        Ok(invocation) if invocation.personality == Personality::Legacy => {
+            let rest: Vec<String> = invocation.args[1..]
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            matches!(
+                nvbench_compare::cli::legacy::SPEC.parse_known(&rest),
+                Outcome::Parsed(_)
+            )
+        }
+        Ok(invocation) => nvbench_compare::cli::parse(invocation.args).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// The command lines of the three commands in the bash blocks of a markdown
 /// text, continuation lines joined, trailing `# comments` dropped.
 fn documented_commands(text: &str) -> Vec<String> {
     let mut commands = Vec::new();
@@ -512,7 +532,12 @@ fn documented_commands(text: &str) -> Vec<String> {
         }
         let command = std::mem::take(&mut pending);
         let command = command.trim();
-        if command.starts_with("nvbench-compare ")
+        let named = [
+            "nvbench-compare ",
+            "nvbench-compare-robust ",
+            "nvbench-compare-legacy ",
+        ];
+        if named.iter().any(|name| command.starts_with(name))
             && !command.contains('|')
             && !command.contains('>')
         {

@@ -1,7 +1,9 @@
 //! The conformance corpora: the project's own cases
 //! (testdata/conformance/cases) and, when `../shared` exists (it does in CI),
 //! every case under `../shared/conformance/cases`,
-//! `../shared/conformance/real` and `../shared/conformance/gbench`. Each case runs the built binary in a fresh
+//! `../shared/conformance/real`, `../shared/conformance/gbench` and
+//! `../shared/conformance/upstream/legacy{,-real}` (started under the
+//! name in each case's `program` file). Each case runs the built binary in a fresh
 //! copy of its directory, exactly as `shared/conformance/run` does, and
 //! compares stdout, the exit code and any expected files byte for byte with
 //! the reference's. Every test prints how many cases it ran.
@@ -28,6 +30,10 @@ const SHARED_CORPORA: &[&str] = &[
     "conformance/real",
     // Google Benchmark's compare.py, under `--display gbench`.
     "conformance/gbench",
+    // NVBench HEAD's classic script, run as `nvbench-compare-legacy`
+    // (each case's `program` file).
+    "conformance/upstream/legacy",
+    "conformance/upstream/legacy-real",
 ];
 
 /// Which paths the binary takes (see `nvbench_compare::fast_paths`).
@@ -121,7 +127,12 @@ fn run_case(case: &Path, scratch: &Path, paths: Paths) -> Result<(), String> {
         .lines()
         .map(|line| line.replace("{CASE}", &work_text))
         .collect();
-    let output = runner_command(&work, paths)
+    let mut command = runner_command(&work, paths);
+    if let Ok(program) = std::fs::read_to_string(case.join("program")) {
+        // The name the runner starts the binary under (its argv[0]).
+        std::os::unix::process::CommandExt::arg0(&mut command, program.trim());
+    }
+    let output = command
         .args(&args)
         .output()
         .map_err(|e| format!("cannot run the binary: {e}"))?;

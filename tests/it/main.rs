@@ -18,6 +18,7 @@ mod hostile_inputs;
 mod messages;
 mod nway;
 mod output_safety;
+mod personalities;
 mod properties;
 mod ragged_axes;
 mod regressions;
