@@ -22,7 +22,7 @@ use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, RunsByDevice, StateMatch};
 use crate::parallel::map_in_parallel;
-use crate::rendering::axes::{AxisCellCache, aligned_to_axes, axis_cells};
+use crate::rendering::axes::{aligned_to_axes, axis_cells};
 use crate::rendering::repetitions::{
     RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
 };
@@ -299,7 +299,6 @@ pub(super) fn prepare_pair<'a>(
             device_names: (ref_name, cmp_name),
         }),
         resolve_sidecars,
-        axis_cells: AxisCellCache::new(),
     };
     let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
@@ -496,8 +495,6 @@ struct Decider<'a> {
     names: SharedNames,
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
-    /// The axis values' cells formatted so far.
-    axis_cells: AxisCellCache,
 }
 
 impl Decider<'_> {
@@ -527,11 +524,11 @@ impl Decider<'_> {
         }
         // Axis values are formatted before the decision, so their errors win;
         // a ragged list is checked as written, then lined up with the axes.
-        let cells = axis_cells(compare.axis_values(), axes, &self.axis_cells)?;
+        let cells = axis_cells(compare.axis_values(), axes)?;
         let (values, cells) = match aligned_to_axes(compare.axis_values(), axes) {
             None => (compare.shared_axis_values(), cells),
             Some(aligned) => {
-                let cells = axis_cells(&aligned, axes, &self.axis_cells)?;
+                let cells = axis_cells(&aligned, axes)?;
                 (aligned, cells)
             }
         };

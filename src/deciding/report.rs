@@ -203,24 +203,6 @@ impl PackedCells {
         }
     }
 
-    /// The cell that started at `start` and has ended, packed (its length
-    /// byte, then its text), to append again with [`Self::push_packed`];
-    /// `None` for a long cell (its length is not one byte).
-    pub fn packed_cell(&self, start: usize) -> Option<&str> {
-        let packed = self.bytes().get(start - 1..)?;
-        if packed.first().is_none_or(|length| *length == LONG_CELL) {
-            return None;
-        }
-        // An ASCII length byte, then whole characters.
-        std::str::from_utf8(packed).ok()
-    }
-
-    /// Appends a whole cell as [`Self::packed_cell`] gave it.
-    #[inline]
-    pub fn push_packed(&mut self, packed: &str) {
-        self.extend(packed.as_bytes());
-    }
-
     pub fn finish(self) -> AxisDisplays {
         // Whole cells of text and ASCII lengths: always UTF-8.
         let packed = std::str::from_utf8(self.bytes()).unwrap_or_default();
