@@ -19,7 +19,6 @@ mod app;
 mod failure;
 mod fast_paths;
 mod matching;
-mod memory;
 mod messages;
 mod output;
 mod parallel;
@@ -41,7 +40,6 @@ pub fn main() -> std::process::ExitCode {
         Err(code) => return std::process::ExitCode::from(u8::try_from(code).unwrap_or(2)),
     };
     parallel::exit_after_run();
-    memory::keep_freed_memory();
     let stdout = output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());
     let mut out = std::io::BufWriter::new(stdout);
     let code = run(cli, &filter_args, &mut out);

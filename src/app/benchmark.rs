@@ -282,10 +282,6 @@ pub(super) fn prepare_pair<'a>(
         groups,
         s.report_missing,
     )?;
-    let huge = state_match.matched.len() >= crate::memory::HUGE_COMPARISON;
-    if huge {
-        crate::memory::release_free_memory();
-    }
     let (ref_name, cmp_name) = device_names(context, devices);
     let decider = Decider {
         settings: s,
@@ -325,9 +321,6 @@ pub(super) fn prepare_pair<'a>(
         only_compare,
     } = state_match;
     drop(matched);
-    if huge {
-        crate::memory::release_free_memory();
-    }
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
     // An N-way table joins every candidate's records later.
@@ -446,6 +439,10 @@ fn repetition_rows<'r>(
         .collect()
 }
 
+/// States from which a comparison counts as huge: its table is written in
+/// pieces, and the runs of a side share their idents.
+pub(super) const HUGE_COMPARISON: usize = 50_000;
+
 /// A table of this many rows and more is not made ahead: it is written in
 /// pieces when printed, from the records alone, after the matched states
 /// are freed (see `write_table_text`). The simple paths make every table
@@ -453,7 +450,7 @@ fn repetition_rows<'r>(
 fn written_in_pieces(s: &Settings, displayed: usize) -> bool {
     !crate::fast_paths::simple_paths()
         && !s.inputs.layout.joins_candidates()
-        && displayed >= crate::memory::HUGE_COMPARISON
+        && displayed >= HUGE_COMPARISON
 }
 
 /// Writes the table of `records` to `out`: [`table_text`], or for a huge
