@@ -5,10 +5,9 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-#[cfg(test)]
 use compact_str::CompactString;
 
-use crate::deciding::report::{AxisDisplays, PackedCells};
+use crate::deciding::report::AxisDisplays;
 use crate::failure::Failure;
 use crate::loading::model::{Axis, AxisValue};
 use crate::loading::scalar::Scalar;
@@ -175,10 +174,9 @@ const AXES_SEARCHED_IN_ORDER: usize = 16;
 
 /// The cells of a state's axis values, in the state's order. Each value's
 /// axis is the first of its name, found through a map when there are many
-/// axes, so that time stays linear in their number. Cells are written in
-/// place, straight into the record's packed cells (see [`PackedCells`]).
+/// axes, so that time stays linear in their number.
 pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, Failure> {
-    let mut cells = PackedCells::default();
+    let mut cells = Vec::with_capacity(values.len());
     // Made at the first value that needs it, and only then.
     let many: OnceCell<HashMap<&str, &Axis>> = OnceCell::new();
     let axis_of = |value: &AxisValue| {
@@ -195,13 +193,13 @@ pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, F
         first.get(value.name.as_str()).copied()
     };
     for value in values {
-        let start = cells.start_cell();
+        let mut cell = CompactString::default();
         if !value.is_absent() {
-            format_axis_value(value, axis_of(value), &mut cells)?;
+            format_axis_value(value, axis_of(value), &mut cell)?;
         }
-        cells.end_cell(start);
+        cells.push(cell);
     }
-    Ok(cells.finish())
+    Ok(AxisDisplays::new(cells))
 }
 
 /// A state's axis values one for each of its benchmark's axes, in the
