@@ -22,7 +22,7 @@ use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, RunsByDevice, StateMatch};
 use crate::parallel::map_in_parallel;
-use crate::rendering::axes::{AxisCellCache, aligned_to_axes, axis_cells};
+use crate::rendering::axes::{aligned_to_axes, axis_cells};
 use crate::rendering::repetitions::{
     RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
 };
@@ -282,10 +282,6 @@ pub(super) fn prepare_pair<'a>(
         groups,
         s.report_missing,
     )?;
-    let huge = state_match.matched.len() >= crate::memory::HUGE_COMPARISON;
-    if huge {
-        crate::memory::release_free_memory();
-    }
     let (ref_name, cmp_name) = device_names(context, devices);
     let decider = Decider {
         settings: s,
@@ -299,7 +295,6 @@ pub(super) fn prepare_pair<'a>(
             device_names: (ref_name, cmp_name),
         }),
         resolve_sidecars,
-        axis_cells: AxisCellCache::new(),
     };
     let matched = &state_match.matched;
     // Decisions are independent: they run in parallel, and their results
@@ -326,9 +321,6 @@ pub(super) fn prepare_pair<'a>(
         only_compare,
     } = state_match;
     drop(matched);
-    if huge {
-        crate::memory::release_free_memory();
-    }
     let records: Option<Vec<&StateRecord>> =
         decided.iter().map(|d| d.record.as_ref().ok()).collect();
     // An N-way table joins every candidate's records later.
@@ -447,6 +439,10 @@ fn repetition_rows<'r>(
         .collect()
 }
 
+/// States from which a comparison counts as huge: its table is written in
+/// pieces, and the runs of a side share their idents.
+pub(super) const HUGE_COMPARISON: usize = 50_000;
+
 /// A table of this many rows and more is not made ahead: it is written in
 /// pieces when printed, from the records alone, after the matched states
 /// are freed (see `write_table_text`). The simple paths make every table
@@ -454,7 +450,7 @@ fn repetition_rows<'r>(
 fn written_in_pieces(s: &Settings, displayed: usize) -> bool {
     !crate::fast_paths::simple_paths()
         && !s.inputs.layout.joins_candidates()
-        && displayed >= crate::memory::HUGE_COMPARISON
+        && displayed >= HUGE_COMPARISON
 }
 
 /// Writes the table of `records` to `out`: [`table_text`], or for a huge
@@ -496,8 +492,6 @@ struct Decider<'a> {
     names: SharedNames,
     /// Resolve sidecar paths for the records (bulk-debug and JSON output).
     resolve_sidecars: bool,
-    /// The axis values' cells formatted so far.
-    axis_cells: AxisCellCache,
 }
 
 impl Decider<'_> {
@@ -527,11 +521,11 @@ impl Decider<'_> {
         }
         // Axis values are formatted before the decision, so their errors win;
         // a ragged list is checked as written, then lined up with the axes.
-        let cells = axis_cells(compare.axis_values(), axes, &self.axis_cells)?;
+        let cells = axis_cells(compare.axis_values(), axes)?;
         let (values, cells) = match aligned_to_axes(compare.axis_values(), axes) {
             None => (compare.shared_axis_values(), cells),
             Some(aligned) => {
-                let cells = axis_cells(&aligned, axes, &self.axis_cells)?;
+                let cells = axis_cells(&aligned, axes)?;
                 (aligned, cells)
             }
         };

@@ -104,14 +104,13 @@ fn share_idents(loaded: &mut [LoadedRun]) {
     let Some((first, others)) = loaded.split_first_mut() else {
         return;
     };
-    let huge = |run: &LoadedRun| run.root.state_count() >= crate::memory::HUGE_COMPARISON;
+    let huge = |run: &LoadedRun| run.root.state_count() >= super::benchmark::HUGE_COMPARISON;
     if !huge(first) {
         return;
     }
     for run in others.iter_mut().filter(|run| huge(run)) {
         run.root.share_idents_with(&first.root);
     }
-    crate::memory::release_free_memory();
 }
 
 /// Lines for stderr, after what stdout holds so far.

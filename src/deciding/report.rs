@@ -11,7 +11,6 @@ use crate::deciding::decision::Comparison;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::model::AxisValue;
 use crate::loading::scalar::Scalar;
-use crate::pycompat::pyfmt::AsciiOut;
 use crate::text::printable::printable;
 
 /// Occurrences of one reason, keeping its most severe instance.
@@ -148,153 +147,13 @@ impl RecordAxes {
     }
 }
 
-/// The table cells of a record's axis values in one string, each after
-/// its length: in place when they fit (nearly always: no allocation a
-/// record, where a list of cells took 64 bytes of heap).
+/// The table cells of a record's axis values, in order.
 #[derive(Debug, Clone)]
-pub struct AxisDisplays(CompactString);
-
-/// Lengths below this are one ASCII byte (the string stays UTF-8 and every
-/// cell starts and ends on a character boundary); a longer cell's length
-/// is this byte, then its decimal digits and a `;`.
-const LONG_CELL: u8 = 0x7f;
-
-/// Cells packed as [`AxisDisplays`] holds them, written in place: each
-/// cell after a byte kept for its length, set when the cell ends. On the
-/// stack while short (no allocation, and one copy into the record).
-pub struct PackedCells {
-    inline: [u8; 64],
-    len: usize,
-    /// The cells once they outgrew the array (a few cells of 60 bytes).
-    spilled: Option<Vec<u8>>,
-}
-
-impl Default for PackedCells {
-    fn default() -> Self {
-        PackedCells {
-            inline: [0; 64],
-            len: 0,
-            spilled: None,
-        }
-    }
-}
-
-impl PackedCells {
-    /// Starts a cell: what follows is its text, up to [`Self::end_cell`]
-    /// with the position returned.
-    #[inline]
-    pub fn start_cell(&mut self) -> usize {
-        self.extend(&[0]);
-        self.bytes().len()
-    }
-
-    /// Ends the cell started at `start`: its length goes before it.
-    pub fn end_cell(&mut self, start: usize) {
-        let length = self.bytes().len() - start;
-        let bytes = self.bytes_mut();
-        match u8::try_from(length) {
-            Ok(short) if short < LONG_CELL => bytes[start - 1] = short,
-            _ => {
-                bytes[start - 1] = LONG_CELL;
-                let mut all = bytes.to_vec();
-                all.splice(start..start, format!("{length};").bytes());
-                self.spilled = Some(all);
-            }
-        }
-    }
-
-    /// The cell that started at `start` and has ended, packed (its length
-    /// byte, then its text), to append again with [`Self::push_packed`];
-    /// `None` for a long cell (its length is not one byte).
-    pub fn packed_cell(&self, start: usize) -> Option<&str> {
-        let packed = self.bytes().get(start - 1..)?;
-        if packed.first().is_none_or(|length| *length == LONG_CELL) {
-            return None;
-        }
-        // An ASCII length byte, then whole characters.
-        std::str::from_utf8(packed).ok()
-    }
-
-    /// Appends a whole cell as [`Self::packed_cell`] gave it.
-    #[inline]
-    pub fn push_packed(&mut self, packed: &str) {
-        self.extend(packed.as_bytes());
-    }
-
-    pub fn finish(self) -> AxisDisplays {
-        // Whole cells of text and ASCII lengths: always UTF-8.
-        let packed = std::str::from_utf8(self.bytes()).unwrap_or_default();
-        AxisDisplays(CompactString::new(packed))
-    }
-
-    fn bytes(&self) -> &[u8] {
-        match &self.spilled {
-            Some(bytes) => bytes,
-            None => &self.inline[..self.len],
-        }
-    }
-
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        match &mut self.spilled {
-            Some(bytes) => bytes,
-            None => &mut self.inline[..self.len],
-        }
-    }
-
-    /// Appends whole characters: a copy into the array while they fit.
-    #[inline(always)]
-    fn extend(&mut self, bytes: &[u8]) {
-        let end = self.len + bytes.len();
-        if self.spilled.is_none() && end <= self.inline.len() {
-            self.inline[self.len..end].copy_from_slice(bytes);
-            self.len = end;
-        } else {
-            self.spill(bytes);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn spill(&mut self, bytes: &[u8]) {
-        let spilled = self
-            .spilled
-            .get_or_insert_with(|| self.inline[..self.len].to_vec());
-        spilled.extend_from_slice(bytes);
-    }
-}
-
-impl std::fmt::Write for PackedCells {
-    #[inline]
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        self.extend(text.as_bytes());
-        Ok(())
-    }
-}
-
-impl AsciiOut for PackedCells {
-    #[inline]
-    fn push_ascii(&mut self, ascii: &[u8]) {
-        self.extend(ascii);
-    }
-}
+pub struct AxisDisplays(Box<[CompactString]>);
 
 impl AxisDisplays {
-    #[cfg(test)]
-    pub fn new(cells: &[CompactString]) -> AxisDisplays {
-        let mut packed =
-            CompactString::with_capacity(cells.iter().map(|cell| cell.len() + 1).sum());
-        for cell in cells {
-            match u8::try_from(cell.len()) {
-                Ok(length) if length < LONG_CELL => packed.push(char::from(length)),
-                _ => {
-                    packed.push(char::from(LONG_CELL));
-                    packed.push_str(&cell.len().to_string());
-                    packed.push(';');
-                }
-            }
-            packed.push_str(cell);
-        }
-        AxisDisplays(packed)
+    pub fn new(cells: Vec<CompactString>) -> AxisDisplays {
+        AxisDisplays(cells.into_boxed_slice())
     }
 
     /// The cells, in order.
@@ -305,23 +164,15 @@ impl AxisDisplays {
 
 /// A record's table cells, in order (two words: a table row holds one).
 #[derive(Debug, Clone, Copy)]
-pub struct AxisCells<'a>(&'a str);
+pub struct AxisCells<'a>(&'a [CompactString]);
 
 impl<'a> Iterator for AxisCells<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
-        let rest = self.0;
-        let first = *rest.as_bytes().first()?;
-        let (length, start) = if first < LONG_CELL {
-            (usize::from(first), 1)
-        } else {
-            let (digits, _) = rest[1..].split_once(';')?;
-            (digits.parse().ok()?, digits.len() + 2)
-        };
-        let cell = rest.get(start..start + length)?;
-        self.0 = &rest[start + length..];
-        Some(cell)
+        let (first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(first.as_str())
     }
 }
 
@@ -627,50 +478,7 @@ mod tests {
     /// A record is held for every matched state until the outputs are written.
     #[test]
     fn records_are_small() {
-        assert_eq!(std::mem::size_of::<StateRecord>(), 240);
-    }
-
-    /// The cells packed from a list, and written in place: the same text.
-    fn displays(cells: &[&str]) -> AxisDisplays {
-        let mut packed = PackedCells::default();
-        for cell in cells {
-            let start = packed.start_cell();
-            // In two pieces, as a cell may be written.
-            let half = (0..=cell.len() / 2)
-                .rev()
-                .find(|&at| cell.is_char_boundary(at))
-                .unwrap_or(0);
-            let (head, tail) = cell.split_at(half);
-            std::fmt::Write::write_str(&mut packed, head).unwrap();
-            std::fmt::Write::write_str(&mut packed, tail).unwrap();
-            packed.end_cell(start);
-        }
-        let written = packed.finish();
-        let cells: Vec<CompactString> = cells.iter().map(|&c| c.into()).collect();
-        let listed = AxisDisplays::new(&cells);
-        assert_eq!(written.0, listed.0);
-        listed
-    }
-
-    #[test]
-    fn axis_cells_read_back_as_given() {
-        let long = "x".repeat(usize::from(LONG_CELL));
-        let just_short = "y".repeat(usize::from(LONG_CELL) - 1);
-        let longer = "é;1".repeat(1000);
-        let lists: [&[&str]; 7] = [
-            &[],
-            &["I32", "2^20"],
-            &["", "", ""],
-            &["é\u{1b}[31m", "\u{10ffff}", "0.5", "\u{7f}", ";"],
-            &["a", &just_short, "b"],
-            &["a", &long, "", &longer],
-            &[&longer],
-        ];
-        for list in lists {
-            assert_eq!(displays(list).cells().collect::<Vec<_>>(), list);
-        }
-        // Short cells are in place: nothing on the heap.
-        assert!(!displays(&["I32", "2^20", "Entropy"]).0.is_heap_allocated());
+        assert_eq!(std::mem::size_of::<StateRecord>(), 232);
     }
 
     #[test]
@@ -696,7 +504,7 @@ mod tests {
             state_key: CompactString::default(),
             occurrence: 0,
             occurrence_count: 1,
-            axis_values: RecordAxes::new(Arc::from([]), AxisDisplays::new(&[])),
+            axis_values: RecordAxes::new(Arc::from([]), AxisDisplays::new(Vec::new())),
             comparison: Comparison::new(side(1.0), side(ratio), decision),
             displayed: true,
             sidecars: Sidecars::default(),

@@ -204,8 +204,6 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
     if first.is_some_and(|b| *b != b'{') {
         return Err(invalid("the top level is not a JSON object".to_string()));
     }
-    // The model takes about a fifth of the file's size.
-    crate::memory::reserve_heap(bytes.as_ref().len() / 5);
     parse_with_release(&bytes, |bytes| {
         if crate::fast_paths::simple_paths() {
             if let Role::First(anchor) = role {

@@ -738,12 +738,6 @@ impl AxisValue {
     pub fn shares(&self, other: &AxisValue) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
-
-    /// The handle's address: equal for handles that share their value,
-    /// and names it while some handle to it is alive.
-    pub fn handle_id(&self) -> usize {
-        Arc::as_ptr(&self.0) as usize
-    }
 }
 
 impl std::ops::Deref for AxisValue {

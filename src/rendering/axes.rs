@@ -1,15 +1,13 @@
 //! Axis values as table cells and labels: `2^N` for pow2 int64 axes,
 //! `%.5g` for float64 axes, the raw text for string and type axes.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use compact_str::CompactString;
 
-use crate::deciding::report::{AxisDisplays, PackedCells};
+use crate::deciding::report::AxisDisplays;
 use crate::failure::Failure;
 use crate::loading::model::{Axis, AxisValue};
 use crate::loading::scalar::Scalar;
@@ -176,17 +174,10 @@ const AXES_SEARCHED_IN_ORDER: usize = 16;
 
 /// The cells of a state's axis values, in the state's order. Each value's
 /// axis is the first of its name, found through a map when there are many
-/// axes, so that time stays linear in their number. Cells are written in
-/// place, straight into the record's packed cells (see [`PackedCells`]).
-/// A value formatted before for the same comparison (`cache`) is copied
-/// as it was packed.
-pub fn axis_cells(
-    values: &[AxisValue],
-    axes: &[Axis],
-    cache: &AxisCellCache,
-) -> Result<AxisDisplays, Failure> {
-    let mut cells = PackedCells::default();
-    // Made at the first value the cache does not know, and only then.
+/// axes, so that time stays linear in their number.
+pub fn axis_cells(values: &[AxisValue], axes: &[Axis]) -> Result<AxisDisplays, Failure> {
+    let mut cells = Vec::with_capacity(values.len());
+    // Made at the first value that needs it, and only then.
     let many: OnceCell<HashMap<&str, &Axis>> = OnceCell::new();
     let axis_of = |value: &AxisValue| {
         if axes.len() <= AXES_SEARCHED_IN_ORDER {
@@ -201,26 +192,14 @@ pub fn axis_cells(
         });
         first.get(value.name.as_str()).copied()
     };
-    cache.with(|known| {
-        for value in values {
-            if value.is_absent() {
-                let start = cells.start_cell();
-                cells.end_cell(start);
-                continue;
-            }
-            if let Some(packed) = known.get(&value.handle_id()) {
-                cells.push_packed(packed);
-                continue;
-            }
-            let start = cells.start_cell();
-            format_axis_value(value, axis_of(value), &mut cells)?;
-            cells.end_cell(start);
-            if let Some(packed) = cells.packed_cell(start) {
-                known.insert(value.handle_id(), CompactString::new(packed));
-            }
+    for value in values {
+        let mut cell = CompactString::default();
+        if !value.is_absent() {
+            format_axis_value(value, axis_of(value), &mut cell)?;
         }
-        Ok(cells.finish())
-    })
+        cells.push(cell);
+    }
+    Ok(AxisDisplays::new(cells))
 }
 
 /// A state's axis values one for each of its benchmark's axes, in the
@@ -242,67 +221,6 @@ pub fn aligned_to_axes(values: &[AxisValue], axes: &[Axis]) -> Option<Arc<[AxisV
             .unwrap_or_else(|| AxisValue::absent(axis.name.as_str().into()))
     });
     Some(aligned.collect())
-}
-
-/// The cells of the axis values a comparison (one device pair of a
-/// benchmark) formatted so far, by value handle: a cartesian product
-/// repeats each value in many states (summary-20k: 80,000 cells of about
-/// 17 distinct values a benchmark), and the schema reader hands out one
-/// handle per distinct value. Kept per thread (the states are decided in
-/// parallel) and per comparison: a handle names its value only while the
-/// runs holding it are alive, as they are while their states are decided.
-pub struct AxisCellCache {
-    generation: u64,
-}
-
-type KnownCells = HashMap<usize, CompactString, BuildHasherDefault<HandleHasher>>;
-
-thread_local! {
-    static KNOWN_CELLS: RefCell<(u64, KnownCells)> = RefCell::new((0, KnownCells::default()));
-}
-
-impl AxisCellCache {
-    /// A cache for one comparison; what other comparisons formatted is
-    /// forgotten as it is first used on a thread.
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> AxisCellCache {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        AxisCellCache {
-            generation: NEXT.fetch_add(1, Ordering::Relaxed),
-        }
-    }
-
-    fn with<R>(&self, f: impl FnOnce(&mut KnownCells) -> R) -> R {
-        KNOWN_CELLS.with(|known| {
-            let mut known = known.borrow_mut();
-            if known.0 != self.generation {
-                known.1.clear();
-                known.0 = self.generation;
-            }
-            f(&mut known.1)
-        })
-    }
-}
-
-/// Handles are addresses of 8-byte-aligned allocations: their bits mixed
-/// once are hash enough.
-#[derive(Default)]
-struct HandleHasher(u64);
-
-impl Hasher for HandleHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn write_usize(&mut self, handle: usize) {
-        self.0 = (handle as u64 >> 3).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
 }
 
 /// Axis names as table headers. Names and values come from the input and
@@ -439,7 +357,7 @@ mod tests {
                 .rev()
                 .map(|i| value(&format!("A{i}"), "1024"))
                 .collect();
-            let displays = axis_cells(&values, &axes, &AxisCellCache::new()).unwrap();
+            let displays = axis_cells(&values, &axes).unwrap();
             let cells: Vec<&str> = displays.cells().collect();
             assert_eq!(cells.len(), count);
             for (value, cell) in values.iter().zip(&cells) {
@@ -447,44 +365,11 @@ mod tests {
             }
             assert!(cells.iter().all(|c| *c == "1024"), "{count}: {cells:?}");
             let unknown = [value("Q", "1")];
-            let error = axis_cells(&unknown, &axes, &AxisCellCache::new()).unwrap_err();
+            let error = axis_cells(&unknown, &axes).unwrap_err();
             assert_eq!(
                 error,
                 Failure::fatal("axis value 'Q' names no axis of its benchmark")
             );
         }
-    }
-
-    /// A value's cell is formatted once a comparison and copied after;
-    /// another comparison (other axes for the same handle) formats again,
-    /// and long cells and errors are never taken from the cache.
-    #[test]
-    fn cells_formatted_once_a_comparison() {
-        let long = "x".repeat(200);
-        let values = [value("N", "16"), value("S", &long), value("N", "16")];
-        let (pow2, plain) = (
-            [axis("N", "int64", "pow2"), axis("S", "string", "")],
-            [axis("N", "int64", ""), axis("S", "string", "")],
-        );
-        let cache = AxisCellCache::new();
-        let cells = |values: &[AxisValue], axes: &[Axis], cache: &AxisCellCache| {
-            let displays = axis_cells(values, axes, cache).unwrap();
-            displays.cells().map(str::to_string).collect::<Vec<_>>()
-        };
-        let each = |values: &[AxisValue], axes: &[Axis]| -> Vec<String> {
-            values.iter().map(|v| axis_cell(v, axes).unwrap()).collect()
-        };
-        assert_eq!(cells(&values, &pow2, &cache), each(&values, &pow2));
-        // Taken from the cache (one handle: the same value twice too).
-        let again = [values[0].clone(), values[1].clone(), values[0].clone()];
-        assert_eq!(cells(&again, &pow2, &cache), each(&again, &pow2));
-        assert_eq!(cells(&again, &pow2, &cache)[0], "2^4");
-        let other = AxisCellCache::new();
-        assert_eq!(cells(&again, &plain, &other), each(&again, &plain));
-        assert_eq!(cells(&again, &plain, &other)[0], "16");
-        assert_eq!(cells(&again, &plain, &other)[1], long);
-        let unknown = [value("Q", "1")];
-        assert!(axis_cells(&unknown, &pow2, &other).is_err());
-        assert!(axis_cells(&unknown, &pow2, &other).is_err());
     }
 }
