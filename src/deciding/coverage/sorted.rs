@@ -79,10 +79,6 @@ impl SortedBits {
             let keys = std::mem::take(keys);
             return unique_in_place(keys, |r| self.value(r));
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(unique) = self.unique_in_lanes() {
-            return unique;
-        }
         let (shift, min) = (self.shift, self.min);
         match (&self.keys, self.float32) {
             (Reduced::Narrow(keys), true) => unique_keys(keys, move |r: u32| {
@@ -97,22 +93,6 @@ impl SortedBits {
             }
             (Reduced::Wide(keys), true) => unique_keys(keys, |r| self.value(r)),
         }
-    }
-
-    /// The runs of times and cycles (not huge ones, see [`unique_keys`])
-    /// with their values made in AVX2 lanes, where the CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    fn unique_in_lanes(&self) -> Option<SortedUnique> {
-        let len = match &self.keys {
-            Reduced::Narrow(keys) => keys.len(),
-            Reduced::Wide(keys) => keys.len(),
-        };
-        if len > LARGE_LEN || crate::cpu::level() < crate::cpu::Level::Avx2 {
-            return None;
-        }
-        // SAFETY: the CPU has every feature of the AVX2 level, AVX2 and
-        // BMI2 among them.
-        unsafe { super::unique_lanes::runs(self) }
     }
 }
 
@@ -487,55 +467,5 @@ mod tests {
         let again = unique_keys_one_pass(&distinct, value);
         assert_eq!(again.values.as_ptr(), values_at);
         assert!(same(&again, &unique_keys_counted(&distinct, value)));
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn lanes_give_the_scalar_values_bit_for_bit() {
-        if crate::cpu::level() < crate::cpu::Level::Avx2 {
-            eprintln!("SKIPPED lanes_give_the_scalar_values_bit_for_bit: no AVX2 and BMI2 here");
-            return;
-        }
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for round in 0..3000 {
-            let n = [1, 7, 8, 9, 16, 17, 100, 1000, 10_000][round % 9];
-            let longest = [1, 1, 2, 5, 40][round / 9 % 5];
-            let keys = runs_of_keys(&mut state, n, longest);
-            // Every shift (keys of all zero bits shift by 63: the minimum
-            // is every value), with the keys and the minimum in range of
-            // the patterns' width.
-            let float32 = round % 2 == 0;
-            let width: u32 = if float32 { 32 } else { 64 };
-            let shift = (xorshift(&mut state) % 64) as u32;
-            let room = width.saturating_sub(shift);
-            let needed = keys.last().map_or(0, |&k| u64::BITS - k.leading_zeros());
-            let keys: Vec<u64> = if room == 0 {
-                vec![0; keys.len()]
-            } else {
-                let dropped = needed.saturating_sub(room);
-                keys.iter().map(|&k| k >> dropped).collect()
-            };
-            let top = keys.last().map_or(0, |&k| k << shift);
-            let patterns = if float32 {
-                u64::from(u32::MAX)
-            } else {
-                u64::MAX
-            };
-            let min = xorshift(&mut state) % (patterns - top).max(1);
-            let reduced = if float32 {
-                Reduced::Narrow(keys.iter().map(|&k| k as u32).collect())
-            } else {
-                Reduced::Wide(keys.clone())
-            };
-            let bits = SortedBits {
-                keys: reduced,
-                shift,
-                min,
-                float32,
-            };
-            let lanes = bits.unique_in_lanes().expect("times and cycles");
-            let scalar = unique_keys_counted(&keys, |r| bits.value(r));
-            assert!(same(&lanes, &scalar), "round {round}");
-        }
     }
 }
