@@ -2,43 +2,18 @@
 //! samples, radix sorted on their bit patterns (see [`super::super::radix`]
 //! for why that sort, and not a comparison sort, is the one used).
 
-use std::cell::RefCell;
 use std::mem::MaybeUninit;
 
-use super::super::radix::{LARGE_LEN, RadixKey, give_back, sort_keys, take_buffer, take_room};
+use super::super::radix::{LARGE_LEN, RadixKey, give_back, sort_keys, take_buffer};
 use super::super::value_stats::BitStats;
 use super::few_distinct::unique_if_few;
 
 /// Distinct values in ascending order with their occurrence counts, like
 /// `np.unique(values, return_counts=True)`. Compute it once per array.
-///
-/// Its buffers go back to this thread's pools when it is dropped: every
-/// state's samples are counted into buffers of the same size, written in
-/// place (a slot per sample, then cut to the runs) rather than copied out
-/// at their exact size into fresh allocations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SortedUnique {
     pub values: Vec<f64>,
     pub counts: Vec<u64>,
-}
-
-thread_local! {
-    static VALUES: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Smaller buffers (the few distinct values of quantized samples) are
-/// freed, not kept: in the pools they would take the place of a sort's.
-const POOLED_LEN: usize = 1024;
-
-impl Drop for SortedUnique {
-    fn drop(&mut self) {
-        if self.values.capacity() >= POOLED_LEN {
-            give_back(&VALUES, std::mem::take(&mut self.values));
-        }
-        if self.counts.capacity() >= POOLED_LEN {
-            give_back(u64::pool(), std::mem::take(&mut self.counts));
-        }
-    }
 }
 
 /// Minimum, maximum, AND and OR of a set of keys.
@@ -221,12 +196,10 @@ pub(super) const CHUNK: usize = 8;
 
 /// [`unique_keys`] in one pass: every key writes its value and its run's
 /// end to the slot of its run, which the run's last key leaves right. The
-/// slots are a slot per key in buffers of this thread's pools (written
-/// before read, never zeroed; arrays of at most `LARGE_LEN` keys), cut to
-/// the runs, and given back when the result is dropped: outputs of a slot
-/// per key shrunk in place by the allocator left the heap fragmented (peak
-/// RSS 40 -> 100 MB on the 2,000-state bulk pair), and copies at their
-/// exact size cost a pass and two allocations an array.
+/// slots are a slot per key (written before read, never zeroed; arrays of
+/// at most `LARGE_LEN` keys), cut to the runs but not shrunk: outputs
+/// shrunk in place by the allocator left the heap fragmented (peak RSS 40
+/// -> 100 MB on the 2,000-state bulk pair).
 #[inline(always)]
 fn unique_keys_one_pass<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
     unique_runs(
@@ -256,8 +229,8 @@ pub(super) fn unique_runs<K: Copy + PartialEq>(
         };
     };
     let n = keys.len();
-    let mut values = take_room(&VALUES, n);
-    let mut ends = take_room(u64::pool(), n);
+    let mut values = Vec::with_capacity(n);
+    let mut ends = Vec::with_capacity(n);
     let (value_slots, end_slots) = (values.spare_capacity_mut(), ends.spare_capacity_mut());
     // The key at `i` writes its value and its end to the slot of its run,
     // and the next key goes to the next slot when it differs.
@@ -434,38 +407,5 @@ mod tests {
                 &unique_keys_counted(&narrow, value)
             ));
         }
-    }
-
-    #[test]
-    fn dropped_runs_lend_their_buffers_to_the_next_array() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let value = |k: u64| k as f64 + 0.5;
-        // All distinct, then long runs: the second array's runs land in
-        // the first one's buffers, whose stale slots it must not show.
-        let distinct = runs_of_keys(&mut state, 10_000, 1);
-        let first = unique_keys_one_pass(&distinct, value);
-        let (values_at, counts_at) = (first.values.as_ptr(), first.counts.as_ptr());
-        drop(first);
-        let pooled = |at: *const f64| VALUES.with(|p| p.borrow().iter().any(|b| b.as_ptr() == at));
-        assert!(pooled(values_at));
-        assert!(u64::pool().with(|p| p.borrow().iter().any(|b| b.as_ptr() == counts_at)));
-        let runs = runs_of_keys(&mut state, 10_000, 400);
-        let second = unique_keys_one_pass(&runs, value);
-        assert_eq!(second.values.as_ptr(), values_at);
-        assert_eq!(second.counts.as_ptr(), counts_at);
-        assert!(same(&second, &unique_keys_counted(&runs, value)));
-        assert!(second.values.len() < 200);
-        // A small result is freed, not pooled in a sort's place.
-        drop(second);
-        let few = SortedUnique {
-            values: vec![1.0; 3],
-            counts: vec![2; 3],
-        };
-        let few_at = few.values.as_ptr();
-        drop(few);
-        assert!(!pooled(few_at));
-        let again = unique_keys_one_pass(&distinct, value);
-        assert_eq!(again.values.as_ptr(), values_at);
-        assert!(same(&again, &unique_keys_counted(&distinct, value)));
     }
 }
