@@ -42,7 +42,6 @@ mod sorted;
 mod support_filter;
 #[cfg(test)]
 pub(crate) mod tests;
-mod unique_lanes;
 mod verdict;
 
 pub(in crate::deciding) use quantiles::sample_interval_of_bits;

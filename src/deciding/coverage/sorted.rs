@@ -2,43 +2,16 @@
 //! samples, radix sorted on their bit patterns (see [`super::super::radix`]
 //! for why that sort, and not a comparison sort, is the one used).
 
-use std::cell::RefCell;
-use std::mem::MaybeUninit;
-
-use super::super::radix::{LARGE_LEN, RadixKey, give_back, sort_keys, take_buffer, take_room};
+use super::super::radix::{LARGE_LEN, RadixKey, give_back, sort_keys, take_buffer};
 use super::super::value_stats::BitStats;
 use super::few_distinct::unique_if_few;
 
 /// Distinct values in ascending order with their occurrence counts, like
 /// `np.unique(values, return_counts=True)`. Compute it once per array.
-///
-/// Its buffers go back to this thread's pools when it is dropped: every
-/// state's samples are counted into buffers of the same size, written in
-/// place (a slot per sample, then cut to the runs) rather than copied out
-/// at their exact size into fresh allocations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SortedUnique {
     pub values: Vec<f64>,
     pub counts: Vec<u64>,
-}
-
-thread_local! {
-    static VALUES: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Smaller buffers (the few distinct values of quantized samples) are
-/// freed, not kept: in the pools they would take the place of a sort's.
-const POOLED_LEN: usize = 1024;
-
-impl Drop for SortedUnique {
-    fn drop(&mut self) {
-        if self.values.capacity() >= POOLED_LEN {
-            give_back(&VALUES, std::mem::take(&mut self.values));
-        }
-        if self.counts.capacity() >= POOLED_LEN {
-            give_back(u64::pool(), std::mem::take(&mut self.counts));
-        }
-    }
 }
 
 /// Minimum, maximum, AND and OR of a set of keys.
@@ -79,10 +52,6 @@ impl SortedBits {
             let keys = std::mem::take(keys);
             return unique_in_place(keys, |r| self.value(r));
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(unique) = self.unique_in_lanes() {
-            return unique;
-        }
         let (shift, min) = (self.shift, self.min);
         match (&self.keys, self.float32) {
             (Reduced::Narrow(keys), true) => unique_keys(keys, move |r: u32| {
@@ -97,22 +66,6 @@ impl SortedBits {
             }
             (Reduced::Wide(keys), true) => unique_keys(keys, |r| self.value(r)),
         }
-    }
-
-    /// The runs of times and cycles (not huge ones, see [`unique_keys`])
-    /// with their values made in AVX2 lanes, where the CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    fn unique_in_lanes(&self) -> Option<SortedUnique> {
-        let len = match &self.keys {
-            Reduced::Narrow(keys) => keys.len(),
-            Reduced::Wide(keys) => keys.len(),
-        };
-        if len > LARGE_LEN || crate::cpu::level() < crate::cpu::Level::Avx2 {
-            return None;
-        }
-        // SAFETY: the CPU has every feature of the AVX2 level, AVX2 and
-        // BMI2 among them.
-        unsafe { super::unique_lanes::runs(self) }
     }
 }
 
@@ -214,177 +167,20 @@ fn reduced_keys_lanes<K: RadixKey>(
     keys
 }
 
-/// Runs of equal keys in ascending `keys`, without a data-dependent branch.
+/// Runs of equal keys in ascending `keys`. The runs are counted first, so
+/// that the outputs are allocated at their exact size: no buffer of a slot
+/// per sample (800 MB with 10^8 distinct samples), and none shrunk in place,
+/// which left the heap fragmented (peak RSS 40 -> 100 MB on the 2,000-state
+/// bulk pair).
 fn unique_keys<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
-    if keys.len() > LARGE_LEN {
-        return unique_keys_counted(keys, value);
+    let runs = keys.chunk_by(|a, b| a == b);
+    let mut values = Vec::with_capacity(runs.clone().count());
+    let mut counts = Vec::with_capacity(values.capacity());
+    for run in runs {
+        values.push(value(run[0]));
+        counts.push(run.len() as u64);
     }
-    unique_keys_in_slots(keys, value)
-}
-
-crate::cpu::multiversioned! {
-    widest: Avx2;
-    /// [`unique_keys_one_pass`], compiled for BMI2 and AVX2 too: every
-    /// key's value shifts the key by a count known only at run time
-    /// (`shlx` needs no copy into `cl`), and the runs are copied out in
-    /// wider lanes.
-    fn unique_keys_in_slots<K: Copy + PartialEq>(
-        keys: &[K],
-        value: impl Fn(K) -> f64,
-    ) -> SortedUnique {
-        unique_keys_one_pass(keys, value)
-    }
-}
-
-/// Keys taken together by [`unique_runs`] when each differs from the next.
-pub(super) const CHUNK: usize = 8;
-
-/// [`unique_keys`] in one pass: every key writes its value and its run's
-/// end to the slot of its run, which the run's last key leaves right. The
-/// slots are a slot per key in buffers of this thread's pools (written
-/// before read, never zeroed; arrays of at most `LARGE_LEN` keys), cut to
-/// the runs, and given back when the result is dropped: outputs of a slot
-/// per key shrunk in place by the allocator left the heap fragmented (peak
-/// RSS 40 -> 100 MB on the 2,000-state bulk pair), and copies at their
-/// exact size cost a pass and two allocations an array.
-#[inline(always)]
-fn unique_keys_one_pass<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
-    unique_runs(
-        keys,
-        &value,
-        |chunk: &[K; CHUNK], out: &mut [MaybeUninit<f64>; CHUNK]| {
-            for (slot, &key) in out.iter_mut().zip(chunk) {
-                slot.write(value(key));
-            }
-        },
-    )
-}
-
-/// [`unique_keys_one_pass`] with the values of a chunk of `CHUNK` keys
-/// that each differ from the next written by `chunk_values` (see
-/// [`super::unique_lanes`]), which must write what `value` gives.
-#[inline(always)]
-pub(super) fn unique_runs<K: Copy + PartialEq>(
-    keys: &[K],
-    value: impl Fn(K) -> f64,
-    chunk_values: impl Fn(&[K; CHUNK], &mut [MaybeUninit<f64>; CHUNK]),
-) -> SortedUnique {
-    let Some(&last) = keys.last() else {
-        return SortedUnique {
-            values: Vec::new(),
-            counts: Vec::new(),
-        };
-    };
-    let n = keys.len();
-    let mut values = take_room(&VALUES, n);
-    let mut ends = take_room(u64::pool(), n);
-    let (value_slots, end_slots) = (values.spare_capacity_mut(), ends.spare_capacity_mut());
-    // The key at `i` writes its value and its end to the slot of its run,
-    // and the next key goes to the next slot when it differs.
-    let step = |value_slots: &mut [MaybeUninit<f64>],
-                end_slots: &mut [MaybeUninit<u64>],
-                run: usize,
-                i: usize| {
-        // SAFETY: `run <= i < n`, within the room of both buffers.
-        unsafe {
-            value_slots.get_unchecked_mut(run).write(value(keys[i]));
-            end_slots.get_unchecked_mut(run).write(i as u64 + 1);
-        }
-    };
-    let mut run = 0;
-    // Sorted samples are mostly distinct: a chunk of keys that each differ
-    // from the next fills as many slots at once.
-    let mut i = 0;
-    while let Some(window) = keys.get(i..i + CHUNK + 1) {
-        let window: &[K; CHUNK + 1] = window.try_into().expect("CHUNK + 1 keys");
-        // Counted without branches (`&&` would test the pairs one by one).
-        let equal_pairs = (0..CHUNK).fold(0u32, |equal, k| {
-            equal | u32::from(window[k] == window[k + 1])
-        });
-        // `run <= i`: the chunk's slots are within the room.
-        if equal_pairs == 0 {
-            let chunk: &[K; CHUNK] = window[..CHUNK].try_into().expect("CHUNK keys");
-            let value_out: &mut [MaybeUninit<f64>; CHUNK] = (&mut value_slots[run..run + CHUNK])
-                .try_into()
-                .expect("CHUNK slots");
-            chunk_values(chunk, value_out);
-            let end_out: &mut [MaybeUninit<u64>; CHUNK] = (&mut end_slots[run..run + CHUNK])
-                .try_into()
-                .expect("CHUNK slots");
-            for (k, slot) in end_out.iter_mut().enumerate() {
-                slot.write((i + k) as u64 + 1);
-            }
-            run += CHUNK;
-        } else {
-            for k in 0..CHUNK {
-                step(value_slots, end_slots, run, i + k);
-                run += usize::from(window[k] != window[k + 1]);
-            }
-        }
-        i += CHUNK;
-    }
-    for i in i..n - 1 {
-        step(value_slots, end_slots, run, i);
-        run += usize::from(keys[i] != keys[i + 1]);
-    }
-    value_slots[run].write(value(last));
-    end_slots[run].write(n as u64);
-    // SAFETY: every slot up to `run` was written: `run` only grows by one
-    // a key, and each key writes the slot it is at (a chunk's values by
-    // `chunk_values`, which writes all of its slots).
-    unsafe {
-        values.set_len(run + 1);
-        ends.set_len(run + 1);
-    }
-    SortedUnique {
-        values,
-        counts: counts_of_ends(ends),
-    }
-}
-
-/// The run ends become the counts in place.
-fn counts_of_ends(mut ends: Vec<u64>) -> Vec<u64> {
-    // Each end less the one before as it was read (a recurrence on loaded
-    // values only, which vectorizes).
-    let mut before = 0;
-    for end in &mut ends {
-        let this = *end;
-        *end = this - before;
-        before = this;
-    }
-    ends
-}
-
-/// [`unique_keys`] of a huge run: counting the runs first sizes the
-/// outputs exactly, so no buffer of one slot per sample is needed (with
-/// 10^8 distinct samples that buffer alone was 800 MB). Only the last key
-/// of each run is turned into its value.
-fn unique_keys_counted<K: Copy + PartialEq>(keys: &[K], value: impl Fn(K) -> f64) -> SortedUnique {
-    let n = keys.len();
-    if n == 0 {
-        return SortedUnique {
-            values: Vec::new(),
-            counts: Vec::new(),
-        };
-    }
-    let runs = 1 + keys.windows(2).filter(|pair| pair[0] != pair[1]).count();
-    // `ends[u]` is one past the last index of run `u`; every slot is written
-    // before it is read.
-    let mut ends = vec![0u64; runs];
-    let mut run = 0;
-    for (i, pair) in keys.windows(2).enumerate() {
-        ends[run] = i as u64 + 1;
-        run += usize::from(pair[0] != pair[1]);
-    }
-    ends[run] = n as u64;
-    let values = ends
-        .iter()
-        .map(|&end| value(keys[end as usize - 1]))
-        .collect();
-    SortedUnique {
-        values,
-        counts: counts_of_ends(ends),
-    }
+    SortedUnique { values, counts }
 }
 
 /// [`unique_keys`] of a huge run, reusing the keys' buffer for the values:
@@ -406,136 +202,4 @@ fn unique_in_place(mut keys: Vec<u64>, value: impl Fn(u64) -> f64) -> SortedUniq
     // Same size and alignment: collected in place.
     let values = keys.into_iter().map(value).collect();
     SortedUnique { values, counts }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn xorshift(state: &mut u64) -> u64 {
-        crate::testing::xorshift_step(state)
-    }
-
-    /// Ascending keys with runs of random lengths (1 to `longest`).
-    fn runs_of_keys(state: &mut u64, n: usize, longest: u64) -> Vec<u64> {
-        let mut keys = Vec::with_capacity(n);
-        let mut key = xorshift(state) % 1000;
-        while keys.len() < n {
-            let run = 1 + xorshift(state) % longest;
-            keys.extend((0..run).map(|_| key).take(n - keys.len()));
-            key += 1 + xorshift(state) % 3;
-        }
-        keys
-    }
-
-    fn same(a: &SortedUnique, b: &SortedUnique) -> bool {
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        bits(&a.values) == bits(&b.values) && a.counts == b.counts
-    }
-
-    #[test]
-    fn one_pass_unique_runs_match_the_counted_runs() {
-        let mut state = 0x5851_f42d_4c95_7f2du64;
-        for round in 0..4000 {
-            let n = [0, 1, 2, 3, 17, 1000, 10_000][round % 7];
-            let longest = [1, 2, 5, 40, 10_000][round / 7 % 5];
-            let keys = runs_of_keys(&mut state, n, longest);
-            let value = |k: u64| k as f64 * 0.25 + 1.0;
-            let one_pass = unique_keys_one_pass(&keys, value);
-            assert!(
-                same(&one_pass, &unique_keys_counted(&keys, value)),
-                "{keys:?}"
-            );
-            assert_eq!(one_pass.counts.iter().sum::<u64>(), n as u64);
-            let narrow: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
-            let value = |k: u32| f64::from(k) + 0.5;
-            assert!(same(
-                &unique_keys_one_pass(&narrow, value),
-                &unique_keys_counted(&narrow, value)
-            ));
-        }
-    }
-
-    #[test]
-    fn dropped_runs_lend_their_buffers_to_the_next_array() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let value = |k: u64| k as f64 + 0.5;
-        // All distinct, then long runs: the second array's runs land in
-        // the first one's buffers, whose stale slots it must not show.
-        let distinct = runs_of_keys(&mut state, 10_000, 1);
-        let first = unique_keys_one_pass(&distinct, value);
-        let (values_at, counts_at) = (first.values.as_ptr(), first.counts.as_ptr());
-        drop(first);
-        let pooled = |at: *const f64| VALUES.with(|p| p.borrow().iter().any(|b| b.as_ptr() == at));
-        assert!(pooled(values_at));
-        assert!(u64::pool().with(|p| p.borrow().iter().any(|b| b.as_ptr() == counts_at)));
-        let runs = runs_of_keys(&mut state, 10_000, 400);
-        let second = unique_keys_one_pass(&runs, value);
-        assert_eq!(second.values.as_ptr(), values_at);
-        assert_eq!(second.counts.as_ptr(), counts_at);
-        assert!(same(&second, &unique_keys_counted(&runs, value)));
-        assert!(second.values.len() < 200);
-        // A small result is freed, not pooled in a sort's place.
-        drop(second);
-        let few = SortedUnique {
-            values: vec![1.0; 3],
-            counts: vec![2; 3],
-        };
-        let few_at = few.values.as_ptr();
-        drop(few);
-        assert!(!pooled(few_at));
-        let again = unique_keys_one_pass(&distinct, value);
-        assert_eq!(again.values.as_ptr(), values_at);
-        assert!(same(&again, &unique_keys_counted(&distinct, value)));
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn lanes_give_the_scalar_values_bit_for_bit() {
-        if crate::cpu::level() < crate::cpu::Level::Avx2 {
-            eprintln!("SKIPPED lanes_give_the_scalar_values_bit_for_bit: no AVX2 and BMI2 here");
-            return;
-        }
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for round in 0..3000 {
-            let n = [1, 7, 8, 9, 16, 17, 100, 1000, 10_000][round % 9];
-            let longest = [1, 1, 2, 5, 40][round / 9 % 5];
-            let keys = runs_of_keys(&mut state, n, longest);
-            // Every shift (keys of all zero bits shift by 63: the minimum
-            // is every value), with the keys and the minimum in range of
-            // the patterns' width.
-            let float32 = round % 2 == 0;
-            let width: u32 = if float32 { 32 } else { 64 };
-            let shift = (xorshift(&mut state) % 64) as u32;
-            let room = width.saturating_sub(shift);
-            let needed = keys.last().map_or(0, |&k| u64::BITS - k.leading_zeros());
-            let keys: Vec<u64> = if room == 0 {
-                vec![0; keys.len()]
-            } else {
-                let dropped = needed.saturating_sub(room);
-                keys.iter().map(|&k| k >> dropped).collect()
-            };
-            let top = keys.last().map_or(0, |&k| k << shift);
-            let patterns = if float32 {
-                u64::from(u32::MAX)
-            } else {
-                u64::MAX
-            };
-            let min = xorshift(&mut state) % (patterns - top).max(1);
-            let reduced = if float32 {
-                Reduced::Narrow(keys.iter().map(|&k| k as u32).collect())
-            } else {
-                Reduced::Wide(keys.clone())
-            };
-            let bits = SortedBits {
-                keys: reduced,
-                shift,
-                min,
-                float32,
-            };
-            let lanes = bits.unique_in_lanes().expect("times and cycles");
-            let scalar = unique_keys_counted(&keys, |r| bits.value(r));
-            assert!(same(&lanes, &scalar), "round {round}");
-        }
-    }
 }
