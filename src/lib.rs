@@ -19,6 +19,7 @@ mod app;
 mod failure;
 mod fast_paths;
 mod matching;
+mod memory;
 mod messages;
 mod output;
 mod parallel;
@@ -66,6 +67,7 @@ pub fn main_as(own: personality::Personality) -> std::process::ExitCode {
     };
     cli.personality = invocation.personality;
     parallel::exit_after_run();
+    memory::keep_freed_memory();
     let stdout = output::stdout::ClosedPipeTolerant::new(std::io::stdout().lock());
     let mut out = std::io::BufWriter::new(stdout);
     let code = run(cli, &filter_args, &mut out);
