@@ -2,10 +2,10 @@
 //!
 //! Some steps have a fast path that measured worth its code (the schema
 //! reader of NVBench files, the bounds that prove step 3's SAME without
-//! sorting, the radix sort, the vectorised scans, the tables written in
-//! two passes and huge ones in pieces) beside a simple path a reader can
-//! check by eye (serde_json, exact coverage over sorted samples, a plain
-//! sort, scalar loops, tabulate's direct port on the whole table). Both
+//! sorting, the radix sort, the tables written in two passes and huge ones
+//! in pieces) beside a simple path a reader can check by eye (serde_json,
+//! exact coverage over sorted samples, a plain sort, tabulate's direct port
+//! on the whole table). Both
 //! give the same bytes: the tests run the conformance corpora both ways.
 //! `NVBENCH_COMPARE_SIMPLE=1` in the environment makes every step take its
 //! simple path, so that a decision can be checked without the fast paths.

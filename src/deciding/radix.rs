@@ -109,23 +109,10 @@ pub(crate) fn sort_keys<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
     }
 }
 
-crate::cpu::multiversioned! {
-    widest: Avx2;
-    /// Sorts keys below `2^bits`: LSD radix passes of at most
-    /// `MAX_DIGIT_BITS` over the top `PREFIX_BITS` bits, then insertion sort
-    /// for the rest.
-    ///
-    /// Compiled for BMI2 too: a digit is a shift by a count known only at
-    /// run time, which x86-64 without BMI2 can do only from `cl` (a copy, a
-    /// shift and a mask a digit; `shrx` needs no copy), and every key's
-    /// digit is taken three times.
-    pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
-        lsd_sort_portable(keys, bits);
-    }
-}
-
-#[inline(always)]
-fn lsd_sort_portable<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
+/// Sorts keys below `2^bits`: LSD radix passes of at most
+/// `MAX_DIGIT_BITS` over the top `PREFIX_BITS` bits, then insertion sort
+/// for the rest.
+pub(crate) fn lsd_sort<K: RadixKey>(keys: &mut Vec<K>, bits: u32) {
     if bits == 0 {
         return;
     }
@@ -263,10 +250,6 @@ mod tests {
                     .collect();
                 let mut expected = keys.clone();
                 expected.sort_unstable();
-                // The path without BMI2 too, whatever this CPU has.
-                let mut portable = keys.clone();
-                lsd_sort_portable(&mut portable, bits);
-                assert_eq!(portable, expected, "bits {bits} n {n}");
                 lsd_sort(&mut keys, bits);
                 assert_eq!(keys, expected, "bits {bits} n {n}");
             }

@@ -4,7 +4,7 @@
 //!
 //! Written over independent lanes, so that it vectorizes (a single float
 //! minimum accumulator does not: the compiler keeps the order of a float
-//! reduction), and compiled for AVX-512F and AVX2 too (see [`crate::cpu`]).
+//! reduction).
 
 /// Extremes, AND and OR of the bit patterns of positive finite values
 /// (whose patterns order like the numbers), as `u64`.
@@ -16,25 +16,8 @@ pub(crate) struct BitStats {
     pub any: u64,
 }
 
-crate::cpu::multiversioned! {
-    widest: Avx512;
-    /// [`BitStats`] of positive finite float32 values (sample times).
-    pub(crate) fn float32_bit_stats(values: &[f32]) -> BitStats {
-        float32_lanes(values)
-    }
-}
-
-crate::cpu::multiversioned! {
-    widest: Avx512;
-    /// [`BitStats`] of the float64 products `a[i] * b[i]` of positive finite
-    /// float32 values (cycles), without storing them.
-    pub(crate) fn product_bit_stats(a: &[f32], b: &[f32]) -> BitStats {
-        product_lanes(a, b)
-    }
-}
-
-#[inline(always)]
-fn float32_lanes(values: &[f32]) -> BitStats {
+/// [`BitStats`] of positive finite float32 values (sample times).
+pub(crate) fn float32_bit_stats(values: &[f32]) -> BitStats {
     const N: usize = 16;
     let (mut low, mut high) = ([f32::INFINITY; N], [0.0f32; N]);
     let (mut all, mut any) = ([u32::MAX; N], [0u32; N]);
@@ -62,14 +45,16 @@ fn float32_lanes(values: &[f32]) -> BitStats {
     }
 }
 
+/// [`BitStats`] of the float64 products `a[i] * b[i]` of positive finite
+/// float32 values (cycles), without storing them.
+///
 /// The products' patterns are taken as `i64`: those of positive finite
 /// values are below 2^63 and order like the values, and integer minimum,
 /// maximum, AND and OR reductions are what the loop vectorizer makes into
-/// plain vector code. (Float lanes as in [`float32_lanes`] came out as 68
+/// plain vector code. (Float lanes as in [`float32_bit_stats`] came out as 68
 /// instructions per 8 products with AVX2, the AND and OR in scalar
 /// registers and the lanes permuted.)
-#[inline(always)]
-fn product_lanes(a: &[f32], b: &[f32]) -> BitStats {
+pub(crate) fn product_bit_stats(a: &[f32], b: &[f32]) -> BitStats {
     // The same start as the float lanes: +inf and 0.0.
     let (mut low, mut high) = (f64::INFINITY.to_bits() as i64, 0i64);
     let (mut all, mut any) = (-1i64, 0i64);

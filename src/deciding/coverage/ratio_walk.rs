@@ -19,66 +19,48 @@ const LARGEST: f64 = 1e300;
 pub(super) const MIN_CENTER_RELATIVE: f64 = 1e-8;
 pub(super) const MAX_CENTER_RELATIVE: f64 = 1e6;
 
-crate::cpu::multiversioned! {
-    widest: Avx2;
-    /// The hits of both runs as the log merge (`covered_flags_by_logs`)
-    /// computes them, but deciding most values by ratio and taking the logs
-    /// only near the threshold. `None` (use the logs) when the argument
-    /// below does not apply, and on the simple paths.
-    ///
-    /// Why the results are identical: `f64::ln` (glibc's `log`) is within one
-    /// ulp of the true logarithm, i.e. within 1.6e-13 for values in
-    /// `[1e-300, 1e300]` (|ln| < 691), and `ln_1p` within one ulp too.
-    /// - The computed logs of each run never decrease (checked by
-    ///   [`logs_ascend`]: adjacent values more than `1 + 1e-12` apart have true
-    ///   logs more than 1e-12 apart, so their computed logs increase; closer
-    ///   pairs, rare, take their logs): the log merge stops at the first value
-    ///   whose log is not below the target's. Source values with equal logs
-    ///   are within `1 + 1e-12`: a target far from them gets the same
-    ///   neighbours, one near them is covered either way. A target whose log
-    ///   is below the previous target's (within `1 + 1e-12` of it) can only
-    ///   start its merge late past a source value within `1 + 1e-12` of both,
-    ///   and is then covered either way too.
-    /// - If the other run has no value within ratio `1 + 1e-12` of a value,
-    ///   the computed log of the value lies strictly between the same two
-    ///   neighbours' logs as the value itself between their values (equal
-    ///   values have equal logs), so the log merge picks the same neighbours
-    ///   `below` and `above` as a value search. If it does have one, both
-    ///   find a neighbour within a log distance of ~1.3e-12, below the
-    ///   tolerance (c >= 1e-8), and the ratio test below declares it covered.
-    /// - A neighbour with `larger <= smaller * (1 + c) * (1 - 1e-9)` has a true
-    ///   log distance at least ~1e-9 below `ln(1 + c)`, far more than the
-    ///   rounding of logs, ratio and tolerance (< 1e-12), so its computed
-    ///   distance is `<= tolerance`; with `larger >= smaller * (1 + c) *
-    ///   (1 + 1e-9)` it is `> tolerance`.
-    /// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
-    ///   c = 0.005) is decided by the logs with the very expression of
-    ///   `covered_flags_by_logs`.
-    ///
-    /// Compiled for AVX2 too: the scans of adjacent pairs (the separation
-    /// check, the wide gaps) run over every unique value of both runs, and
-    /// take half the instructions in four lanes as in two. The arithmetic
-    /// is the same IEEE operations either way.
-    pub(super) fn hits_by_ratio(
-        a: (&Side, Totals),
-        b: (&Side, Totals),
-        center_relative: f64,
-        tolerance: f64,
-    ) -> Option<(Hits, Hits)> {
-        if crate::fast_paths::simple_paths() {
-            return None;
-        }
-        hits_by_ratio_lanes(a, b, center_relative, tolerance)
-    }
-}
-
-#[inline(always)]
-fn hits_by_ratio_lanes(
+/// The hits of both runs as the log merge (`covered_flags_by_logs`)
+/// computes them, but deciding most values by ratio and taking the logs
+/// only near the threshold. `None` (use the logs) when the argument
+/// below does not apply, and on the simple paths.
+///
+/// Why the results are identical: `f64::ln` (glibc's `log`) is within one
+/// ulp of the true logarithm, i.e. within 1.6e-13 for values in
+/// `[1e-300, 1e300]` (|ln| < 691), and `ln_1p` within one ulp too.
+/// - The computed logs of each run never decrease (checked by
+///   [`logs_ascend`]: adjacent values more than `1 + 1e-12` apart have true
+///   logs more than 1e-12 apart, so their computed logs increase; closer
+///   pairs, rare, take their logs): the log merge stops at the first value
+///   whose log is not below the target's. Source values with equal logs
+///   are within `1 + 1e-12`: a target far from them gets the same
+///   neighbours, one near them is covered either way. A target whose log
+///   is below the previous target's (within `1 + 1e-12` of it) can only
+///   start its merge late past a source value within `1 + 1e-12` of both,
+///   and is then covered either way too.
+/// - If the other run has no value within ratio `1 + 1e-12` of a value,
+///   the computed log of the value lies strictly between the same two
+///   neighbours' logs as the value itself between their values (equal
+///   values have equal logs), so the log merge picks the same neighbours
+///   `below` and `above` as a value search. If it does have one, both
+///   find a neighbour within a log distance of ~1.3e-12, below the
+///   tolerance (c >= 1e-8), and the ratio test below declares it covered.
+/// - A neighbour with `larger <= smaller * (1 + c) * (1 - 1e-9)` has a true
+///   log distance at least ~1e-9 below `ln(1 + c)`, far more than the
+///   rounding of logs, ratio and tolerance (< 1e-12), so its computed
+///   distance is `<= tolerance`; with `larger >= smaller * (1 + c) *
+///   (1 + 1e-9)` it is `> tolerance`.
+/// - Anything else (ratios within 1e-9 of the threshold, e.g. 201/200 for
+///   c = 0.005) is decided by the logs with the very expression of
+///   `covered_flags_by_logs`.
+pub(super) fn hits_by_ratio(
     (a, a_totals): (&Side, Totals),
     (b, b_totals): (&Side, Totals),
     center_relative: f64,
     tolerance: f64,
 ) -> Option<(Hits, Hits)> {
+    if crate::fast_paths::simple_paths() {
+        return None;
+    }
     let usable = (MIN_CENTER_RELATIVE..=MAX_CENTER_RELATIVE).contains(&center_relative)
         && tolerance > 0.0
         && in_fast_range(a.values)

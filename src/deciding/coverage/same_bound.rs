@@ -122,24 +122,18 @@ fn anchor_cell(reference: impl Iterator<Item = u64>, shift: u32) -> u64 {
     first[taken / 2].saturating_sub(WINDOW as u64 / 2)
 }
 
-crate::cpu::multiversioned! {
-    widest: Avx2;
-    /// Both runs' tallies, and whether they prove SAME both ways. Compiled
-    /// for AVX2 and BMI2 too: a cell is a shift by a count known only at
-    /// run time (`shrx` needs no copy into `cl`), and the scans of the
-    /// cells and buckets take eight lanes.
-    fn tally_and_prove(
-        reference: impl Iterator<Item = u64>,
-        compare: impl Iterator<Item = u64>,
-        cells: &Cells,
-        t: &CoverageThresholds,
-    ) -> bool {
-        let mut tallies = [Tally::new(), Tally::new()];
-        let [ref_tally, cmp_tally] = &mut tallies;
-        ref_tally.count(reference, cells);
-        cmp_tally.count(compare, cells);
-        ref_tally.proves(cmp_tally, t) && cmp_tally.proves(ref_tally, t)
-    }
+/// Both runs' tallies, and whether they prove SAME both ways.
+fn tally_and_prove(
+    reference: impl Iterator<Item = u64>,
+    compare: impl Iterator<Item = u64>,
+    cells: &Cells,
+    t: &CoverageThresholds,
+) -> bool {
+    let mut tallies = [Tally::new(), Tally::new()];
+    let [ref_tally, cmp_tally] = &mut tallies;
+    ref_tally.count(reference, cells);
+    cmp_tally.count(compare, cells);
+    ref_tally.proves(cmp_tally, t) && cmp_tally.proves(ref_tally, t)
 }
 
 /// The shift of a pattern to its cell: the largest for which samples at

@@ -143,25 +143,8 @@ pub(super) fn sort_bits(
     }
 }
 
-crate::cpu::multiversioned! {
-    widest: Avx2;
-    /// The keys `reduce` makes of `bits`, in a buffer of this thread's pool.
-    ///
-    /// Compiled for AVX2 too: cycles are made here (two widenings and a
-    /// product a key), in four lanes instead of two.
-    fn reduced_keys<K: RadixKey>(
-        bits: impl Iterator<Item = u64>,
-        reduce: impl Fn(u64) -> K,
-    ) -> Vec<K> {
-        reduced_keys_lanes(bits, reduce)
-    }
-}
-
-#[inline(always)]
-fn reduced_keys_lanes<K: RadixKey>(
-    bits: impl Iterator<Item = u64>,
-    reduce: impl Fn(u64) -> K,
-) -> Vec<K> {
+/// The keys `reduce` makes of `bits`, in a buffer of this thread's pool.
+fn reduced_keys<K: RadixKey>(bits: impl Iterator<Item = u64>, reduce: impl Fn(u64) -> K) -> Vec<K> {
     let mut keys = take_buffer(K::pool());
     keys.extend(bits.map(reduce));
     keys

@@ -39,27 +39,13 @@ impl SupportFilter {
     }
 }
 
-crate::cpu::multiversioned! {
-    widest: Avx2;
-    /// Rare-value filter (spec `bulk.rare_support.*`): values seen fewer
-    /// than `max(2, ceil(sample_fraction * total))` times are dropped from
-    /// support coverage, but only when that removes some values, keeps
-    /// some, and removes at most `max_removed_sample_fraction` of the
-    /// samples. With the mask, the [`Totals`] the coverages divide by,
-    /// which this has on the way.
-    ///
-    /// Compiled for AVX2 too: its folds over the counts (sum and OR, kept
-    /// and removed counts) take four `u64` lanes instead of two.
-    pub(super) fn support_filter(
-        counts: &[u64],
-        t: &CoverageThresholds,
-    ) -> (Vec<bool>, SupportFilter, Totals) {
-        support_filter_lanes(counts, t)
-    }
-}
-
-#[inline(always)]
-fn support_filter_lanes(
+/// Rare-value filter (spec `bulk.rare_support.*`): values seen fewer
+/// than `max(2, ceil(sample_fraction * total))` times are dropped from
+/// support coverage, but only when that removes some values, keeps
+/// some, and removes at most `max_removed_sample_fraction` of the
+/// samples. With the mask, the [`Totals`] the coverages divide by,
+/// which this has on the way.
+pub(super) fn support_filter(
     counts: &[u64],
     t: &CoverageThresholds,
 ) -> (Vec<bool>, SupportFilter, Totals) {

@@ -7,7 +7,6 @@ use super::super::ratio_walk::hits_by_ratio;
 use super::super::same_bound::{FLOAT32, bounds_prove_same};
 use super::super::*;
 use super::support::Rng;
-use crate::cpu::{Level, level};
 use crate::deciding::radix::{RadixKey, sort_keys};
 use crate::deciding::samples::BulkSamples;
 use crate::fast_paths::with_simple_paths;
@@ -59,8 +58,6 @@ fn step3_counts_exactly_and_decides_the_same() {
 
 #[test]
 fn every_fast_entry_gives_way() {
-    assert_eq!(with_simple_paths(level), Level::Baseline);
-
     let (a, b) = (run(4, 1.0), run(5, 1.0));
     let bits = |r: &BulkSamples| r.times().iter().map(|t| u64::from(t.to_bits())).collect();
     let (a_bits, b_bits): (Vec<u64>, Vec<u64>) = (bits(&a), bits(&b));
