@@ -57,6 +57,17 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
     }
     let mut outputs = Outputs::new(s)?;
     let groups = groups_of_runs(s)?;
+    let paths = &s.inputs;
+    if groups.groups.is_empty()
+        && paths.layout == Layout::Pair
+        && s.personality.dialect().no_common_files_is_an_error
+    {
+        return Err(Failure::reported(format!(
+            "No non-empty matching JSON files found in {} and {}",
+            crate::pycompat::pyfmt::str_repr(paths.baseline.first()),
+            crate::pycompat::pyfmt::str_repr(paths.candidates[0].first())
+        )));
+    }
     for path in groups.paths() {
         outputs.check_input(path)?;
     }

@@ -411,6 +411,8 @@ impl ReasonCode {
                 | BulkCycleSupportMismatch
                 | BulkSame
                 | BulkTimeSame
+                | BulkTimeSameConfirmedBySummaryCycles
+                | BulkTimeSameWithoutCycles
                 | BulkTimeSupportMismatch
                 | ClearGapConfirmedByBulkCycles
                 | BulkCycleDataUnusable

@@ -40,6 +40,9 @@ impl Present {
     /// A test's confidence bounds replace the intervals' relative change.
     const CHANGE_BOUNDS: u16 = 1 << 7;
     const UTEST_P: u16 = 1 << 8;
+    /// The relative change is a fraction of the smaller value (the robust
+    /// command's), not of the reference's.
+    const SYMMETRIC_CHANGE: u16 = 1 << 9;
 
     fn has(self, bit: u16) -> bool {
         self.0 & bit != 0
@@ -116,6 +119,14 @@ impl Comparison {
     pub(super) fn with_differences(mut self) -> Comparison {
         debug_assert!(self.present.has(Present::REF_TIME | Present::CMP_TIME));
         self.present.0 |= Present::DIFFERENCES;
+        self
+    }
+
+    /// The relative change bounds as the robust command computes them:
+    /// each difference over the smaller of its two values, so that swapping
+    /// the sides flips the sign and keeps the magnitude.
+    pub(super) fn with_symmetric_change(mut self) -> Comparison {
+        self.present.0 |= Present::SYMMETRIC_CHANGE;
         self
     }
 
@@ -196,6 +207,10 @@ impl Comparison {
             return Some(self.change_bounds);
         }
         let (r, c) = self.difference_intervals()?;
+        if self.present.has(Present::SYMMETRIC_CHANGE) {
+            let symmetric = |a: f64, b: f64| (a - b) / a.min(b);
+            return Some((symmetric(c.lower, r.upper), symmetric(c.upper, r.lower)));
+        }
         Some((c.lower / r.upper - 1.0, c.upper / r.lower - 1.0))
     }
 }
