@@ -97,6 +97,9 @@ pub struct Dialect {
     /// Two directories without a non-empty `.json` file of the same name
     /// are an error (else an empty summary).
     pub no_common_files_is_an_error: bool,
+    /// Two directories' files are compared in the order the compare
+    /// directory lists them (else by name).
+    pub files_in_listed_order: bool,
     /// The `--display` choices the command has.
     pub displays: &'static [&'static str],
     /// The permissive preset's `bulk.sample_coverage`, where it is not the
@@ -113,6 +116,7 @@ const COMPARE_DIALECT: Dialect = Dialect {
     absolute_sidecar_names: false,
     no_plot_data_on_stderr: false,
     no_common_files_is_an_error: false,
+    files_in_listed_order: false,
     displays: &["intervals", "legacy", "explain", "simple", "gbench"],
     permissive_sample_coverage: None,
 };
@@ -126,6 +130,7 @@ const ROBUST_DIALECT: Dialect = Dialect {
     absolute_sidecar_names: true,
     no_plot_data_on_stderr: true,
     no_common_files_is_an_error: true,
+    files_in_listed_order: true,
     displays: &["simple", "intervals", "explain"],
     permissive_sample_coverage: Some(0.90),
 };

@@ -22,7 +22,7 @@ use std::io::Write;
 
 use crate::deciding::report::{MissingKind, Presence, Report, StateRecord};
 use crate::failure::Failure;
-use crate::loading::runs::{Mixed, RunGroup, RunGroups, SideArgs, run_groups};
+use crate::loading::runs::{FileOrder, Mixed, RunGroup, RunGroups, SideArgs, run_groups_in};
 use crate::loading::sidecar::Warnings;
 use crate::matching::filters::AxisFilter;
 use crate::matching::nothing_compared::{Offer, pair_offer};
@@ -108,7 +108,11 @@ fn groups_of_runs(s: &Settings) -> Result<RunGroups, Failure> {
         false => Mixed::AsFiles,
         true => Mixed::Refused,
     };
-    run_groups(&sides, mixed)
+    let order = match s.personality.dialect().files_in_listed_order {
+        true => FileOrder::Listed,
+        false => FileOrder::Sorted,
+    };
+    run_groups_in(&sides, mixed, order)
 }
 
 /// State of one whole run: findings and warnings shared by all groups.
