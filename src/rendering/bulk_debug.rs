@@ -26,6 +26,14 @@ fn optional_float(value: Option<f64>) -> PyValue {
     value.map_or(PyValue::None, PyValue::Float)
 }
 
+/// A float, or the numpy scalar the robust command computed it as.
+fn float_of(value: Option<f64>, numpy: bool) -> PyValue {
+    match (value, numpy) {
+        (Some(value), true) => PyValue::NumpyFloat(value),
+        _ => optional_float(value),
+    }
+}
+
 fn count_value(count: usize) -> PyValue {
     PyValue::Int(i64::try_from(count).unwrap_or(i64::MAX))
 }
@@ -54,6 +62,7 @@ fn sidecar_entries(prefix: &str, file: &SidecarFile) -> [(String, PyValue); 2] {
 /// displayed rows, `table_row_index` within its table.
 pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRecord) -> PyValue {
     let c = &record.comparison;
+    let numpy = c.numpy_times();
     let text = |s: &str| PyValue::Str(s.to_string());
     let mut entries = vec![
         ("row_index".to_string(), count_value(row_index)),
@@ -82,11 +91,11 @@ pub fn bulk_debug_row(row_index: usize, table_row_index: usize, record: &StateRe
         ("status".into(), text(c.status.label())),
         ("reason".into(), text(c.reason.code.canonical())),
         ("reason_message".into(), text(c.reason.message())),
-        ("reference_time".into(), optional_float(c.ref_time())),
-        ("compare_time".into(), optional_float(c.cmp_time())),
+        ("reference_time".into(), float_of(c.ref_time(), numpy[0])),
+        ("compare_time".into(), float_of(c.cmp_time(), numpy[1])),
         (
             "fractional_difference".into(),
-            optional_float(c.frac_diff()),
+            float_of(c.frac_diff(), numpy[0] || numpy[1]),
         ),
     ];
     let prefixes = [

@@ -43,6 +43,11 @@ impl Present {
     /// The relative change is a fraction of the smaller value (the robust
     /// command's), not of the reference's.
     const SYMMETRIC_CHANGE: u16 = 1 << 9;
+    /// The reference's (compare's) center is a numpy scalar, taken from
+    /// its sorted samples (the robust command's, printed as such by
+    /// `--bulk-debug-python`).
+    const REF_TIME_NUMPY: u16 = 1 << 10;
+    const CMP_TIME_NUMPY: u16 = 1 << 11;
 
     fn has(self, bit: u16) -> bool {
         self.0 & bit != 0
@@ -128,6 +133,24 @@ impl Comparison {
     pub(super) fn with_symmetric_change(mut self) -> Comparison {
         self.present.0 |= Present::SYMMETRIC_CHANGE;
         self
+    }
+
+    /// Marks the centers taken from samples, as numpy scalars: `[reference, compare]`.
+    pub(super) fn with_numpy_times(mut self, [reference, compare]: [bool; 2]) -> Comparison {
+        for (numpy, bit) in [
+            (reference, Present::REF_TIME_NUMPY),
+            (compare, Present::CMP_TIME_NUMPY),
+        ] {
+            if numpy {
+                self.present.0 |= bit;
+            }
+        }
+        self
+    }
+
+    /// Whether each center, `[reference, compare]`, is a numpy scalar.
+    pub fn numpy_times(&self) -> [bool; 2] {
+        [Present::REF_TIME_NUMPY, Present::CMP_TIME_NUMPY].map(|bit| self.present.has(bit))
     }
 
     /// A test's confidence bounds `(lower, upper)` on the relative change

@@ -91,20 +91,25 @@ fn mean_summary_input(timing: &Timing) -> Option<(Estimate, Interval)> {
     Some((mean_estimate(timing), mean_summary_interval(timing)?))
 }
 
-/// Both sides' estimates and intervals, each pair from the same kind of input.
-fn inputs(reference: &Side, compare: &Side) -> [(Estimate, Option<Interval>); 2] {
-    let robust =
-        |side: &Side| robust_summary_input(side.timing).or_else(|| samples_input(side.bulk));
-    let (ref_robust, cmp_robust) = (robust(reference), robust(compare));
-    let paired = match (ref_robust, cmp_robust) {
-        (Some(r), Some(c)) => Some((r, c)),
-        _ => mean_summary_input(reference.timing).zip(mean_summary_input(compare.timing)),
+type Input = (Estimate, Option<Interval>);
+
+/// Both sides' estimates and intervals, each pair from the same kind of
+/// input, and whether each side's came from its samples.
+fn inputs(reference: &Side, compare: &Side) -> ([Input; 2], [bool; 2]) {
+    let robust = |side: &Side| match robust_summary_input(side.timing) {
+        Some(input) => Some((input, false)),
+        None => samples_input(side.bulk).map(|input| (input, true)),
     };
-    if let Some(((re, ri), (ce, ci))) = paired {
-        return [(re, Some(ri)), (ce, Some(ci))];
+    let (ref_robust, cmp_robust) = (robust(reference), robust(compare));
+    if let (Some(((re, ri), rs)), Some(((ce, ci), cs))) = (ref_robust, cmp_robust) {
+        return ([(re, Some(ri)), (ce, Some(ci))], [rs, cs]);
+    }
+    let means = mean_summary_input(reference.timing).zip(mean_summary_input(compare.timing));
+    if let Some(((re, ri), (ce, ci))) = means {
+        return ([(re, Some(ri)), (ce, Some(ci))], [false; 2]);
     }
     let [re, ce] = common_estimates_without_intervals(reference.timing, compare.timing);
-    [(re, None), (ce, None)]
+    ([(re, None), (ce, None)], [false; 2])
 }
 
 fn common_estimates_without_intervals(reference: &Timing, compare: &Timing) -> [Estimate; 2] {
@@ -129,16 +134,21 @@ fn evidence<'a>(
     }
 }
 
-/// Both sides' evidence as the robust command reads it.
-fn both_evidence<'a>(reference: &Side<'a>, compare: &Side<'a>) -> [Evidence<'a>; 2] {
-    let [ref_input, cmp_input] = inputs(reference, compare);
-    [evidence(reference, ref_input), evidence(compare, cmp_input)]
+/// Both sides' evidence as the robust command reads it, and whether each
+/// side's center came from its samples.
+fn both_evidence<'a>(reference: &Side<'a>, compare: &Side<'a>) -> ([Evidence<'a>; 2], [bool; 2]) {
+    let ([ref_input, cmp_input], from_samples) = inputs(reference, compare);
+    (
+        [evidence(reference, ref_input), evidence(compare, cmp_input)],
+        from_samples,
+    )
 }
 
 /// A comparison that could not be made, with the inputs both sides show.
 pub fn unavailable_comparison(decision: Decision, reference: &Side, compare: &Side) -> Comparison {
-    let [ref_evidence, cmp_evidence] = both_evidence(reference, compare);
+    let ([ref_evidence, cmp_evidence], from_samples) = both_evidence(reference, compare);
     unavailable_evidence_comparison(decision, &ref_evidence, &cmp_evidence)
+        .with_numpy_times(from_samples)
 }
 
 /// The cycles' nearest-rank interval.
@@ -305,10 +315,11 @@ fn decide_same(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Deci
 
 /// The robust command's tree for one matched state whose summaries are present.
 pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comparison {
-    let [reference, compare] = both_evidence(reference, compare);
+    let ([reference, compare], from_samples) = both_evidence(reference, compare);
     let (ref_time, cmp_time) = (reference.estimate.center, compare.estimate.center);
     if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
-        return unavailable_evidence_comparison(unusable, &reference, &compare);
+        return unavailable_evidence_comparison(unusable, &reference, &compare)
+            .with_numpy_times(from_samples);
     }
     let mut outcome = decide_clear_gap(&reference, &compare, t);
     if matches!(
@@ -324,4 +335,5 @@ pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comp
     )
     .with_differences()
     .with_symmetric_change()
+    .with_numpy_times(from_samples)
 }
