@@ -16,7 +16,8 @@ pub enum Personality {
     #[default]
     Compare,
     /// `nvbench-compare-robust`: `python/scripts/nvbench_compare_robust.py`
-    /// at NVBench 66212f1 (for now decided and printed as `Compare`).
+    /// at NVBench 66212f1, the same tree with the differences of
+    /// [`Dialect`].
     Robust,
     /// `nvbench-compare-legacy`: `python/scripts/nvbench_compare.py` at
     /// NVBench 66212f1, the mean/noise comparison.
@@ -34,7 +35,7 @@ pub enum Engine {
 }
 
 /// What tells the personalities apart, as data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Profile {
     /// The name `--personality` takes.
     pub name: &'static str,
@@ -45,7 +46,94 @@ pub struct Profile {
     /// The NVBench commit the script is taken at.
     pub upstream: &'static str,
     pub engine: Engine,
+    /// What the decision tree's command prints and decides its own way.
+    pub dialect: Dialect,
 }
+
+/// Which variant of the decision tree a command runs (see
+/// `deciding::decision`): the order of the steps, the reason codes there
+/// are, how intervals are built and how the Change column is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rules {
+    /// 4fabe3f: bulk coverage before the summary SAME test, each side's
+    /// interval on its own, the change as a ratio minus one.
+    #[default]
+    Compare,
+    /// 66212f1's robust script: the summary SAME test first, then bulk
+    /// coverage (time alone when there are no frequencies), both sides'
+    /// estimate and interval from the same kind of summary, the change as
+    /// a symmetric fraction.
+    Robust,
+}
+
+/// Where a relative sidecar name is looked for when it is not beside the
+/// JSON file (see `loading::sidecar::Lookup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SidecarSearch {
+    /// Beside the JSON file's directory, then in the working directory.
+    Compare,
+    /// From a component named after the JSON file, then beside its directory.
+    Robust,
+}
+
+/// What a decision-tree command prints differently, as data the renderers
+/// and the front end read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dialect {
+    pub rules: Rules,
+    /// Between the three values of an explicit interval, in the explain
+    /// view's cells and headers.
+    pub interval_separator: &'static str,
+    /// The summary's line of the SAME count, before the count.
+    pub same_label: &'static str,
+    /// `--threshold-diff` is a percentage (else a fraction).
+    pub threshold_in_percent: bool,
+    pub sidecar_search: SidecarSearch,
+    /// Sidecar names are written absolute in `--bulk-debug-python` (and the
+    /// reports), as `os.path.abspath` makes them.
+    pub absolute_sidecar_names: bool,
+    /// `--plot` with no row to draw says so on stderr (else on stdout).
+    pub no_plot_data_on_stderr: bool,
+    /// Two directories without a non-empty `.json` file of the same name
+    /// are an error (else an empty summary).
+    pub no_common_files_is_an_error: bool,
+    /// Two directories' files are compared in the order the compare
+    /// directory lists them (else by name).
+    pub files_in_listed_order: bool,
+    /// The `--display` choices the command has.
+    pub displays: &'static [&'static str],
+    /// The permissive preset's `bulk.sample_coverage`, where it is not the
+    /// thresholds table's.
+    pub permissive_sample_coverage: Option<f64>,
+}
+
+const COMPARE_DIALECT: Dialect = Dialect {
+    rules: Rules::Compare,
+    interval_separator: " | ",
+    same_label: "  - Pass        (centers close and intervals overlap): ",
+    threshold_in_percent: false,
+    sidecar_search: SidecarSearch::Compare,
+    absolute_sidecar_names: false,
+    no_plot_data_on_stderr: false,
+    no_common_files_is_an_error: false,
+    files_in_listed_order: false,
+    displays: &["intervals", "legacy", "explain", "simple", "gbench"],
+    permissive_sample_coverage: None,
+};
+
+const ROBUST_DIALECT: Dialect = Dialect {
+    rules: Rules::Robust,
+    interval_separator: " / ",
+    same_label: "  - Unchanged   (classified as SAME): ",
+    threshold_in_percent: true,
+    sidecar_search: SidecarSearch::Robust,
+    absolute_sidecar_names: true,
+    no_plot_data_on_stderr: true,
+    no_common_files_is_an_error: true,
+    files_in_listed_order: true,
+    displays: &["simple", "intervals", "explain"],
+    permissive_sample_coverage: Some(0.90),
+};
 
 const PROFILES: [(Personality, Profile); 3] = [
     (
@@ -56,6 +144,7 @@ const PROFILES: [(Personality, Profile); 3] = [
             script: "python/scripts/nvbench_compare.py",
             upstream: "4fabe3f",
             engine: Engine::DecisionTree,
+            dialect: COMPARE_DIALECT,
         },
     ),
     (
@@ -66,6 +155,7 @@ const PROFILES: [(Personality, Profile); 3] = [
             script: "python/scripts/nvbench_compare_robust.py",
             upstream: "66212f1",
             engine: Engine::DecisionTree,
+            dialect: ROBUST_DIALECT,
         },
     ),
     (
@@ -76,6 +166,8 @@ const PROFILES: [(Personality, Profile); 3] = [
             script: "python/scripts/nvbench_compare.py",
             upstream: "66212f1",
             engine: Engine::MeanNoise,
+            // Not read: the mean/noise engine has its own tables.
+            dialect: COMPARE_DIALECT,
         },
     ),
 ];
@@ -86,6 +178,10 @@ impl Personality {
         Personality::Robust,
         Personality::Legacy,
     ];
+
+    pub fn dialect(self) -> &'static Dialect {
+        &self.profile().dialect
+    }
 
     pub fn profile(self) -> &'static Profile {
         // PROFILES lists every personality.

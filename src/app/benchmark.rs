@@ -18,16 +18,20 @@ use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::Status;
 use crate::failure::Failure;
 use crate::loading::model::{Benchmark, State};
+use crate::loading::sidecar::Lookup;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, RunsByDevice, StateMatch};
 use crate::parallel::map_in_parallel;
+use crate::personality::SidecarSearch;
+use crate::pycompat::paths::py_abspath;
 use crate::rendering::axes::{aligned_to_axes, axis_cells};
 use crate::rendering::repetitions::{
     RepetitionRow, render_repetition_table, write_repetition_table_in_pieces,
 };
 use crate::rendering::table::{DisplayMode, Row, render_table, write_table_in_pieces};
 use crate::settings::Settings;
+use crate::text::path_text::{to_path, to_text};
 
 use super::sections::{FileContext, device_names};
 
@@ -410,7 +414,8 @@ pub(super) fn table_text<'r>(
         render_repetition_table(axis_names, &rows, s.display, s.no_color)
     } else {
         let rows = pair_rows(records);
-        render_table(axis_names, &rows, s.display, s.no_color)
+        let separator = s.personality.dialect().interval_separator;
+        render_table(axis_names, &rows, (s.display, s.no_color), separator)
     }
 }
 
@@ -470,7 +475,8 @@ pub(super) fn write_table_text(
         let rows = repetition_rows(records);
         write_repetition_table_in_pieces(axis_names, &rows, style, out)
     } else {
-        write_table_in_pieces(axis_names, &pair_rows(records), style, out)
+        let separator = s.personality.dialect().interval_separator;
+        write_table_in_pieces(axis_names, &pair_rows(records), style, separator, out)
     }
 }
 
@@ -573,29 +579,31 @@ impl Decider<'_> {
         let cmp_timing = cmp_timing?;
         let ref_timing = ref_timing.unwrap_or_else(|| Ok(Timing::default()))?;
         // Paths are resolved once, here; nothing is read until a decision needs it.
-        let ref_bulk = SidecarEvidence::new(&ref_timing, reference.dir(), warnings);
-        let cmp_bulk = SidecarEvidence::new(&cmp_timing, compare.dir(), warnings);
+        let dialect = self.settings.personality.dialect();
+        let search = dialect.sidecar_search;
+        let ref_place = (reference.dir(), sidecar_lookup(search, reference.path()));
+        let cmp_place = (compare.dir(), sidecar_lookup(search, compare.path()));
+        let ref_bulk = SidecarEvidence::new(&ref_timing, ref_place, warnings);
+        let cmp_bulk = SidecarEvidence::new(&cmp_timing, cmp_place, warnings);
         let sidecars = if self.resolve_sidecars {
             let [rs, rf] = ref_bulk.paths();
             let [cs, cf] = cmp_bulk.paths();
-            [rs, rf, cs, cf]
-                .map(|file| file.map(|(path, count)| (path.to_string(), count.to_string())))
+            let name = |path: &str| match dialect.absolute_sidecar_names {
+                true => to_text(py_abspath(&to_path(path)).as_os_str()),
+                false => path.to_string(),
+            };
+            [rs, rf, cs, cf].map(|file| file.map(|(path, count)| (name(path), count.to_string())))
         } else {
             Default::default()
         };
+        let sides = [(&ref_timing, &ref_bulk), (&cmp_timing, &cmp_bulk)]
+            .map(|(timing, bulk)| Side { timing, bulk });
+        let thresholds = &self.settings.thresholds;
         let mut comparison = match missing {
-            Some(decision) => decision::unavailable_comparison(decision, &ref_timing, &cmp_timing),
-            None => decision::compare_timings(
-                &Side {
-                    timing: &ref_timing,
-                    bulk: &ref_bulk,
-                },
-                &Side {
-                    timing: &cmp_timing,
-                    bulk: &cmp_bulk,
-                },
-                &self.settings.thresholds,
-            ),
+            Some(decision) => {
+                decision::unavailable_comparison(decision, &sides[0], &sides[1], thresholds)
+            }
+            None => decision::compare_timings(&sides[0], &sides[1], thresholds),
         };
         decision::too_few_repetitions(
             &mut comparison,
@@ -717,6 +725,16 @@ fn presence(state: &State) -> decision::Presence {
 
 /// `????` rows are always shown; others when `|%diff| >= threshold`;
 /// with `--show`, only rows of the listed statuses.
+/// Where the sidecars of the JSON file `json_path` are looked for.
+fn sidecar_lookup(search: SidecarSearch, json_path: &str) -> Lookup<'_> {
+    match search {
+        SidecarSearch::Compare => Lookup::Compare,
+        SidecarSearch::Robust => Lookup::Robust {
+            json_name: json_path.rsplit('/').next().unwrap_or(json_path),
+        },
+    }
+}
+
 fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
     let over_threshold = comparison.status == Status::Unknown
         || comparison

@@ -23,7 +23,7 @@ use std::io::Write;
 
 use crate::deciding::report::{MissingKind, Presence, Report, StateRecord};
 use crate::failure::Failure;
-use crate::loading::runs::{Mixed, RunGroup, RunGroups, SideArgs, run_groups};
+use crate::loading::runs::{FileOrder, Mixed, RunGroup, RunGroups, SideArgs, run_groups_in};
 use crate::loading::sidecar::Warnings;
 use crate::matching::filters::AxisFilter;
 use crate::matching::nothing_compared::{Offer, pair_offer};
@@ -58,6 +58,17 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
     }
     let mut outputs = Outputs::new(s)?;
     let groups = groups_of_runs(s)?;
+    let paths = &s.inputs;
+    if groups.groups.is_empty()
+        && paths.layout == Layout::Pair
+        && s.personality.dialect().no_common_files_is_an_error
+    {
+        return Err(Failure::reported(format!(
+            "No non-empty matching JSON files found in {} and {}",
+            crate::pycompat::pyfmt::str_repr(paths.baseline.first()),
+            crate::pycompat::pyfmt::str_repr(paths.candidates[0].first())
+        )));
+    }
     for path in groups.paths() {
         outputs.check_input(path)?;
     }
@@ -98,7 +109,11 @@ fn groups_of_runs(s: &Settings) -> Result<RunGroups, Failure> {
         false => Mixed::AsFiles,
         true => Mixed::Refused,
     };
-    run_groups(&sides, mixed)
+    let order = match s.personality.dialect().files_in_listed_order {
+        true => FileOrder::Listed,
+        false => FileOrder::Sorted,
+    };
+    run_groups_in(&sides, mixed, order)
 }
 
 /// State of one whole run: findings and warnings shared by all groups.

@@ -66,6 +66,7 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
     text.push_str(&render_summary(
         &report.tally,
         s.display == DisplayMode::Explain,
+        s.personality.dialect().same_label,
     ));
     if s.report_missing {
         text.push_str(&render_missing_counts(report));
@@ -91,7 +92,8 @@ pub(super) fn write_bulk_debug(
     let (Some(destination), Some(rows)) = (&s.outputs.bulk_debug, rows) else {
         return Ok(());
     };
-    let script = bulk_debug_script(rows, &sample_reader(s.inputs.layout));
+    let command = s.personality.profile().command;
+    let script = bulk_debug_script(rows, &sample_reader(s.inputs.layout), command);
     outputs.write_bulk_debug(destination, &script, console)
 }
 

@@ -12,6 +12,7 @@ use crate::failure::Failure;
 use crate::loading::gbench::Format;
 use crate::loading::gbench::mapping::Metric;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
+use crate::personality::Dialect;
 use crate::rendering::charts::selection::ChartSettings;
 use crate::rendering::gbench::CompareOptions;
 use crate::rendering::table::DisplayMode;
@@ -650,6 +651,21 @@ fn is_step_summary(path: &str) -> bool {
         || matches!((path.canonicalize(), summary.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
+/// `--threshold-diff` as the fraction rows are shown from: the robust
+/// command takes a percentage, and refuses one that is negative or not
+/// finite (first of all its checks).
+fn threshold_fraction(threshold: f64, dialect: &Dialect) -> Result<f64, Failure> {
+    if !dialect.threshold_in_percent {
+        return Ok(threshold);
+    }
+    if !threshold.is_finite() || threshold < 0.0 {
+        return Err(Failure::reported(
+            "--threshold-diff must be a finite non-negative percentage",
+        ));
+    }
+    Ok(threshold / 100.0)
+}
+
 /// Validates the options in the reference's order: config, --dump-config,
 /// filters and devices, then the number of paths.
 pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Failure> {
@@ -660,9 +676,25 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         return Ok(Command::Print(man_page()));
     }
     one_document_per_stdout(&cli).map_err(Failure::Conflict)?;
-    let (preset, thresholds) =
-        crate::deciding::config::resolve(cli.preset.map(PresetArg::name), cli.config.as_deref())
-            .map_err(|message| config_failure(message, cli.config.as_deref()))?;
+    let dialect = cli.personality.dialect();
+    let display = cli
+        .display
+        .to_possible_value()
+        .map(|v| v.get_name().to_string());
+    if let Some(display) = display.filter(|d| !dialect.displays.contains(&d.as_str())) {
+        let choices: Vec<String> = dialect.displays.iter().map(|d| format!("'{d}'")).collect();
+        return Err(Failure::Conflict(format!(
+            "argument --display: invalid choice: '{display}' (choose from {})",
+            choices.join(", ")
+        )));
+    }
+    let threshold = threshold_fraction(cli.threshold, dialect)?;
+    let (preset, thresholds) = crate::deciding::config::resolve(
+        cli.preset.map(PresetArg::name),
+        cli.config.as_deref(),
+        cli.personality.dialect(),
+    )
+    .map_err(|message| config_failure(message, cli.config.as_deref()))?;
     if cli.dump_config {
         return Ok(Command::Print(crate::deciding::config::dump(
             &preset,
@@ -686,7 +718,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
     let inputs = sides::inputs(&cli.paths, &cli.vs_positions, cli.labels.as_deref())?;
     let nway = nway_options(&cli, &inputs)?;
-    if cli.threshold > 1.0 {
+    if !dialect.threshold_in_percent && cli.threshold > 1.0 {
         // A percentage given where a fraction belongs hides every row.
         crate::messages::warning(format_args!(
             "--threshold-diff {} shows only rows whose change is at least {}%: it is a fraction (0.05 means 5%)",
@@ -718,7 +750,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     Ok(Command::Compare(Box::new(Settings {
         personality: cli.personality,
         inputs,
-        threshold: cli.threshold,
+        threshold,
         display: match cli.display {
             DisplayArg::Intervals | DisplayArg::Gbench => DisplayMode::Intervals,
             DisplayArg::Legacy => DisplayMode::Legacy,
@@ -755,6 +787,7 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             dark: cli.dark,
             along: cli.plot_along,
             along_template: cli.plot_along_output,
+            no_data_on_stderr: dialect.no_plot_data_on_stderr,
         },
         outputs,
         fail_on,

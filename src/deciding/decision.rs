@@ -7,7 +7,10 @@ use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::loading::timing::Timing;
 
 mod comparison;
+mod robust;
 pub use comparison::{Comparison, SideNumbers};
+
+use crate::personality::Rules;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
@@ -46,6 +49,16 @@ pub trait BulkEvidence {
     /// Positive, finite sample times and cycles (time x frequency) of equal
     /// length, or `None` when unavailable or unusable.
     fn time_and_cycles(&self) -> Option<&BulkSamples>;
+    /// Whether the summaries name a sample times and a frequencies sidecar.
+    fn sources(&self) -> [bool; 2] {
+        [self.has_material_cycle_sources(); 2]
+    }
+    /// Positive, finite sample times, whether or not the frequencies are
+    /// usable (the robust command's tree reads them alone): only their
+    /// times are read.
+    fn times(&self) -> Option<&BulkSamples> {
+        self.time_and_cycles()
+    }
 }
 
 pub use super::samples::BulkSamples;
@@ -137,18 +150,8 @@ fn make_interval(lower: f64, upper: f64, center: f64) -> Option<Interval> {
 /// Spec "Time Estimates And Intervals": `[min, q3]` around the median when
 /// the robust summaries are consistent, else `mean -/+ stdev` clipped to `[min, max]`.
 pub fn timing_interval(timing: &Timing) -> Option<Interval> {
-    if let (Some(min), Some(q1), Some(median), Some(q3)) = (
-        timing.minimum,
-        timing.first_quartile,
-        timing.median,
-        timing.third_quartile,
-    ) {
-        let all_positive = [min, q1, median, q3]
-            .iter()
-            .all(|v| is_positive_finite(Some(*v)));
-        if all_positive && min <= q1 && q1 <= median && median <= q3 {
-            return make_interval(min, q3, median);
-        }
+    if let Some(interval) = robust_summary_interval(timing) {
+        return Some(interval);
     }
     if let (Some(min), Some(max), Some(mean), Some(stdev)) =
         (timing.minimum, timing.maximum, timing.mean, timing.stdev)
@@ -159,6 +162,23 @@ pub fn timing_interval(timing: &Timing) -> Option<Interval> {
         if all_positive && min <= mean && mean <= max {
             return make_interval(min.max(mean - stdev), max.min(mean + stdev), mean);
         }
+    }
+    None
+}
+
+/// `[min, q3]` around the median, when the robust summaries are consistent.
+fn robust_summary_interval(timing: &Timing) -> Option<Interval> {
+    let (min, q1, median, q3) = (
+        timing.minimum?,
+        timing.first_quartile?,
+        timing.median?,
+        timing.third_quartile?,
+    );
+    let all_positive = [min, q1, median, q3]
+        .iter()
+        .all(|v| is_positive_finite(Some(*v)));
+    if all_positive && min <= q1 && q1 <= median && median <= q3 {
+        return make_interval(min, q3, median);
     }
     None
 }
@@ -647,8 +667,21 @@ fn decide_bulk_same(
     ))
 }
 
-/// A comparison that could not be made; the intervals and estimates are still shown.
+/// A comparison that could not be made; the intervals and estimates are
+/// still shown, as the rules of `t` build them.
 pub fn unavailable_comparison(
+    decision: Decision,
+    reference: &Side,
+    compare: &Side,
+    t: &Thresholds,
+) -> Comparison {
+    match t.rules {
+        Rules::Compare => unavailable_timing_comparison(decision, reference.timing, compare.timing),
+        Rules::Robust => robust::unavailable_comparison(decision, reference, compare),
+    }
+}
+
+fn unavailable_timing_comparison(
     decision: Decision,
     reference: &Timing,
     compare: &Timing,
@@ -674,8 +707,12 @@ pub fn unavailable_evidence_comparison(
     )
 }
 
-/// The whole decision tree for one matched state whose summaries are present.
+/// The whole decision tree for one matched state whose summaries are
+/// present, by the rules of `t`.
 pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comparison {
+    if t.rules == Rules::Robust {
+        return robust::compare_timings(reference, compare, t);
+    }
     let (ref_estimate, cmp_estimate) = common_estimates(reference.timing, compare.timing);
     compare_evidence(
         &Evidence::of_timing(reference.timing, ref_estimate, reference.bulk),

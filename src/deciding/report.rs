@@ -262,6 +262,8 @@ impl ReasonCode {
                 | BulkCycleSupportMismatch
                 | BulkSame
                 | BulkTimeSame
+                | BulkTimeSameConfirmedBySummaryCycles
+                | BulkTimeSameWithoutCycles
                 | BulkTimeSupportMismatch
                 | ClearGapConfirmedByBulkCycles
                 | BulkCycleDataUnusable

@@ -28,6 +28,30 @@ impl BulkSamples {
         usable.then_some(BulkSamples { times, frequencies })
     }
 
+    /// [`BulkSamples::new`] as `Ok`; else, when only the frequencies are
+    /// missing or unusable, the times alone as `Err`, whose cycles are
+    /// empty (the robust command tests times alone); `None` when the times
+    /// are unusable.
+    pub fn with_or_without_frequencies(
+        times: Vec<f32>,
+        frequencies: Option<Vec<f32>>,
+    ) -> Option<Result<Self, Self>> {
+        if !all_positive_finite(&times) {
+            return None;
+        }
+        Some(match frequencies {
+            Some(frequencies)
+                if frequencies.len() == times.len() && all_positive_finite(&frequencies) =>
+            {
+                Ok(BulkSamples { times, frequencies })
+            }
+            _ => Err(BulkSamples {
+                times,
+                frequencies: Vec::new(),
+            }),
+        })
+    }
+
     /// The samples of all runs, in run order.
     pub fn pooled(runs: &[&BulkSamples]) -> BulkSamples {
         let length = runs.iter().map(|r| r.len()).sum();

@@ -35,6 +35,12 @@ pub enum ReasonCode {
     BulkSame,
     BulkTimeDataUnusable,
     BulkTimeSame,
+    /// The robust command: bulk time coverage supports SAME and the summary
+    /// intervals scaled by the SM clock confirm it (no frequency sidecars).
+    BulkTimeSameConfirmedBySummaryCycles,
+    /// The robust command: bulk time coverage supports SAME, and there are
+    /// neither frequency sidecars nor SM clock summaries.
+    BulkTimeSameWithoutCycles,
     BulkTimeSupportMismatch,
     /// Repetition mode: the clock-adjusted test on the run centers passed
     /// (`crate::deciding::repetitions::center_test`).
@@ -101,6 +107,10 @@ impl ReasonCode {
             BulkSame => ("bulk_same", "bulk-same"),
             BulkTimeDataUnusable => ("bulk_time_data_unusable", "bt-bad"),
             BulkTimeSame => ("bulk_time_same", "bt-same"),
+            BulkTimeSameConfirmedBySummaryCycles => {
+                ("bulk_time_same_confirmed_by_summary_cycles", "bt-same-sc")
+            }
+            BulkTimeSameWithoutCycles => ("bulk_time_same_without_cycles", "bt-same-no-cyc"),
             BulkTimeSupportMismatch => ("bulk_time_support_mismatch", "bt-sup-miss"),
             CenterTestClockAdjusted => ("center_test_clock_adjusted", "t-clk-adj"),
             CenterTestCycles => ("center_test_cycles", "t-cycles"),

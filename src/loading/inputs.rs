@@ -20,7 +20,8 @@ fn has_json_extension(name: &str) -> bool {
         .is_some_and(|stem| stem.chars().any(|c| c != '.'))
 }
 
-/// Names of the `.json` files of a directory, sorted.
+/// Names of the `.json` files of a directory, in the order the directory
+/// lists them (`os.listdir`'s).
 pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
     let entries = std::fs::read_dir(to_path(directory)).map_err(|e| {
         Failure::fatal(format!(
@@ -28,11 +29,10 @@ pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
             os_error_text(&e, directory)
         ))
     })?;
-    let mut names: Vec<String> = entries
+    let names: Vec<String> = entries
         .filter_map(|entry| Some(to_text(&entry.ok()?.file_name())))
         .filter(|name| has_json_extension(name))
         .collect();
-    names.sort();
     Ok(names)
 }
 

@@ -25,6 +25,16 @@ pub enum Mixed {
     Refused,
 }
 
+/// The order the files of two directories are compared in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileOrder {
+    /// By name.
+    Sorted,
+    /// As the compare directory lists them (the robust command's
+    /// `os.listdir`), then the reference's other files by name.
+    Listed,
+}
+
 /// One run's file and its position among the side's paths.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
@@ -69,6 +79,15 @@ fn non_empty_file(path: &str) -> bool {
 /// The groups of runs of `sides` (baseline first). Each side's paths must
 /// name distinct files or directories.
 pub fn run_groups(sides: &[SideArgs], mixed: Mixed) -> Result<RunGroups, Failure> {
+    run_groups_in(sides, mixed, FileOrder::Sorted)
+}
+
+/// [`run_groups`], directories' files taken in `order`.
+pub fn run_groups_in(
+    sides: &[SideArgs],
+    mixed: Mixed,
+    order: FileOrder,
+) -> Result<RunGroups, Failure> {
     for side in sides {
         check_distinct(side)?;
     }
@@ -86,7 +105,7 @@ pub fn run_groups(sides: &[SideArgs], mixed: Mixed) -> Result<RunGroups, Failure
                 "--vs: the runs mix directories and files ({directory} is a directory, {file} {problem}); give only files or only directories"
             )))
         }
-        (Some(_), None) => directory_groups(sides),
+        (Some(_), None) => directory_groups(sides, order),
         _ => Ok(RunGroups {
             groups: vec![RunGroup {
                 sides: sides.iter().map(|side| runs(side.paths)).collect(),
@@ -135,7 +154,7 @@ fn runs(paths: &[String]) -> Vec<Run> {
 /// The `.json` file names of all the directories, sorted. The candidates'
 /// directories are listed first, as the reference lists the compare
 /// directory first.
-fn all_names(sides: &[SideArgs]) -> Result<Vec<String>, Failure> {
+fn all_names(sides: &[SideArgs], order: FileOrder) -> Result<Vec<String>, Failure> {
     let mut names = Vec::new();
     let (baseline, candidates) = sides.split_first().expect("a comparison has sides");
     for side in candidates.iter().chain(std::iter::once(baseline)) {
@@ -143,9 +162,20 @@ fn all_names(sides: &[SideArgs]) -> Result<Vec<String>, Failure> {
             names.extend(crate::loading::inputs::json_names(directory)?);
         }
     }
+    let listed = match order {
+        FileOrder::Sorted => Vec::new(),
+        FileOrder::Listed => {
+            let first = candidates.first().and_then(|side| side.paths.first());
+            match first {
+                Some(directory) => crate::loading::inputs::json_names(directory)?,
+                None => Vec::new(),
+            }
+        }
+    };
+    names.retain(|name| !listed.contains(name));
     names.sort();
     names.dedup();
-    Ok(names)
+    Ok(listed.into_iter().chain(names).collect())
 }
 
 /// The runs of a side whose directory has a non-empty file of this name.
@@ -163,9 +193,9 @@ fn runs_with(directories: &[String], name: &str) -> Vec<Run> {
 
 /// Files are paired by name: a group for each name every side has; the
 /// others are one-sided.
-fn directory_groups(sides: &[SideArgs]) -> Result<RunGroups, Failure> {
+fn directory_groups(sides: &[SideArgs], order: FileOrder) -> Result<RunGroups, Failure> {
     let mut groups = RunGroups::default();
-    for name in all_names(sides)? {
+    for name in all_names(sides, order)? {
         let runs: Vec<Vec<Run>> = sides.iter().map(|s| runs_with(s.paths, &name)).collect();
         let (baseline, candidates) = runs.split_first().expect("a comparison has sides");
         let in_candidates = candidates.iter().find_map(|runs| runs.first());

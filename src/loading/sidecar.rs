@@ -17,7 +17,19 @@ use crate::text::path_text::to_path;
 /// the directory the benchmark ran in, e.g. `runs/base/ref.json-bin/0.bin`).
 /// When none exists, the name next to the JSON file is reported.
 pub fn resolve_sidecar_path(json_dir: &str, filename: &str) -> String {
-    resolve_with_stat(json_dir, filename).0
+    resolve_with_stat(json_dir, filename, Lookup::Compare).0
+}
+
+/// Where a relative sidecar name is looked for, after beside the JSON file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup<'a> {
+    /// Beside the JSON file's directory, then in the working directory.
+    Compare,
+    /// The robust command's: from the name's first component named after
+    /// the JSON file (`NAME-bin`, `NAME-freqs-bin`: a name written where
+    /// the benchmark ran), beside the JSON file; then beside its
+    /// directory; never in the working directory.
+    Robust { json_name: &'a str },
 }
 
 /// What the `stat` that resolved a sidecar said: enough for the material
@@ -39,13 +51,23 @@ fn stat(path: &str) -> io::Result<Stat> {
 
 /// [`resolve_sidecar_path`] with the stat of the chosen path, when the
 /// search took one that succeeded (`Path::exists` is a successful stat).
-fn resolve_with_stat(json_dir: &str, filename: &str) -> (String, Option<Stat>) {
+fn resolve_with_stat(json_dir: &str, filename: &str, lookup: Lookup) -> (String, Option<Stat>) {
     if filename.starts_with('/') {
         return (filename.to_string(), None);
     }
     let beside_json = py_join(json_dir, filename);
     if let Ok(found) = stat(&beside_json) {
         return (beside_json, Some(found));
+    }
+    if let Lookup::Robust { json_name } = lookup {
+        if let Some(found) = named_after_json(json_dir, filename, json_name) {
+            return found;
+        }
+        let beside_parent = py_join(&py_dirname(json_dir), filename);
+        return match stat(&beside_parent) {
+            Ok(found) => (beside_parent, Some(found)),
+            Err(_) => (beside_json, None),
+        };
     }
     let beside_parent = py_join(&py_dirname(json_dir), filename);
     if let Ok(found) = stat(&beside_parent) {
@@ -55,6 +77,34 @@ fn resolve_with_stat(json_dir: &str, filename: &str) -> (String, Option<Stat>) {
         return (filename.to_string(), Some(found));
     }
     (beside_json, None)
+}
+
+/// The robust command's search from a component named after the JSON file:
+/// the name normalized (`os.path.normpath`), split at `/` and `\\`, and
+/// the first such component that exists with the rest of the name beside
+/// the JSON file.
+fn named_after_json(
+    json_dir: &str,
+    filename: &str,
+    json_name: &str,
+) -> Option<(String, Option<Stat>)> {
+    let names = [format!("{json_name}-bin"), format!("{json_name}-freqs-bin")];
+    let mut parts: Vec<&str> = Vec::new();
+    for part in filename.split(['/', '\\']).filter(|p| !p.is_empty()) {
+        match part {
+            "." => {}
+            ".." if parts.last().is_some_and(|last| *last != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    (0..parts.len())
+        .filter(|&index| names.iter().any(|name| name == parts[index]))
+        .find_map(|index| {
+            let candidate = py_join(json_dir, &parts[index..].join("/"));
+            stat(&candidate).ok().map(|found| (candidate, Some(found)))
+        })
 }
 
 /// Opens a sidecar that must be a regular file, with its length. It is
@@ -164,9 +214,13 @@ struct Sidecar {
 }
 
 impl Sidecar {
-    fn new(source: &Option<SidecarRef>, json_dir: &str, description: &'static str) -> Option<Self> {
+    fn new(
+        source: &Option<SidecarRef>,
+        (json_dir, lookup): (&str, Lookup),
+        description: &'static str,
+    ) -> Option<Self> {
         source.as_ref().map(|s| {
-            let (path, found) = resolve_with_stat(json_dir, &s.filename);
+            let (path, found) = resolve_with_stat(json_dir, &s.filename, lookup);
             Sidecar {
                 count: s.count,
                 count_text: s.count_text.clone(),
@@ -239,10 +293,16 @@ pub struct StateSidecars<'w> {
 }
 
 impl<'w> StateSidecars<'w> {
-    pub fn new(timing: &Timing, json_dir: &str, warnings: &'w RefCell<Vec<String>>) -> Self {
+    pub fn new(
+        timing: &Timing,
+        json_dir: &str,
+        lookup: Lookup,
+        warnings: &'w RefCell<Vec<String>>,
+    ) -> Self {
+        let place = (json_dir, lookup);
         StateSidecars {
-            samples: Sidecar::new(&timing.samples, json_dir, "sample time"),
-            frequencies: Sidecar::new(&timing.frequencies, json_dir, "sample frequency"),
+            samples: Sidecar::new(&timing.samples, place, "sample time"),
+            frequencies: Sidecar::new(&timing.frequencies, place, "sample frequency"),
             warnings,
         }
     }
@@ -295,7 +355,7 @@ mod tests {
             ..Timing::default()
         };
         let warnings = RefCell::new(Vec::new());
-        let sidecars = StateSidecars::new(&timing, "", &warnings);
+        let sidecars = StateSidecars::new(&timing, "", Lookup::Compare, &warnings);
         // Opening a FIFO for reading would block this test forever.
         assert!(!sidecars.are_material());
         assert_eq!(sidecars.read(), (None, None));
@@ -318,7 +378,7 @@ mod tests {
             ..Timing::default()
         };
         let warnings = RefCell::new(Vec::new());
-        let sidecars = StateSidecars::new(&timing, "", &warnings);
+        let sidecars = StateSidecars::new(&timing, "", Lookup::Compare, &warnings);
         assert!(sidecars.are_material());
         std::fs::remove_file(&path).unwrap();
         let made = std::process::Command::new("mkfifo").arg(&path).status();
@@ -366,7 +426,7 @@ mod tests {
                 ..Timing::default()
             };
             let warnings = RefCell::new(Vec::new());
-            let sidecars = StateSidecars::new(&timing, json_dir, &warnings);
+            let sidecars = StateSidecars::new(&timing, json_dir, Lookup::Compare, &warnings);
             // What a stat of the resolved path, taken now, says.
             let path = resolve_sidecar_path(json_dir, name);
             assert_eq!(sidecars.paths()[0].unwrap().0, path);

@@ -26,6 +26,8 @@ pub enum PyValue {
     /// An integer of any size, as decimal digits.
     IntText(String),
     Float(f64),
+    /// A numpy float64 scalar: numpy 2's repr, `np.float64(...)`.
+    NumpyFloat(f64),
     Str(String),
     List(Vec<PyValue>),
     /// String keys in insertion order (`sort_dicts=False`).
@@ -319,6 +321,11 @@ impl BoundedWriter {
             PyValue::Int(number) => self.push(&number.to_string()),
             PyValue::IntText(digits) => self.push(digits),
             PyValue::Float(number) => self.push(&float_repr(*number)),
+            PyValue::NumpyFloat(number) => {
+                self.push("np.float64(")?;
+                self.push(&float_repr(*number))?;
+                self.push(")")
+            }
             PyValue::Str(text) => self.push(&str_repr(text)),
             PyValue::List(items) => self.write_list(items),
             PyValue::Dict(entries) => self.write_dict(entries),

@@ -436,9 +436,13 @@ mod tests {
             &[GateCategory::Slow],
             Some("both directories are empty".to_string()),
         );
-        let t = crate::deciding::config::resolve(Some("strict"), None)
-            .unwrap()
-            .1;
+        let t = crate::deciding::config::resolve(
+            Some("strict"),
+            None,
+            crate::personality::Personality::Compare.dialect(),
+        )
+        .unwrap()
+        .1;
         let text = render_markdown(&summary_of(&report, &gate, &t), DEFAULT_MAX_BYTES).unwrap();
         assert!(text.starts_with(
             "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow`): nothing was compared\n\nNothing was compared: both directories are empty.\n\n- Reference: `base/ref.json`\n- Compare: `pr/cmp.json`\n- Preset: `strict`; thresholds: `clear_gap.relative = "
@@ -475,7 +479,13 @@ mod tests {
     fn too_small_a_budget_says_the_smallest() {
         let report = Report::default();
         let gate = GateOutcome::decide(&report, &[], None);
-        let t = crate::deciding::config::resolve(None, None).unwrap().1;
+        let t = crate::deciding::config::resolve(
+            None,
+            None,
+            crate::personality::Personality::Compare.dialect(),
+        )
+        .unwrap()
+        .1;
         let summary = summary_of(&report, &gate, &t);
         let full = render_markdown(&summary, DEFAULT_MAX_BYTES).unwrap();
         assert_eq!(render_markdown(&summary, 10), Err(full.len()));

@@ -27,15 +27,12 @@ pub fn render_missing_counts(report: &Report) -> String {
     )
 }
 
-pub fn render_summary(tally: &Tally, with_legend: bool) -> String {
+/// `same_label` starts the SAME count's line (the commands word it differently).
+pub fn render_summary(tally: &Tally, with_legend: bool, same_label: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Summary\n");
     let _ = writeln!(out, "- Total Matches: {}", tally.total);
-    let _ = writeln!(
-        out,
-        "  - Pass        (centers close and intervals overlap): {}",
-        tally.same
-    );
+    let _ = writeln!(out, "{same_label}{}", tally.same);
     let _ = writeln!(
         out,
         "  - Improvement (clear timing gap, %Diff < 0): {}",
@@ -123,7 +120,10 @@ mod tests {
             &reason(ReasonCode::ClearGapConfirmedByBulkCycles, "x", 0.0),
         );
         tally.record(Status::Unknown, &reason(ReasonCode::StateSkipped, "y", 0.0));
-        let text = render_summary(&tally, true);
+        let label = crate::personality::Personality::Compare
+            .dialect()
+            .same_label;
+        let text = render_summary(&tally, true, label);
         assert!(text.contains("  - Reason legend: bc-gap = clear_gap_confirmed_by_bulk_cycles; state-skip = state_skipped\n"));
     }
 }

@@ -35,7 +35,8 @@ pub struct Row<'a> {
     pub comparison: &'a Comparison,
 }
 
-fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
+/// `separator` parts the explain view's interval values (and its headers').
+fn mode_columns(mode: DisplayMode, separator: &str) -> Vec<(String, Align)> {
     use Align::{Center, Left, Right};
     match mode {
         DisplayMode::Legacy => vec![
@@ -47,15 +48,22 @@ fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
             ("%Diff", Right),
             ("Status", Center),
         ],
-        DisplayMode::Explain => vec![
-            ("Ref [Lo | Ce | Hi]", Right),
-            ("Cmp [Lo | Ce | Hi]", Right),
-            ("Ref Noise", Right),
-            ("Cmp Noise", Right),
-            ("Reason", Left),
-            ("Change", Right),
-            ("Status", Center),
-        ],
+        DisplayMode::Explain => {
+            let interval = |side: &str| format!("{side} [Lo{separator}Ce{separator}Hi]");
+            return [(interval("Ref"), Right), (interval("Cmp"), Right)]
+                .into_iter()
+                .chain(
+                    [
+                        ("Ref Noise", Right),
+                        ("Cmp Noise", Right),
+                        ("Reason", Left),
+                        ("Change", Right),
+                        ("Status", Center),
+                    ]
+                    .map(|(name, align)| (name.to_string(), align)),
+                )
+                .collect();
+        }
         DisplayMode::Simple => vec![
             ("Ref", Right),
             ("Ref Span", Right),
@@ -72,6 +80,9 @@ fn mode_columns(mode: DisplayMode) -> Vec<(&'static str, Align)> {
             ("Status", Center),
         ],
     }
+    .into_iter()
+    .map(|(name, align)| (name.to_string(), align))
+    .collect()
 }
 
 fn legacy_cells(part: &mut CellPart, c: &Comparison, no_color: bool) {
@@ -167,7 +178,7 @@ fn explain_cells(
     part: &mut CellPart,
     c: &Comparison,
     (explicit, with_utest): ([[usize; 3]; 2], bool),
-    no_color: bool,
+    (no_color, separator): (bool, &str),
 ) {
     let sides = [
         (c.ref_time(), c.ref_interval(), explicit[0]),
@@ -175,7 +186,7 @@ fn explain_cells(
     ];
     for (time, interval, widths) in sides {
         part.write_cell(|text| {
-            push_timing_with_explicit_interval(text, time, interval.as_ref(), widths)
+            push_timing_with_explicit_interval(text, time, interval.as_ref(), widths, separator)
         });
     }
     part.write_cell(|text| push_percentage(text, c.ref_noise()));
@@ -233,10 +244,10 @@ pub(crate) fn push_axis_cells<S: AsRef<str>>(
 pub fn render_table(
     axis_names: &[String],
     rows: &[Row],
-    mode: DisplayMode,
-    no_color: bool,
+    (mode, no_color): (DisplayMode, bool),
+    separator: &'static str,
 ) -> String {
-    let layout = TableLayout::of(axis_names, rows, mode, no_color);
+    let layout = TableLayout::of(axis_names, rows, (mode, no_color), separator);
     let cells = layout.cells(rows);
     github_text(&layout.headers, &layout.aligns, &cells, &layout.bare)
 }
@@ -279,9 +290,10 @@ pub fn write_table_in_pieces(
     axis_names: &[String],
     rows: &[Row],
     (mode, no_color): (DisplayMode, bool),
+    separator: &'static str,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let layout = TableLayout::of(axis_names, rows, mode, no_color);
+    let layout = TableLayout::of(axis_names, rows, (mode, no_color), separator);
     write_in_pieces(&layout, rows, out)
 }
 
@@ -323,21 +335,28 @@ struct TableLayout {
     aligns: Vec<Align>,
     columns: ColumnsOf,
     no_color: bool,
+    /// Between an explicit interval's values (the explain view).
+    separator: &'static str,
     /// The columns whose cells are bare (see [`github_table_with_bare_columns`]):
     /// the intervals mode's Ref, Cmp and Change.
     bare: Vec<bool>,
 }
 
 impl TableLayout {
-    fn of(axis_names: &[String], rows: &[Row], mode: DisplayMode, no_color: bool) -> Self {
+    fn of(
+        axis_names: &[String],
+        rows: &[Row],
+        (mode, no_color): (DisplayMode, bool),
+        separator: &'static str,
+    ) -> Self {
         let with_utest = mode == DisplayMode::Explain && has_utest(rows);
-        let mut columns = mode_columns(mode);
+        let mut columns = mode_columns(mode, separator);
         if with_utest {
-            columns.insert(UTEST_AT, (UTEST_HEADER, Align::Right));
+            columns.insert(UTEST_AT, (UTEST_HEADER.to_string(), Align::Right));
         }
         let mut headers = axis_headers(axis_names);
         let mut aligns = vec![Align::Center; axis_names.len()];
-        headers.extend(columns.iter().map(|(name, _)| name.to_string()));
+        headers.extend(columns.iter().map(|(name, _)| name.clone()));
         aligns.extend(columns.iter().map(|(_, align)| *align));
         let columns = match mode {
             DisplayMode::Legacy => ColumnsOf::Legacy,
@@ -361,6 +380,7 @@ impl TableLayout {
             aligns,
             columns,
             no_color,
+            separator,
             bare,
         }
     }
@@ -376,7 +396,7 @@ impl<'r> PiecewiseTable<Row<'r>> for TableLayout {
     }
 
     fn cells(&self, rows: &[Row]) -> CellTable {
-        let no_color = self.no_color;
+        let (no_color, separator) = (self.no_color, self.separator);
         table_cells(rows, self.headers.len(), |part, row| {
             push_axis_cells(part, row.axis_cells);
             let c = row.comparison;
@@ -384,7 +404,7 @@ impl<'r> PiecewiseTable<Row<'r>> for TableLayout {
                 ColumnsOf::Legacy => legacy_cells(part, c, no_color),
                 ColumnsOf::Simple => simple_cells(part, c, no_color),
                 ColumnsOf::Explain(explicit, utest) => {
-                    explain_cells(part, c, (explicit, utest), no_color)
+                    explain_cells(part, c, (explicit, utest), (no_color, separator))
                 }
                 ColumnsOf::Intervals(widths) => interval_cells(part, c, widths, no_color),
             }

@@ -728,6 +728,7 @@ pub fn push_timing_with_explicit_interval(
     center: Option<f64>,
     interval: Option<&Interval>,
     widths: [usize; 3],
+    separator: &str,
 ) {
     if !is_positive_finite(center) {
         return text.push_str("n/a");
@@ -744,6 +745,7 @@ pub fn push_timing_with_explicit_interval(
                 center,
                 Some(interval),
                 widths,
+                separator,
             ));
         }
     };
@@ -751,12 +753,12 @@ pub fn push_timing_with_explicit_interval(
     if prefix_is_useful(prefix) {
         text.push_str(prefix);
         for (index, value) in values.iter().enumerate() {
-            text.push_str(if index == 0 { "[" } else { " | " });
+            text.push_str(if index == 0 { "[" } else { separator });
             text.push_str(&value[prefix.len()..]);
         }
     } else {
         for (index, (value, width)) in values.iter().zip(widths).enumerate() {
-            text.push_str(if index == 0 { "[" } else { " | " });
+            text.push_str(if index == 0 { "[" } else { separator });
             // ASCII: the length is the width.
             push_spaces(text, width.saturating_sub(value.len()));
             text.push_str(value);
@@ -766,11 +768,13 @@ pub fn push_timing_with_explicit_interval(
     text.push_str(units);
 }
 
-/// An explain-mode cell: `[lo | center | hi] unit`, or the compressed form.
+/// An explain-mode cell: `[lo | center | hi] unit`, or the compressed
+/// form, its values parted by `separator`.
 pub fn timing_with_explicit_interval(
     center: Option<f64>,
     interval: Option<&Interval>,
     widths: [usize; 3],
+    separator: &str,
 ) -> String {
     if !is_positive_finite(center) {
         return "n/a".to_string();
@@ -785,14 +789,14 @@ pub fn timing_with_explicit_interval(
     if prefix_is_useful(prefix) {
         let suffix = |i: usize| &values[i][prefix.len()..];
         return format!(
-            "{prefix}[{} | {} | {}] {units}",
+            "{prefix}[{}{separator}{}{separator}{}] {units}",
             suffix(0),
             suffix(1),
             suffix(2)
         );
     }
     format!(
-        "[{:>w0$} | {:>w1$} | {:>w2$}] {units}",
+        "[{:>w0$}{separator}{:>w1$}{separator}{:>w2$}] {units}",
         values[0],
         values[1],
         values[2],
@@ -1085,8 +1089,15 @@ mod tests {
         for (center, interval) in &timings {
             for widths in [widths, [0; 3], [12, 3, 40]] {
                 let mut text = String::from("x");
-                push_timing_with_explicit_interval(&mut text, *center, interval.as_ref(), widths);
-                let expected = timing_with_explicit_interval(*center, interval.as_ref(), widths);
+                push_timing_with_explicit_interval(
+                    &mut text,
+                    *center,
+                    interval.as_ref(),
+                    widths,
+                    " | ",
+                );
+                let expected =
+                    timing_with_explicit_interval(*center, interval.as_ref(), widths, " | ");
                 assert_eq!(text, format!("x{expected}"), "{center:?} {interval:?}");
             }
         }
@@ -1100,7 +1111,7 @@ mod tests {
             upper: 2.496e-6,
         };
         assert_eq!(
-            timing_with_explicit_interval(Some(2.496e-6), Some(&interval), [0; 3]),
+            timing_with_explicit_interval(Some(2.496e-6), Some(&interval), [0; 3], " | "),
             "2.4[64 | 96 | 96] us"
         );
     }

@@ -542,6 +542,7 @@ fn tightened_default() -> impl Strategy<Value = Thresholds> {
             bulk_support_coverage: d.bulk_support_coverage + (1.0 - d.bulk_support_coverage) * f(5),
             rare_sample_fraction: d.rare_sample_fraction,
             rare_max_removed_sample_fraction: d.rare_max_removed_sample_fraction * (1.0 - f(6)),
+            rules: d.rules,
         }
     })
 }

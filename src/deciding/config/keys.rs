@@ -4,6 +4,7 @@
 //! presets, `--dump-config` and the JSON and markdown reports all read it.
 
 use super::Thresholds;
+use crate::personality::Rules;
 
 /// The only config version there is.
 pub(super) const CONFIG_VERSION: i64 = 1;
@@ -263,6 +264,7 @@ impl Thresholds {
             bulk_support_coverage: f64::NAN,
             rare_sample_fraction: f64::NAN,
             rare_max_removed_sample_fraction: f64::NAN,
+            rules: Rules::default(),
         };
         for key in &KEYS {
             *(key.field)(&mut thresholds) = value(key);

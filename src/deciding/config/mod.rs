@@ -24,6 +24,7 @@ pub use hints::unknown_key_hints;
 pub use keys::{Bound, KEYS, Key, PresetValues, WITHOUT_CLOCK_WORDS, WithoutClock};
 pub use presets::{PRESET_NAMES, preset};
 
+use crate::personality::{Dialect, Rules};
 use presets::{DEFAULT_PRESET, known_preset};
 use reading::{decode_utf8, read_config_bytes};
 use tomllib::parse_toml;
@@ -42,6 +43,9 @@ pub struct Thresholds {
     pub bulk_support_coverage: f64,
     pub rare_sample_fraction: f64,
     pub rare_max_removed_sample_fraction: f64,
+    /// The variant of the decision tree these thresholds steer (not a key:
+    /// the command chooses it).
+    pub rules: Rules,
 }
 
 /// What a config file contributes: an optional base preset and explicit values.
@@ -52,12 +56,14 @@ struct ConfigFile {
 }
 
 /// Effective preset name and thresholds: default < TOML `[preset] name` <
-/// CLI preset < explicit TOML values.
+/// CLI preset < explicit TOML values, for the command of `dialect` (its
+/// rules, and its own default preset values).
 ///
 /// `Err` carries exactly the text the reference prints on stdout (then exits 1).
 pub fn resolve(
     cli_preset: Option<&str>,
     config_path: Option<&str>,
+    dialect: &Dialect,
 ) -> Result<(String, Thresholds), String> {
     // (Choice keys hold the index of their word: see `keys::Bound::Choice`.)
     // The file is validated first, so its errors win even over a bad CLI preset.
@@ -71,6 +77,10 @@ pub fn resolve(
         .or(config.preset_name.as_deref())
         .unwrap_or(DEFAULT_PRESET);
     let mut thresholds = known_preset(preset_name)?;
+    thresholds.rules = dialect.rules;
+    if let ("permissive", Some(coverage)) = (preset_name, dialect.permissive_sample_coverage) {
+        thresholds.bulk_sample_coverage = coverage;
+    }
     for (key, value) in &config.overrides {
         *(key.field)(&mut thresholds) = *value;
     }

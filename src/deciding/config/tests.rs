@@ -26,6 +26,32 @@ impl TempConfig {
     }
 }
 
+/// `nvbench-compare`'s resolution.
+fn resolve(
+    cli_preset: Option<&str>,
+    config_path: Option<&str>,
+) -> Result<(String, Thresholds), String> {
+    super::resolve(
+        cli_preset,
+        config_path,
+        crate::personality::Personality::Compare.dialect(),
+    )
+}
+
+#[test]
+fn the_robust_permissive_preset_has_its_own_sample_coverage() {
+    let robust = crate::personality::Personality::Robust.dialect();
+    let (name, thresholds) = super::resolve(Some("permissive"), None, robust).unwrap();
+    assert_eq!(name, "permissive");
+    assert_eq!(thresholds.bulk_sample_coverage, 0.90);
+    assert_eq!(thresholds.rules, Rules::Robust);
+    let (_, default) = super::resolve(None, None, robust).unwrap();
+    assert_eq!(default.bulk_sample_coverage, 0.97);
+    let permissive = resolve(Some("permissive"), None).unwrap().1;
+    assert_eq!(permissive.bulk_sample_coverage, 0.98);
+    assert_eq!(permissive.rules, Rules::Compare);
+}
+
 fn resolve_text(cli_preset: Option<&str>, content: &str) -> Result<(String, Thresholds), String> {
     let config = TempConfig::new(content);
     resolve(cli_preset, Some(config.path()))
@@ -470,6 +496,7 @@ fn every_key_lands_in_its_field() {
         bulk_support_coverage: 0.16,
         rare_sample_fraction: 0.17,
         rare_max_removed_sample_fraction: 0.18,
+        rules: Rules::Compare,
     };
     for cli in [None, Some("strict"), Some("permissive")] {
         assert_eq!(resolve_text(cli, content).unwrap().1, expected);

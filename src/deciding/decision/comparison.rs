@@ -40,6 +40,14 @@ impl Present {
     /// A test's confidence bounds replace the intervals' relative change.
     const CHANGE_BOUNDS: u16 = 1 << 7;
     const UTEST_P: u16 = 1 << 8;
+    /// The relative change is a fraction of the smaller value (the robust
+    /// command's), not of the reference's.
+    const SYMMETRIC_CHANGE: u16 = 1 << 9;
+    /// The reference's (compare's) center is a numpy scalar, taken from
+    /// its sorted samples (the robust command's, printed as such by
+    /// `--bulk-debug-python`).
+    const REF_TIME_NUMPY: u16 = 1 << 10;
+    const CMP_TIME_NUMPY: u16 = 1 << 11;
 
     fn has(self, bit: u16) -> bool {
         self.0 & bit != 0
@@ -119,6 +127,32 @@ impl Comparison {
         self
     }
 
+    /// The relative change bounds as the robust command computes them:
+    /// each difference over the smaller of its two values, so that swapping
+    /// the sides flips the sign and keeps the magnitude.
+    pub(super) fn with_symmetric_change(mut self) -> Comparison {
+        self.present.0 |= Present::SYMMETRIC_CHANGE;
+        self
+    }
+
+    /// Marks the centers taken from samples, as numpy scalars: `[reference, compare]`.
+    pub(super) fn with_numpy_times(mut self, [reference, compare]: [bool; 2]) -> Comparison {
+        for (numpy, bit) in [
+            (reference, Present::REF_TIME_NUMPY),
+            (compare, Present::CMP_TIME_NUMPY),
+        ] {
+            if numpy {
+                self.present.0 |= bit;
+            }
+        }
+        self
+    }
+
+    /// Whether each center, `[reference, compare]`, is a numpy scalar.
+    pub fn numpy_times(&self) -> [bool; 2] {
+        [Present::REF_TIME_NUMPY, Present::CMP_TIME_NUMPY].map(|bit| self.present.has(bit))
+    }
+
     /// A test's confidence bounds `(lower, upper)` on the relative change
     /// stand for the intervals' (and times the reference center for the
     /// absolute change).
@@ -196,6 +230,10 @@ impl Comparison {
             return Some(self.change_bounds);
         }
         let (r, c) = self.difference_intervals()?;
+        if self.present.has(Present::SYMMETRIC_CHANGE) {
+            let symmetric = |a: f64, b: f64| (a - b) / a.min(b);
+            return Some((symmetric(c.lower, r.upper), symmetric(c.upper, r.lower)));
+        }
         Some((c.lower / r.upper - 1.0, c.upper / r.lower - 1.0))
     }
 }

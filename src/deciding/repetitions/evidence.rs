@@ -20,6 +20,7 @@ use crate::deciding::sidecar_evidence::SidecarEvidence;
 use crate::deciding::status::{Reason, ReasonCode, Status};
 use crate::failure::Failure;
 use crate::loading::model::State;
+use crate::loading::sidecar::Lookup;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::RunState;
 
@@ -98,7 +99,9 @@ impl<'w> MergedSide<'w> {
         let bulk = runs
             .iter()
             .zip(timings)
-            .map(|(run, timing)| SidecarEvidence::new(timing, run.dir(), warnings))
+            .map(|(run, timing)| {
+                SidecarEvidence::new(timing, (run.dir(), Lookup::Compare), warnings)
+            })
             .collect();
         MergedSide {
             estimate: merged_estimate(&estimates),

@@ -31,6 +31,9 @@ pub struct ChartSettings {
     pub dark: bool,
     pub along: Option<String>,
     pub along_template: Option<String>,
+    /// "No comparison data to plot." goes to stderr, as the robust
+    /// command prints it (else stdout).
+    pub no_data_on_stderr: bool,
 }
 
 impl ChartSettings {
@@ -179,7 +182,7 @@ impl<'s> Charts<'s> {
         if entries.is_empty() {
             events.push(ChartEvent::Message {
                 text: NO_SUMMARY_DATA.to_string(),
-                stdout: true,
+                stdout: !self.settings.no_data_on_stderr,
             });
             return Ok(events);
         }

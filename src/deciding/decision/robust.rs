@@ -1,0 +1,339 @@
+//! The decision tree of the robust command (NVBench 66212f1's
+//! `nvbench_compare_robust.py`), beside 4fabe3f's in the parent module,
+//! whose steps it reuses. What differs:
+//!
+//! - both sides' estimate and interval come from the same kind of input:
+//!   the robust summaries (else the sample times' nearest-rank quartiles)
+//!   on both sides, else mean and standard deviation on both, else no
+//!   interval; a mean interval is `mean -/+ stdev` kept above
+//!   `mean * 0.001` and clipped to `[min, max]` where they are known, and a
+//!   missing stdev is `stdev/relative * mean`;
+//! - bulk cycle intervals take nearest-rank quartiles, as NVBench does;
+//! - SAME is first tested on the summary intervals, and only then on the
+//!   bulk samples, which decide even when the noise is above its ceiling;
+//!   sample times without frequencies decide alone (`bt-same-no-cyc`,
+//!   confirmed by the SM clock summaries where there are some: `bt-same-sc`);
+//! - noise must be non-negative as well as finite;
+//! - the Change column is a symmetric fraction (see `Comparison`).
+
+use super::*;
+
+/// `(p * (n - 1) + 50) // 100`: NVBench's nearest rank, rounding half up.
+fn percentile_rank(percentile: usize, count: usize) -> usize {
+    (percentile * (count - 1) + 50) / 100
+}
+
+/// `[min, q3]` around the median of positive finite values, their
+/// quartiles taken at nearest ranks, and the relative IQR.
+fn nearest_rank_input(mut values: Vec<f64>) -> Option<(Estimate, Interval)> {
+    if values.is_empty() {
+        return None;
+    }
+    let n = values.len();
+    let mut at = |rank: usize| *values.select_nth_unstable_by(rank, f64::total_cmp).1;
+    // Ascending ranks: each selection leaves the smaller values before it.
+    let minimum = at(0);
+    let q1 = at(percentile_rank(25, n));
+    let median = at(percentile_rank(50, n));
+    let q3 = at(percentile_rank(75, n));
+    let interval = make_interval(minimum, q3, median)?;
+    let noise = relative_dispersion(Some(q3 - q1), Some(median))?;
+    Some((
+        Estimate {
+            center: Some(median),
+            relative_dispersion: Some(noise),
+        },
+        interval,
+    ))
+}
+
+/// The robust summaries' interval: `[min, q3]` around the median.
+fn robust_summary_input(timing: &Timing) -> Option<(Estimate, Interval)> {
+    if !has_robust_estimate(timing) {
+        return None;
+    }
+    Some((robust_estimate(timing), robust_summary_interval(timing)?))
+}
+
+/// The sample times' input, when there are usable sample times.
+fn samples_input(bulk: &dyn BulkEvidence) -> Option<(Estimate, Interval)> {
+    nearest_rank_input(bulk.times()?.times_f64().collect())
+}
+
+/// The standard deviation, or `stdev/relative * mean` where it is missing.
+fn stdev_of(timing: &Timing) -> Option<f64> {
+    timing.stdev.or_else(|| {
+        let (relative, mean) = (timing.stdev_relative?, timing.mean?);
+        let usable = relative.is_finite() && relative >= 0.0 && is_positive_finite(Some(mean));
+        usable.then_some(relative * mean)
+    })
+}
+
+fn mean_summary_interval(timing: &Timing) -> Option<Interval> {
+    let mean = timing.mean.filter(|m| is_positive_finite(Some(*m)))?;
+    let stdev = stdev_of(timing).filter(|s| s.is_finite() && *s >= 0.0)?;
+    // A positive lower bound keeps the later ratios defined.
+    let mut lower = (mean - stdev).max(mean * 0.001);
+    let mut upper = mean + stdev;
+    if let Some(minimum) = timing.minimum.filter(|v| is_positive_finite(Some(*v))) {
+        lower = lower.max(minimum);
+    }
+    if let Some(maximum) = timing.maximum.filter(|v| is_positive_finite(Some(*v))) {
+        upper = upper.min(maximum);
+    }
+    make_interval(lower, upper, mean)
+}
+
+fn mean_summary_input(timing: &Timing) -> Option<(Estimate, Interval)> {
+    if !has_mean_estimate(timing) {
+        return None;
+    }
+    Some((mean_estimate(timing), mean_summary_interval(timing)?))
+}
+
+type Input = (Estimate, Option<Interval>);
+
+/// Both sides' estimates and intervals, each pair from the same kind of
+/// input, and whether each side's came from its samples.
+fn inputs(reference: &Side, compare: &Side) -> ([Input; 2], [bool; 2]) {
+    let robust = |side: &Side| match robust_summary_input(side.timing) {
+        Some(input) => Some((input, false)),
+        None => samples_input(side.bulk).map(|input| (input, true)),
+    };
+    let (ref_robust, cmp_robust) = (robust(reference), robust(compare));
+    if let (Some(((re, ri), rs)), Some(((ce, ci), cs))) = (ref_robust, cmp_robust) {
+        return ([(re, Some(ri)), (ce, Some(ci))], [rs, cs]);
+    }
+    let means = mean_summary_input(reference.timing).zip(mean_summary_input(compare.timing));
+    if let Some(((re, ri), (ce, ci))) = means {
+        return ([(re, Some(ri)), (ce, Some(ci))], [false; 2]);
+    }
+    let [re, ce] = common_estimates_without_intervals(reference.timing, compare.timing);
+    ([(re, None), (ce, None)], [false; 2])
+}
+
+fn common_estimates_without_intervals(reference: &Timing, compare: &Timing) -> [Estimate; 2] {
+    match common_estimate_kind([reference, compare].into_iter()) {
+        EstimateKind::Fallback => [reference, compare].map(|timing| Estimate {
+            center: timing.mean,
+            relative_dispersion: relative_dispersion(stdev_of(timing), timing.mean),
+        }),
+        kind => [estimate_of(reference, kind), estimate_of(compare, kind)],
+    }
+}
+
+fn evidence<'a>(
+    side: &Side<'a>,
+    (estimate, interval): (Estimate, Option<Interval>),
+) -> Evidence<'a> {
+    Evidence {
+        estimate,
+        interval,
+        cycles: summary_cycle_interval(side.timing, interval.as_ref()),
+        bulk: side.bulk,
+    }
+}
+
+/// Both sides' evidence as the robust command reads it, and whether each
+/// side's center came from its samples.
+fn both_evidence<'a>(reference: &Side<'a>, compare: &Side<'a>) -> ([Evidence<'a>; 2], [bool; 2]) {
+    let ([ref_input, cmp_input], from_samples) = inputs(reference, compare);
+    (
+        [evidence(reference, ref_input), evidence(compare, cmp_input)],
+        from_samples,
+    )
+}
+
+/// A comparison that could not be made, with the inputs both sides show.
+pub fn unavailable_comparison(decision: Decision, reference: &Side, compare: &Side) -> Comparison {
+    let ([ref_evidence, cmp_evidence], from_samples) = both_evidence(reference, compare);
+    unavailable_evidence_comparison(decision, &ref_evidence, &cmp_evidence)
+        .with_numpy_times(from_samples)
+}
+
+/// The cycles' nearest-rank interval.
+fn bulk_cycle_interval(samples: &BulkSamples) -> Option<Interval> {
+    nearest_rank_input(samples.cycles().collect()).map(|(_, interval)| interval)
+}
+
+/// Step 2 with bulk data, as [`confirm_gap_with_bulk_cycles`] but with
+/// nearest-rank intervals.
+fn confirm_gap_with_bulk_cycles(
+    status: Status,
+    reference: &dyn BulkEvidence,
+    compare: &dyn BulkEvidence,
+    t: &Thresholds,
+) -> Option<Decision> {
+    if !(reference.has_material_cycle_sources() && compare.has_material_cycle_sources()) {
+        return None;
+    }
+    let (Some(ref_bulk), Some(cmp_bulk)) = (reference.time_and_cycles(), compare.time_and_cycles())
+    else {
+        return Some(decision(
+            Status::Undecided,
+            ReasonCode::BulkCycleDataUnusable,
+            "bulk sample time and frequency data are present but unusable for cycle confirmation",
+        ));
+    };
+    let (Some(ref_cycles), Some(cmp_cycles)) =
+        (bulk_cycle_interval(ref_bulk), bulk_cycle_interval(cmp_bulk))
+    else {
+        return Some(decision(
+            Status::Undecided,
+            ReasonCode::BulkCycleDataUnusable,
+            "bulk cycle intervals could not be constructed",
+        ));
+    };
+    Some(
+        if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
+            decision(
+                status,
+                ReasonCode::ClearGapConfirmedByBulkCycles,
+                "clear timing gap was confirmed by bulk cycle intervals",
+            )
+        } else {
+            decision(
+                Status::Undecided,
+                ReasonCode::BulkCycleGapNotConfirmed,
+                "clear timing gap was not confirmed by bulk cycle intervals",
+            )
+        },
+    )
+}
+
+/// Steps 1 and 2.
+fn decide_clear_gap(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
+    let (Some(ref_interval), Some(cmp_interval)) = (reference.interval, compare.interval) else {
+        return missing_interval_decision();
+    };
+    let Some(status) = clear_gap_status(&ref_interval, &cmp_interval, t) else {
+        return decision(
+            Status::Undecided,
+            ReasonCode::NoClearGap,
+            "timing intervals do not have a sufficient clear gap",
+        );
+    };
+    if let Some(bulk) = confirm_gap_with_bulk_cycles(status, reference.bulk, compare.bulk, t) {
+        return bulk;
+    }
+    confirm_gap_with_clock_rate(status, reference, compare, t)
+}
+
+/// The bulk SAME test: `None` when a side has no sample times sidecar.
+fn decide_bulk_same(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Option<Decision> {
+    let (ref_bulk, cmp_bulk) = (reference.bulk, compare.bulk);
+    // Both sides are loaded (and warned about) before either is judged.
+    let (ref_times, cmp_times) = (ref_bulk.times(), cmp_bulk.times());
+    let (Some(ref_times), Some(cmp_times)) = (ref_times, cmp_times) else {
+        let advertised = ref_bulk.sources()[0] && cmp_bulk.sources()[0];
+        return advertised.then(|| {
+            decision(
+                Status::Undecided,
+                ReasonCode::BulkTimeDataUnusable,
+                "bulk time data is empty or unusable",
+            )
+        });
+    };
+    let times = bulk_values_same(ref_times, cmp_times, false, t);
+    if times.status != Status::Same {
+        return Some(times);
+    }
+    if !(ref_bulk.sources()[1] && cmp_bulk.sources()[1]) {
+        return Some(same_without_cycles(reference, compare, t));
+    }
+    let (Some(ref_bulk), Some(cmp_bulk)) = (ref_bulk.time_and_cycles(), cmp_bulk.time_and_cycles())
+    else {
+        return Some(decision(
+            Status::Undecided,
+            ReasonCode::BulkCycleDataUnusable,
+            "bulk cycle data is empty or unusable",
+        ));
+    };
+    let cycles = bulk_values_same(ref_bulk, cmp_bulk, true, t);
+    if cycles.status != Status::Same {
+        return Some(cycles);
+    }
+    Some(decision(
+        Status::Same,
+        ReasonCode::BulkSame,
+        "bulk time and cycle nearest-neighbor coverage both support same",
+    ))
+}
+
+/// Bulk times support SAME and there are no frequencies: the SM clock
+/// summaries confirm it where there are some.
+fn same_without_cycles(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
+    let confirmed = confirm_same_with_clock_rate(reference, compare, t);
+    match confirmed.reason.code {
+        ReasonCode::SameWithoutClockRate => decision(
+            Status::Same,
+            ReasonCode::BulkTimeSameWithoutCycles,
+            "bulk time nearest-neighbor coverage supports same; cycle data are unavailable",
+        ),
+        _ if confirmed.status == Status::Same => decision(
+            Status::Same,
+            ReasonCode::BulkTimeSameConfirmedBySummaryCycles,
+            "bulk time nearest-neighbor coverage supports same and SM-clock-adjusted summary intervals confirm same",
+        ),
+        _ => confirmed,
+    }
+}
+
+/// Steps 3 and 4: the summary intervals first, then the bulk samples,
+/// then the SM clock.
+fn decide_same(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
+    let usable = |noise: Option<f64>| noise.filter(|n| n.is_finite() && *n >= 0.0);
+    let (Some(ref_noise), Some(cmp_noise)) = (
+        usable(reference.estimate.relative_dispersion),
+        usable(compare.estimate.relative_dispersion),
+    ) else {
+        return decision(
+            Status::Undecided,
+            ReasonCode::NoiseUnavailable,
+            "relative dispersion is unavailable, negative, or non-finite",
+        );
+    };
+    let (Some(ref_interval), Some(cmp_interval)) = (reference.interval, compare.interval) else {
+        return missing_interval_decision();
+    };
+    let same = intervals_support_same(&ref_interval, &cmp_interval, t);
+    if same.status != Status::Same {
+        return same;
+    }
+    if let Some(bulk) = decide_bulk_same(reference, compare, t) {
+        return bulk;
+    }
+    if ref_noise.max(cmp_noise) > t.same_relative_dispersion_ceiling {
+        return decision(
+            Status::Undecided,
+            ReasonCode::NoiseTooHigh,
+            "relative dispersion is too high to declare same",
+        );
+    }
+    confirm_same_with_clock_rate(reference, compare, t)
+}
+
+/// The robust command's tree for one matched state whose summaries are present.
+pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comparison {
+    let ([reference, compare], from_samples) = both_evidence(reference, compare);
+    let (ref_time, cmp_time) = (reference.estimate.center, compare.estimate.center);
+    if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
+        return unavailable_evidence_comparison(unusable, &reference, &compare)
+            .with_numpy_times(from_samples);
+    }
+    let mut outcome = decide_clear_gap(&reference, &compare, t);
+    if matches!(
+        outcome.reason.code,
+        ReasonCode::NoClearGap | ReasonCode::MissingInterval
+    ) {
+        outcome = decide_same(&reference, &compare, t);
+    }
+    Comparison::new(
+        SideNumbers::of(&reference),
+        SideNumbers::of(&compare),
+        outcome,
+    )
+    .with_differences()
+    .with_symmetric_change()
+    .with_numpy_times(from_samples)
+}
