@@ -23,7 +23,6 @@ use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::filters::AxisFilter;
 use crate::matching::{self, MatchedState, RunBench, RunsByDevice, StateMatch};
 use crate::parallel::map_in_parallel;
-use crate::personality::SidecarSearch;
 use crate::pycompat::paths::py_abspath;
 use crate::rendering::axes::{aligned_to_axes, axis_cells};
 use crate::rendering::repetitions::{
@@ -581,8 +580,8 @@ impl Decider<'_> {
         // Paths are resolved once, here; nothing is read until a decision needs it.
         let dialect = self.settings.personality.dialect();
         let search = dialect.sidecar_search;
-        let ref_place = (reference.dir(), sidecar_lookup(search, reference.path()));
-        let cmp_place = (compare.dir(), sidecar_lookup(search, compare.path()));
+        let ref_place = (reference.dir(), Lookup::of(search, reference.path()));
+        let cmp_place = (compare.dir(), Lookup::of(search, compare.path()));
         let ref_bulk = SidecarEvidence::new(&ref_timing, ref_place, warnings);
         let cmp_bulk = SidecarEvidence::new(&cmp_timing, cmp_place, warnings);
         let sidecars = if self.resolve_sidecars {
@@ -634,6 +633,7 @@ impl Decider<'_> {
                 total_runs: inputs.candidates[self.context.candidate].paths.len(),
             },
             &self.settings.thresholds,
+            self.settings.personality.dialect().sidecar_search,
             presence,
             warnings,
             self.resolve_sidecars,
@@ -726,15 +726,6 @@ fn presence(state: &State) -> decision::Presence {
 /// `????` rows are always shown; others when `|%diff| >= threshold`;
 /// with `--show`, only rows of the listed statuses.
 /// Where the sidecars of the JSON file `json_path` are looked for.
-fn sidecar_lookup(search: SidecarSearch, json_path: &str) -> Lookup<'_> {
-    match search {
-        SidecarSearch::Compare => Lookup::Compare,
-        SidecarSearch::Robust => Lookup::Robust {
-            json_name: json_path.rsplit('/').next().unwrap_or(json_path),
-        },
-    }
-}
-
 fn is_displayed(s: &Settings, comparison: &Comparison) -> bool {
     let over_threshold = comparison.status == Status::Unknown
         || comparison

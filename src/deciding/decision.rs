@@ -721,8 +721,11 @@ pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comp
     )
 }
 
-/// The decision tree on the evidence of both sides.
+/// The decision tree on the evidence of both sides, by the rules of `t`.
 pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Comparison {
+    if t.rules == Rules::Robust {
+        return robust::compare_evidence(reference, compare, t);
+    }
     let (ref_time, cmp_time) = (reference.estimate.center, compare.estimate.center);
     if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
         return unavailable_evidence_comparison(unusable, reference, compare);

@@ -7,6 +7,7 @@ use std::io;
 
 use crate::loading::opening;
 use crate::loading::timing::{SidecarRef, Timing, bulk_warning};
+use crate::personality::SidecarSearch;
 use crate::pycompat::oserror::os_error_text;
 use crate::pycompat::paths::{py_dirname, py_join};
 use crate::text::path_text::to_path;
@@ -30,6 +31,18 @@ pub enum Lookup<'a> {
     /// the benchmark ran), beside the JSON file; then beside its
     /// directory; never in the working directory.
     Robust { json_name: &'a str },
+}
+
+impl<'a> Lookup<'a> {
+    /// The lookup `search` names for the sidecars of the JSON file at `json_path`.
+    pub fn of(search: SidecarSearch, json_path: &'a str) -> Lookup<'a> {
+        match search {
+            SidecarSearch::Compare => Lookup::Compare,
+            SidecarSearch::Robust => Lookup::Robust {
+                json_name: json_path.rsplit('/').next().unwrap_or(json_path),
+            },
+        }
+    }
 }
 
 /// What the `stat` that resolved a sidecar said: enough for the material

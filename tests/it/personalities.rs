@@ -135,3 +135,137 @@ fn more_than_255_failures_exit_255_not_a_wrapped_pass() {
     let three = run(LEGACY_BIN, None, &[&reference3, &fewer], dir);
     assert_eq!(three.status.code(), Some(3));
 }
+
+/// Statuses in the order a `--json -` report lists its states: a pair's
+/// or repetitions' `states`, or each N-way candidate's.
+fn json_statuses(output: &Output) -> Vec<Vec<String>> {
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
+    let statuses = |states: &serde_json::Value| -> Vec<String> {
+        let states = states.as_array().unwrap().iter();
+        states
+            .map(|state| state["status"].as_str().unwrap().to_string())
+            .collect()
+    };
+    match report["candidates"].as_array() {
+        Some(candidates) => candidates.iter().map(|c| statuses(&c["states"])).collect(),
+        None => vec![statuses(&report["states"])],
+    }
+}
+
+/// Statuses in the order the rows of a `--no-color` table show them.
+fn table_statuses(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .filter_map(|line| {
+            ["SAME", "FAST", "SLOW", "AMBG", "????"]
+                .into_iter()
+                .find(|status| line.contains(&format!(" {status} ")))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The project's own options decide with the robust command's rules when
+/// started as `nvbench-compare-robust`: on a mixed pair where the two
+/// trees disagree on a state, the report, the gate and the repetition
+/// and N-way modes follow the robust table.
+#[test]
+fn the_projects_own_options_under_the_robust_command() {
+    if !crate::util::require(crate::util::Need::Shared) {
+        return;
+    }
+    let case =
+        crate::util::shared_dir().join("conformance/upstream/robust/078-mixed-explain-nocolor");
+    let scratch = Scratch::new("robust-options");
+    crate::util::copy_dir(&case, scratch.as_ref());
+    let dir: &std::path::Path = scratch.as_ref();
+    let expected = std::fs::read_to_string(case.join("expected_stdout")).unwrap();
+    let robust_rows = table_statuses(&expected);
+    assert_eq!(robust_rows.len(), 10, "{expected}");
+
+    let pair = ["--no-color", "ref.json", "cmp.json"];
+    let robust = run(
+        ROBUST_BIN,
+        None,
+        &[&pair[..], &["--json", "-"]].concat(),
+        dir,
+    );
+    let default = run(
+        crate::util::BIN,
+        None,
+        &[&pair[..], &["--json", "-"]].concat(),
+        dir,
+    );
+    assert_eq!(json_statuses(&robust), std::slice::from_ref(&robust_rows));
+    let default = json_statuses(&default);
+    assert_ne!(
+        default,
+        std::slice::from_ref(&robust_rows),
+        "the trees differ here"
+    );
+
+    let robust_count = |status: &str| robust_rows.iter().filter(|s| *s == status).count();
+    let gate = run(
+        ROBUST_BIN,
+        None,
+        &[&pair[..], &["--fail-on", "slow"]].concat(),
+        dir,
+    );
+    assert_eq!(gate.status.code(), Some(3));
+    let plain = run(ROBUST_BIN, None, &pair, dir);
+    let (gate, plain) = (
+        String::from_utf8_lossy(&gate.stdout),
+        String::from_utf8_lossy(&plain.stdout),
+    );
+    assert!(
+        gate.starts_with(&*plain),
+        "the gate adds only the New and Dropped counts:\n{gate}\n{plain}"
+    );
+
+    let csv = run(
+        ROBUST_BIN,
+        None,
+        &[&pair[..], &["--csv", "-"]].concat(),
+        dir,
+    );
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    let unknown_rows = csv.lines().filter(|l| l.contains(",????,")).count();
+    assert_eq!(unknown_rows, robust_count("????"), "{csv}");
+
+    let summary = dir.join("summary.md");
+    let markdown = run(
+        ROBUST_BIN,
+        None,
+        &[&pair[..], &["--markdown-summary", "summary.md"]].concat(),
+        dir,
+    );
+    assert_eq!(markdown.status.code(), Some(0));
+    let summary = std::fs::read_to_string(summary).unwrap();
+    let counts = ["SAME", "FAST", "SLOW", "AMBG", "????"].map(robust_count);
+    let row = format!(
+        "| {} | {} | {} | {} | {} | {} |",
+        robust_rows.len(),
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        counts[4]
+    );
+    assert!(summary.contains(&row), "{row}\n{summary}");
+
+    // One run a side, in repetitions and N-way, is the pair's decision.
+    for (args, groups) in [
+        (&["ref.json", "--vs", "cmp.json"][..], 1),
+        (&["ref.json", "--vs", "cmp.json", "--vs", "cmp.json"][..], 2),
+    ] {
+        let output = run(ROBUST_BIN, None, &[args, &["--json", "-"]].concat(), dir);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert_eq!(
+            json_statuses(&output),
+            vec![robust_rows.clone(); groups],
+            "{args:?}"
+        );
+    }
+}

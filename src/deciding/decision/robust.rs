@@ -316,24 +316,28 @@ fn decide_same(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Deci
 /// The robust command's tree for one matched state whose summaries are present.
 pub fn compare_timings(reference: &Side, compare: &Side, t: &Thresholds) -> Comparison {
     let ([reference, compare], from_samples) = both_evidence(reference, compare);
+    compare_evidence(&reference, &compare, t).with_numpy_times(from_samples)
+}
+
+/// The robust command's tree on the evidence of both sides (one run's
+/// inputs, or several runs merged).
+pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Comparison {
     let (ref_time, cmp_time) = (reference.estimate.center, compare.estimate.center);
     if let Some(unusable) = unusable_center_decision(ref_time, cmp_time) {
-        return unavailable_evidence_comparison(unusable, &reference, &compare)
-            .with_numpy_times(from_samples);
+        return unavailable_evidence_comparison(unusable, reference, compare);
     }
-    let mut outcome = decide_clear_gap(&reference, &compare, t);
+    let mut outcome = decide_clear_gap(reference, compare, t);
     if matches!(
         outcome.reason.code,
         ReasonCode::NoClearGap | ReasonCode::MissingInterval
     ) {
-        outcome = decide_same(&reference, &compare, t);
+        outcome = decide_same(reference, compare, t);
     }
     Comparison::new(
-        SideNumbers::of(&reference),
-        SideNumbers::of(&compare),
+        SideNumbers::of(reference),
+        SideNumbers::of(compare),
         outcome,
     )
     .with_differences()
     .with_symmetric_change()
-    .with_numpy_times(from_samples)
 }

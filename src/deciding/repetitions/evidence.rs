@@ -12,7 +12,7 @@ use super::student_t::two_sided_critical;
 use super::{RepetitionStats, RunCenter, SideStats};
 use crate::deciding::config::Thresholds;
 use crate::deciding::decision::{
-    self, Comparison, Estimate, EstimateKind, Evidence, Presence, common_estimate_kind,
+    self, Comparison, Estimate, EstimateKind, Evidence, Presence, Side, common_estimate_kind,
     estimate_of, is_positive_finite, summary_cycle_interval, timing_interval,
 };
 use crate::deciding::report::SidecarFile;
@@ -23,6 +23,7 @@ use crate::loading::model::State;
 use crate::loading::sidecar::Lookup;
 use crate::loading::timing::{Timing, extract_timing};
 use crate::matching::RunState;
+use crate::personality::SidecarSearch;
 
 /// What each run of a side gives a state's decision, in place up to three
 /// runs: a state's decision made a dozen small allocations otherwise.
@@ -87,6 +88,7 @@ impl<'w> MergedSide<'w> {
         runs: &[RunState],
         timings: &[Timing],
         kind: EstimateKind,
+        search: SidecarSearch,
         warnings: &'w RefCell<Vec<String>>,
     ) -> Self {
         let estimates: RunsOf<Estimate> = timings.iter().map(|t| estimate_of(t, kind)).collect();
@@ -100,7 +102,11 @@ impl<'w> MergedSide<'w> {
             .iter()
             .zip(timings)
             .map(|(run, timing)| {
-                SidecarEvidence::new(timing, (run.dir(), Lookup::Compare), warnings)
+                SidecarEvidence::new(
+                    timing,
+                    (run.dir(), Lookup::of(search, run.path())),
+                    warnings,
+                )
             })
             .collect();
         MergedSide {
@@ -286,6 +292,7 @@ pub fn decide_repeated(
     reference: SideRuns,
     compare: SideRuns,
     t: &Thresholds,
+    search: SidecarSearch,
     presence: impl Fn(&State) -> Presence,
     warnings: &RefCell<Vec<String>>,
     with_files: bool,
@@ -307,15 +314,38 @@ pub fn decide_repeated(
         .collect::<Result<RunsOf<_>, _>>()?;
     let kind = common_estimate_kind(ref_timings.iter().chain(&cmp_timings));
     let time_only_gaps = t.without_clock() == crate::deciding::config::WithoutClock::Confirm;
-    let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, warnings);
-    let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, warnings);
-    let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
+    let ref_side = MergedSide::new(reference.runs, &ref_timings, kind, search, warnings);
+    let cmp_side = MergedSide::new(compare.runs, &cmp_timings, kind, search, warnings);
     let summarized = missing.is_none();
-    let mut comparison = match missing {
-        Some(decision) => {
-            decision::unavailable_evidence_comparison(decision, &ref_evidence, &cmp_evidence)
+    let mut comparison = match (&ref_timings[..], &cmp_timings[..]) {
+        // One run a side is a pair of files: the pair's decision.
+        ([ref_timing], [cmp_timing]) => {
+            let reference = Side {
+                timing: ref_timing,
+                bulk: &ref_side.bulk,
+            };
+            let compare = Side {
+                timing: cmp_timing,
+                bulk: &cmp_side.bulk,
+            };
+            match missing {
+                Some(decision) => {
+                    decision::unavailable_comparison(decision, &reference, &compare, t)
+                }
+                None => decision::compare_timings(&reference, &compare, t),
+            }
         }
-        None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
+        _ => {
+            let (ref_evidence, cmp_evidence) = (ref_side.evidence(), cmp_side.evidence());
+            match missing {
+                Some(decision) => decision::unavailable_evidence_comparison(
+                    decision,
+                    &ref_evidence,
+                    &cmp_evidence,
+                ),
+                None => decision::compare_evidence(&ref_evidence, &cmp_evidence, t),
+            }
+        }
     };
     // The comparison's warning about its run counts (`run_counts_warning`)
     // is the caller's to give, once.
