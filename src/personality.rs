@@ -66,6 +66,16 @@ pub enum Rules {
     Robust,
 }
 
+impl Rules {
+    /// The name reports give the rules: the script whose tree decided.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Compare => "nvbench_compare.py@4fabe3f",
+            Rules::Robust => "nvbench_compare_robust.py@66212f1",
+        }
+    }
+}
+
 /// Where a relative sidecar name is looked for when it is not beside the
 /// JSON file (see `loading::sidecar::Lookup`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

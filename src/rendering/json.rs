@@ -36,8 +36,9 @@ struct ThresholdsJson<'a> {
 
 impl Serialize for ThresholdsJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1 + KEYS.len()))?;
+        let mut map = serializer.serialize_map(Some(2 + KEYS.len()))?;
         map.serialize_entry("preset", self.preset)?;
+        map.serialize_entry("rules", self.thresholds.rules.name())?;
         for key in &KEYS {
             let name = key.full_name().replace('.', "_");
             match key.word(self.thresholds) {
@@ -559,7 +560,7 @@ mod tests {
         let document: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             serde_json::to_string(&document["thresholds"]).unwrap(),
-            "{\"preset\":\"strict\",\"clear_gap_relative\":0.01,\"clear_gap_without_clock\":\"ambg\",\
+            "{\"preset\":\"strict\",\"rules\":\"nvbench_compare.py@4fabe3f\",\"clear_gap_relative\":0.01,\"clear_gap_without_clock\":\"ambg\",\
              \"same_center_relative\":0.0025,\
              \"same_overlap_fraction\":0.3,\"same_relative_dispersion_ceiling\":0.01,\
              \"bulk_sample_coverage\":0.995,\"bulk_support_coverage\":0.9,\
@@ -567,7 +568,7 @@ mod tests {
              \"bulk_rare_support_max_removed_sample_fraction\":0.005}"
         );
         assert!(
-            text.contains("  \"thresholds\": {\n    \"preset\": \"strict\",\n    \"clear_gap_relative\": 0.01,\n"),
+            text.contains("  \"thresholds\": {\n    \"preset\": \"strict\",\n    \"rules\": \"nvbench_compare.py@4fabe3f\",\n    \"clear_gap_relative\": 0.01,\n"),
             "{text}"
         );
     }

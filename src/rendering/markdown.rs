@@ -140,8 +140,9 @@ fn thresholds_text(preset: &str, t: &Thresholds) -> String {
         .map(|key| format!("`{} = {}`", key.full_name(), key.toml_text(t)))
         .collect();
     format!(
-        "- Preset: {}; thresholds: {}\n",
+        "- Preset: {}; rules: {}; thresholds: {}\n",
         code_span(preset),
+        code_span(t.rules.name()),
         listed.join(", ")
     )
 }
@@ -445,7 +446,7 @@ mod tests {
         .1;
         let text = render_markdown(&summary_of(&report, &gate, &t), DEFAULT_MAX_BYTES).unwrap();
         assert!(text.starts_with(
-            "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow`): nothing was compared\n\nNothing was compared: both directories are empty.\n\n- Reference: `base/ref.json`\n- Compare: `pr/cmp.json`\n- Preset: `strict`; thresholds: `clear_gap.relative = "
+            "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow`): nothing was compared\n\nNothing was compared: both directories are empty.\n\n- Reference: `base/ref.json`\n- Compare: `pr/cmp.json`\n- Preset: `strict`; rules: `nvbench_compare.py@4fabe3f`; thresholds: `clear_gap.relative = "
         ), "{text}");
         assert!(text.contains(&format!(
             "- Tool: nvbench-compare {}\n",
@@ -466,7 +467,7 @@ mod tests {
         let t = crate::deciding::config::preset("permissive").unwrap();
         assert_eq!(
             thresholds_text("permissive", &t),
-            "- Preset: `permissive`; thresholds: `clear_gap.relative = 0.0025`, \
+            "- Preset: `permissive`; rules: `nvbench_compare.py@4fabe3f`; thresholds: `clear_gap.relative = 0.0025`, \
              `clear_gap.without_clock = \"confirm\"`, \
              `same.center_relative = 0.01`, `same.overlap_fraction = 0.25`, \
              `same.relative_dispersion_ceiling = 0.05`, `bulk.sample_coverage = 0.98`, \

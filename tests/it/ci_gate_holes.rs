@@ -239,7 +239,7 @@ fn the_markdown_says_what_was_decided() {
     let markdown = &text[text.find("## nvbench-compare").expect("markdown on stdout")..];
     assert!(
         markdown.starts_with(
-            "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow,missing`): 1 slow, 2 missing\n\n- Reference: `ref.json`\n- Compare: `cmp.json`\n- Preset: `strict`; thresholds: `clear_gap.relative = "
+            "## nvbench-compare\n\n**Gate: failed** (`--fail-on slow,missing`): 1 slow, 2 missing\n\n- Reference: `ref.json`\n- Compare: `cmp.json`\n- Preset: `strict`; rules: `nvbench_compare.py@4fabe3f`; thresholds: `clear_gap.relative = "
         ),
         "{markdown}"
     );

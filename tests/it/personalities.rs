@@ -199,6 +199,12 @@ fn the_projects_own_options_under_the_robust_command() {
         dir,
     );
     assert_eq!(json_statuses(&robust), std::slice::from_ref(&robust_rows));
+    let rules = |output: &Output| -> String {
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        report["thresholds"]["rules"].as_str().unwrap().to_string()
+    };
+    assert_eq!(rules(&robust), "nvbench_compare_robust.py@66212f1");
+    assert_eq!(rules(&default), "nvbench_compare.py@4fabe3f");
     let default = json_statuses(&default);
     assert_ne!(
         default,
