@@ -375,9 +375,15 @@ fn confirm_gap_with_clock_rate(
     }
 }
 
-fn cycle_interval(samples: &BulkSamples) -> Option<Interval> {
-    let interval = samples.cycle_interval()?;
-    make_interval(interval.lower, interval.upper, interval.center)
+/// The bulk cycles' interval, as the rules of `t` build it.
+fn cycle_interval(samples: &BulkSamples, t: &Thresholds) -> Option<Interval> {
+    match t.rules {
+        Rules::Compare => {
+            let interval = samples.cycle_interval()?;
+            make_interval(interval.lower, interval.upper, interval.center)
+        }
+        Rules::Robust => robust::bulk_cycle_interval(samples),
+    }
 }
 
 /// Step 2 with bulk data: `None` when either side lacks material sidecars
@@ -399,7 +405,8 @@ fn confirm_gap_with_bulk_cycles(
             "bulk sample time and frequency data are present but unusable for cycle confirmation",
         ));
     };
-    let (Some(ref_cycles), Some(cmp_cycles)) = (cycle_interval(ref_bulk), cycle_interval(cmp_bulk))
+    let (Some(ref_cycles), Some(cmp_cycles)) =
+        (cycle_interval(ref_bulk, t), cycle_interval(cmp_bulk, t))
     else {
         return Some(decision(
             Status::Undecided,
@@ -425,7 +432,11 @@ fn confirm_gap_with_bulk_cycles(
 }
 
 /// Steps 1 and 2.
-fn decide_clear_gap(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
+pub(super) fn decide_clear_gap(
+    reference: &Evidence,
+    compare: &Evidence,
+    t: &Thresholds,
+) -> Decision {
     let (Some(ref_interval), Some(cmp_interval)) = (reference.interval, compare.interval) else {
         return missing_interval_decision();
     };

@@ -152,71 +152,8 @@ pub fn unavailable_comparison(decision: Decision, reference: &Side, compare: &Si
 }
 
 /// The cycles' nearest-rank interval.
-fn bulk_cycle_interval(samples: &BulkSamples) -> Option<Interval> {
+pub(super) fn bulk_cycle_interval(samples: &BulkSamples) -> Option<Interval> {
     nearest_rank_input(samples.cycles().collect()).map(|(_, interval)| interval)
-}
-
-/// Step 2 with bulk data, as [`confirm_gap_with_bulk_cycles`] but with
-/// nearest-rank intervals.
-fn confirm_gap_with_bulk_cycles(
-    status: Status,
-    reference: &dyn BulkEvidence,
-    compare: &dyn BulkEvidence,
-    t: &Thresholds,
-) -> Option<Decision> {
-    if !(reference.has_material_cycle_sources() && compare.has_material_cycle_sources()) {
-        return None;
-    }
-    let (Some(ref_bulk), Some(cmp_bulk)) = (reference.time_and_cycles(), compare.time_and_cycles())
-    else {
-        return Some(decision(
-            Status::Undecided,
-            ReasonCode::BulkCycleDataUnusable,
-            "bulk sample time and frequency data are present but unusable for cycle confirmation",
-        ));
-    };
-    let (Some(ref_cycles), Some(cmp_cycles)) =
-        (bulk_cycle_interval(ref_bulk), bulk_cycle_interval(cmp_bulk))
-    else {
-        return Some(decision(
-            Status::Undecided,
-            ReasonCode::BulkCycleDataUnusable,
-            "bulk cycle intervals could not be constructed",
-        ));
-    };
-    Some(
-        if clear_gap_status(&ref_cycles, &cmp_cycles, t) == Some(status) {
-            decision(
-                status,
-                ReasonCode::ClearGapConfirmedByBulkCycles,
-                "clear timing gap was confirmed by bulk cycle intervals",
-            )
-        } else {
-            decision(
-                Status::Undecided,
-                ReasonCode::BulkCycleGapNotConfirmed,
-                "clear timing gap was not confirmed by bulk cycle intervals",
-            )
-        },
-    )
-}
-
-/// Steps 1 and 2.
-fn decide_clear_gap(reference: &Evidence, compare: &Evidence, t: &Thresholds) -> Decision {
-    let (Some(ref_interval), Some(cmp_interval)) = (reference.interval, compare.interval) else {
-        return missing_interval_decision();
-    };
-    let Some(status) = clear_gap_status(&ref_interval, &cmp_interval, t) else {
-        return decision(
-            Status::Undecided,
-            ReasonCode::NoClearGap,
-            "timing intervals do not have a sufficient clear gap",
-        );
-    };
-    if let Some(bulk) = confirm_gap_with_bulk_cycles(status, reference.bulk, compare.bulk, t) {
-        return bulk;
-    }
-    confirm_gap_with_clock_rate(status, reference, compare, t)
 }
 
 /// The bulk SAME test: `None` when a side has no sample times sidecar.
