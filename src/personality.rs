@@ -127,6 +127,9 @@ pub struct Dialect {
     pub permissive_sample_coverage: Option<f64>,
     pub read_errors: ReadErrors,
     pub usage_help: UsageHelp,
+    /// A state's key holds its axis values besides its name (see
+    /// `matching::axis_keys`).
+    pub axis_value_keys: bool,
 }
 
 const COMPARE_DIALECT: Dialect = Dialect {
@@ -143,6 +146,7 @@ const COMPARE_DIALECT: Dialect = Dialect {
     permissive_sample_coverage: None,
     read_errors: ReadErrors::Own,
     usage_help: UsageHelp::Own,
+    axis_value_keys: false,
 };
 
 const ROBUST_DIALECT: Dialect = Dialect {
@@ -159,6 +163,7 @@ const ROBUST_DIALECT: Dialect = Dialect {
     permissive_sample_coverage: Some(0.90),
     read_errors: ReadErrors::Script,
     usage_help: UsageHelp::RobustScript,
+    axis_value_keys: true,
 };
 
 const PROFILES: [(Personality, Profile); 3] = [

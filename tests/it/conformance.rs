@@ -26,9 +26,6 @@ use nvbench_compare::SIMPLE_PATHS_VARIABLE;
 const EXPECTED_FAILURES: &[&str] = &[
     // tomllib's wording of a TOML syntax error.
     "upstream/robust/246-config-err-syntax",
-    // The mismatched-occurrences message names the robust command's state
-    // keys (name and axis values), not the state names.
-    "upstream/robust/268-duplicates-mismatched",
     // Pre-1.0 files: the robust command's structure error after the
     // version warnings.
     "upstream/robust-real/166-pre1-gv100-default",
