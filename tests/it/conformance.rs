@@ -24,8 +24,6 @@ use nvbench_compare::SIMPLE_PATHS_VARIABLE;
 /// `cases`). A listed case that starts passing fails the test so the list
 /// cannot go stale.
 const EXPECTED_FAILURES: &[&str] = &[
-    // tomllib's wording of a TOML syntax error.
-    "upstream/robust/246-config-err-syntax",
     // Pre-1.0 files: the robust command's structure error after the
     // version warnings.
     "upstream/robust-real/166-pre1-gv100-default",
