@@ -102,7 +102,7 @@ pub(super) fn load_group(
         );
     }
     if let Some(failure) = unmodelled {
-        return Err(failure);
+        return Err(script_failure(group, s, out).unwrap_or(failure));
     }
     share_idents(&mut loaded);
     let mut loaded = loaded.into_iter();
@@ -111,6 +111,20 @@ pub(super) fn load_group(
         .iter()
         .map(|side| loaded.by_ref().take(side.len()).collect())
         .collect())
+}
+
+/// Where the script stops on a pair it reads but the model cannot hold
+/// (see `script_walk`).
+fn script_failure(group: &RunGroup, s: &Settings, out: &mut dyn Write) -> Option<Failure> {
+    let [reference, compare] = [0, 1].map(|side| group.sides.get(side)?.first());
+    let (reference, compare) = (reference?, compare?);
+    let value = |run: &Run| crate::loading::script_root::read_value(&run.path).ok();
+    super::script_walk::script_failure(
+        s,
+        (&reference.path, &compare.path),
+        (&value(reference)?, &value(compare)?),
+        out,
+    )
 }
 
 /// The reader's version check; under the script's reading, a root

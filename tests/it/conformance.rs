@@ -23,18 +23,7 @@ use nvbench_compare::SIMPLE_PATHS_VARIABLE;
 /// components (`corpus/case`: the upstream corpora reuse the case names of
 /// `cases`). A listed case that starts passing fails the test so the list
 /// cannot go stale.
-const EXPECTED_FAILURES: &[&str] = &[
-    // Pre-1.0 files: the robust command's structure error after the
-    // version warnings.
-    "upstream/robust-real/166-pre1-gv100-default",
-    "upstream/robust-real/167-pre1-gv100-nocolor",
-    "upstream/robust-real/168-pre1-gtx1650-default",
-    "upstream/robust-real/169-pre1-gtx1650-nocolor",
-    "upstream/robust-real/170-pre1-mx150-default",
-    "upstream/robust-real/171-pre1-mx150-nocolor",
-    "upstream/robust-real/172-pre1-examples-default",
-    "upstream/robust-real/173-pre1-examples-nocolor",
-];
+const EXPECTED_FAILURES: &[&str] = &[];
 
 /// The shared corpora, relative to the shared directory.
 const SHARED_CORPORA: &[&str] = &[
