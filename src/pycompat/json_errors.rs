@@ -222,10 +222,11 @@ fn scan_scalar(chars: &[char], at: usize) -> Result<usize, Refusal> {
     };
     let length = constant.chars().count();
     // The scanner needs the whole word within the text.
-    if !constant.is_empty() && at + length <= chars.len() {
-        if chars[at..at + length].iter().copied().eq(constant.chars()) {
-            return Ok(at + length);
-        }
+    if !constant.is_empty()
+        && at + length <= chars.len()
+        && chars[at..at + length].iter().copied().eq(constant.chars())
+    {
+        return Ok(at + length);
     }
     scan_number(chars, at)
 }
