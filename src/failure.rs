@@ -15,8 +15,12 @@ pub enum Failure {
     /// The message was already printed as part of the output.
     AlreadyReported,
     /// Wrong number of paths: the help goes to stdout, as the reference
-    /// prints it, and what was wrong to stderr.
-    Usage(String),
+    /// prints it, and what was wrong (`problem`) to stderr. `help` is the
+    /// text printed (`None`: the command's own `--help`).
+    Usage {
+        problem: String,
+        help: Option<String>,
+    },
     /// Options that contradict each other, or an output that would
     /// overwrite an input or another output: the message goes to stderr and
     /// the exit status is a usage error's (2), as for clap's own errors.

@@ -86,6 +86,26 @@ pub enum SidecarSearch {
     Robust,
 }
 
+/// How a command reports an input file it cannot use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadErrors {
+    /// This tool's own explanation, on stderr.
+    Own,
+    /// The robust script's: Python's exception text after `failed to read
+    /// NVBench JSON file 'PATH': `, and its checks of the root's shape, on
+    /// stdout (see `loading::script_root`).
+    Script,
+}
+
+/// The help printed when the number of paths is wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageHelp {
+    /// This tool's own `--help`.
+    Own,
+    /// The robust script's argparse help (see `cli::robust_help`).
+    RobustScript,
+}
+
 /// What a decision-tree command prints differently, as data the renderers
 /// and the front end read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -115,6 +135,11 @@ pub struct Dialect {
     /// The permissive preset's `bulk.sample_coverage`, where it is not the
     /// thresholds table's.
     pub permissive_sample_coverage: Option<f64>,
+    pub read_errors: ReadErrors,
+    pub usage_help: UsageHelp,
+    /// A state's key holds its axis values besides its name (see
+    /// `matching::axis_keys`).
+    pub axis_value_keys: bool,
 }
 
 const COMPARE_DIALECT: Dialect = Dialect {
@@ -129,6 +154,9 @@ const COMPARE_DIALECT: Dialect = Dialect {
     files_in_listed_order: false,
     displays: &["intervals", "legacy", "explain", "simple", "gbench"],
     permissive_sample_coverage: None,
+    read_errors: ReadErrors::Own,
+    usage_help: UsageHelp::Own,
+    axis_value_keys: false,
 };
 
 const ROBUST_DIALECT: Dialect = Dialect {
@@ -143,6 +171,9 @@ const ROBUST_DIALECT: Dialect = Dialect {
     files_in_listed_order: true,
     displays: &["simple", "intervals", "explain"],
     permissive_sample_coverage: Some(0.90),
+    read_errors: ReadErrors::Script,
+    usage_help: UsageHelp::RobustScript,
+    axis_value_keys: true,
 };
 
 const PROFILES: [(Personality, Profile); 3] = [

@@ -284,6 +284,7 @@ pub(super) fn prepare_pair<'a>(
         devices,
         groups,
         s.report_missing,
+        s.personality.dialect().axis_value_keys,
     )?;
     let (ref_name, cmp_name) = device_names(context, devices);
     let decider = Decider {

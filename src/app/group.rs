@@ -13,9 +13,11 @@ use crate::loading::gbench::{Format, check_schema_version, context_warnings};
 use crate::loading::inputs::{Parsed, check_file_version, parse_input};
 use crate::loading::model::{Device, Root};
 use crate::loading::runs::{Run, RunGroup};
+use crate::loading::script_root::read_root;
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::matching::{RunBench, RunInfo};
 use crate::parallel::map_in_parallel;
+use crate::personality::ReadErrors;
 use crate::pycompat::paths::py_dirname;
 use crate::settings::{Layout, Settings};
 use crate::text::printable::printable;
@@ -44,10 +46,22 @@ pub(super) fn load_group(
     check_one_format(&all, &parsed)?;
     let mut loaded = Vec::with_capacity(all.len());
     let mut library_versions: Vec<(String, String)> = Vec::new();
+    let script_reading = s.personality.dialect().read_errors == ReadErrors::Script;
+    // A file the model refused but the script reads: the script goes on
+    // with the next file, and fails later on.
+    let mut unmodelled: Option<Failure> = None;
     for (run, parsed) in all.into_iter().zip(parsed) {
-        let root = match parsed? {
+        let parsed = match parsed {
+            Err(failure) if script_reading => {
+                read_root(&run.path, out)?;
+                unmodelled.get_or_insert(failure);
+                continue;
+            }
+            parsed => parsed?,
+        };
+        let root = match parsed {
             Parsed::NvBench(root) => {
-                check_file_version(&run.path, &root, out)?;
+                check_nvbench_root(&run.path, &root, script_reading, out)?;
                 root
             }
             Parsed::Gbench(file) => {
@@ -87,6 +101,9 @@ pub(super) fn load_group(
             )],
         );
     }
+    if let Some(failure) = unmodelled {
+        return Err(script_failure(group, s, out).unwrap_or(failure));
+    }
     share_idents(&mut loaded);
     let mut loaded = loaded.into_iter();
     Ok(group
@@ -94,6 +111,51 @@ pub(super) fn load_group(
         .iter()
         .map(|side| loaded.by_ref().take(side.len()).collect())
         .collect())
+}
+
+/// Where the script stops on a pair it reads but the model cannot hold
+/// (see `script_walk`).
+fn script_failure(group: &RunGroup, s: &Settings, out: &mut dyn Write) -> Option<Failure> {
+    let [reference, compare] = [0, 1].map(|side| group.sides.get(side)?.first());
+    let (reference, compare) = (reference?, compare?);
+    let value = |run: &Run| crate::loading::script_root::read_value(&run.path).ok();
+    super::script_walk::script_failure(
+        s,
+        (&reference.path, &compare.path),
+        (&value(reference)?, &value(compare)?),
+        out,
+    )
+}
+
+/// The reader's version check; under the script's reading, a root
+/// without what the script requires is refused in its words.
+fn check_nvbench_root(
+    path: &str,
+    root: &Root,
+    script_reading: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if script_reading && !has_what_the_script_requires(root) {
+        // The script's reading prints the warnings and refuses the file.
+        read_root(path, out)?;
+        return Ok(());
+    }
+    check_file_version(path, root, out)
+}
+
+/// Both sections the script requires, devices that are objects, and a
+/// version string where the version is given.
+fn has_what_the_script_requires(root: &Root) -> bool {
+    let json_version = root
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.version.as_ref())
+        .and_then(|version| version.json.as_ref());
+    root.devices
+        .as_ref()
+        .is_some_and(|devices| devices.iter().all(Device::is_object))
+        && root.benchmarks.is_some()
+        && json_version.is_none_or(|json| json.string.is_some())
 }
 
 /// On huge inputs, the states of every run share the first run's idents

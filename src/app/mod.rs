@@ -16,6 +16,7 @@ mod compare_py;
 mod group;
 pub mod legacy;
 mod nway;
+mod script_walk;
 mod sections;
 mod tail;
 

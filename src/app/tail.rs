@@ -295,8 +295,11 @@ pub fn report_failure(failure: Failure, out: &mut dyn Write) -> u8 {
             crate::messages::error(message);
         }
         Failure::AlreadyReported => {}
-        Failure::Usage(problem) => {
-            let _ = crate::cli::write_help(out);
+        Failure::Usage { problem, help } => {
+            let _ = match help {
+                Some(help) => write!(out, "{help}"),
+                None => crate::cli::write_help(out),
+            };
             let _ = out.flush();
             crate::messages::error(problem);
         }

@@ -21,6 +21,15 @@ pub enum Kind {
     Value { float: bool },
     /// One value per occurrence (`action="append"`).
     Append,
+    /// One value out of `choices`, the last one given wins; the help shows
+    /// the choices (`{a,b}`) where it would show the metavar.
+    Choice(&'static [&'static str]),
+}
+
+impl Kind {
+    fn takes_value(self) -> bool {
+        matches!(self, Kind::Value { .. } | Kind::Append | Kind::Choice(_))
+    }
 }
 
 /// One `add_argument` call.
@@ -39,6 +48,9 @@ pub struct Spec {
     pub prog: &'static str,
     /// The usage text, `%(prog)s` already replaced.
     pub usage: &'static str,
+    /// Positional arguments' names (shown in the help only: `parse_known`
+    /// gives every argument it does not consume as an extra).
+    pub positionals: &'static [&'static str],
     pub options: &'static [Opt],
 }
 
@@ -249,6 +261,19 @@ impl Spec {
                         }
                         known.values[option].push(text);
                     }
+                    Kind::Choice(choices) => {
+                        let text = value.unwrap_or_default();
+                        if !choices.contains(&text.as_str()) {
+                            let listed: Vec<String> = choices.iter().map(|c| str_repr(c)).collect();
+                            return Outcome::Error(format!(
+                                "argument {}: invalid choice: {} (choose from {})",
+                                self.name(option),
+                                str_repr(&text),
+                                listed.join(", ")
+                            ));
+                        }
+                        known.values[option].push(text);
+                    }
                     _ => known.values[option].push(value.unwrap_or_default()),
                 }
             }
@@ -272,8 +297,7 @@ impl Spec {
         let mut taken = Vec::new();
         let mut string = string.to_string();
         loop {
-            let takes_value =
-                matches!(self.options[option].kind, Kind::Value { .. } | Kind::Append);
+            let takes_value = self.options[option].kind.takes_value();
             match attached {
                 Some(value) => {
                     let single_dash = !string[1..].starts_with('-');
@@ -338,13 +362,32 @@ impl Spec {
         let width = columns.saturating_sub(2);
         let max_help_position = 24.min(width.saturating_sub(20).max(4));
         let invocations: Vec<String> = self.options.iter().map(invocation).collect();
-        let longest = invocations.iter().map(|i| i.len() + 2).max().unwrap_or(0);
+        let longest = invocations
+            .iter()
+            .map(String::len)
+            .chain(self.positionals.iter().map(|p| p.len()))
+            .map(|length| length + 2)
+            .max()
+            .unwrap_or(0);
         let help_position = (longest + 2).min(max_help_position);
         let help_width = width.saturating_sub(help_position).max(11);
         let action_width = help_position.saturating_sub(4);
-        let mut out = format!("usage: {}\n\noptions:\n", self.usage);
+        let mut out = format!("usage: {}\n\n", self.usage);
+        if !self.positionals.is_empty() {
+            out.push_str("positional arguments:\n");
+            for positional in self.positionals {
+                out.push_str(&format!("  {positional}\n"));
+            }
+            out.push('\n');
+        }
+        out.push_str("options:\n");
         for (option, header) in self.options.iter().zip(&invocations) {
             let lines = wrap(option.help, help_width);
+            if lines.is_empty() {
+                // Without help argparse ends the line after the invocation.
+                out.push_str(&format!("  {header}\n"));
+                continue;
+            }
             if header.len() <= action_width {
                 out.push_str(&format!("  {header:<action_width$}  "));
             } else {
@@ -358,18 +401,19 @@ impl Spec {
                 out.push_str(line);
                 out.push('\n');
             }
-            if lines.is_empty() {
-                out.push('\n');
-            }
         }
         out
     }
 }
 
-/// `-a AXIS, --axis AXIS`: the metavar is the destination in capitals.
+/// `-a AXIS, --axis AXIS`: the metavar is the destination in capitals,
+/// or the choices in braces.
 fn invocation(option: &Opt) -> String {
-    let metavar = option.dest.to_uppercase();
-    let takes_value = matches!(option.kind, Kind::Value { .. } | Kind::Append);
+    let metavar = match option.kind {
+        Kind::Choice(choices) => format!("{{{}}}", choices.join(",")),
+        _ => option.dest.to_uppercase(),
+    };
+    let takes_value = option.kind.takes_value();
     let parts: Vec<String> = option
         .strings
         .iter()

@@ -13,6 +13,7 @@ use crate::settings::LegacySettings;
 pub const SPEC: Spec = Spec {
     prog: "nvbench_compare",
     usage: "nvbench_compare [reference.json compare.json | reference_dir/ compare_dir/]",
+    positionals: &[],
     options: &[
         Opt {
             strings: &["-h", "--help"],

@@ -12,7 +12,7 @@ use crate::failure::Failure;
 use crate::loading::gbench::Format;
 use crate::loading::gbench::mapping::Metric;
 use crate::matching::filters::{FilterArg, build_filter_plan, parse_device_filter};
-use crate::personality::Dialect;
+use crate::personality::{Dialect, UsageHelp};
 use crate::rendering::charts::selection::ChartSettings;
 use crate::rendering::gbench::CompareOptions;
 use crate::rendering::table::DisplayMode;
@@ -21,6 +21,7 @@ use crate::settings::{Destination, Layout, Outputs, Settings, SortKey, TableLayo
 pub mod argparse;
 pub mod legacy;
 pub mod personality;
+pub mod robust_help;
 mod sides;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -716,7 +717,8 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
     let filters = build_filter_plan(filter_args).map_err(Failure::Reported)?;
     let reference_devices = device_filter(&cli.reference_devices, "--reference-devices")?;
     let compare_devices = device_filter(&cli.compare_devices, "--compare-devices")?;
-    let inputs = sides::inputs(&cli.paths, &cli.vs_positions, cli.labels.as_deref())?;
+    let inputs = sides::inputs(&cli.paths, &cli.vs_positions, cli.labels.as_deref())
+        .map_err(|failure| with_usage_help(failure, dialect))?;
     let nway = nway_options(&cli, &inputs)?;
     if !dialect.threshold_in_percent && cli.threshold > 1.0 {
         // A percentage given where a fraction belongs hides every row.
@@ -814,6 +816,17 @@ fn config_failure(message: String, path: Option<&str>) -> Failure {
     let mut notes = vec![format!("the error above is in the config file {path}")];
     notes.extend(crate::deciding::config::unknown_key_hints(path));
     Failure::reported_with_notes(message, notes)
+}
+
+/// A usage failure with the help of the command the binary stands in for.
+fn with_usage_help(failure: Failure, dialect: &Dialect) -> Failure {
+    match (failure, dialect.usage_help) {
+        (Failure::Usage { problem, .. }, UsageHelp::RobustScript) => Failure::Usage {
+            problem,
+            help: Some(robust_help::help_text()),
+        },
+        (failure, _) => failure,
+    }
 }
 
 /// The help text, printed when the number of paths is wrong.

@@ -30,10 +30,13 @@ pub(super) fn inputs(
                     layout: Layout::Pair,
                 })
             }
-            other => Err(Failure::Usage(format!(
-                "expected two paths (a reference and a compare file, or two directories), got {}; runs of separate processes go around --vs",
-                other.len()
-            ))),
+            other => Err(Failure::Usage {
+                problem: format!(
+                    "expected two paths (a reference and a compare file, or two directories), got {}; runs of separate processes go around --vs",
+                    other.len()
+                ),
+                help: None,
+            }),
         };
     }
     let groups = split_groups(paths, vs_positions)?;

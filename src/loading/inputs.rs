@@ -38,6 +38,25 @@ pub fn json_names(directory: &str) -> Result<Vec<String>, Failure> {
 
 const READER_VERSION: &str = "1.0.0";
 
+/// The reader's warning for a file without a JSON format version.
+pub fn unversioned_warning(path: &str) -> String {
+    format!(
+        "WARNING:\n  {path} is written in an older, unversioned format. \n  It may not read correctly.\n  Reader expects JSON file version {READER_VERSION}.\n"
+    )
+}
+
+/// The reader's warning for a file version other than 1.0.0.
+pub fn version_warning(path: &str, version: &str) -> String {
+    format!(
+        "WARNING:\n  {path} was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: {version} reader version: {READER_VERSION})\n"
+    )
+}
+
+/// Whether `version` (as `str()` prints it) is the reader's own.
+pub fn is_reader_version(version: &str) -> bool {
+    version == READER_VERSION
+}
+
 /// The reader's version check: warnings go to stdout, as the reference prints them.
 pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Result<(), Failure> {
     let json_version = root
@@ -49,11 +68,7 @@ pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Resul
     // A file name (directory mode lists them) may hold a newline.
     let path = printable(path);
     let Some(json_version) = json_version else {
-        write!(
-            out,
-            "WARNING:\n  {path} is written in an older, unversioned format. \n  It may not read correctly.\n  Reader expects JSON file version {READER_VERSION}.\n"
-        )
-        .map_err(io)?;
+        write!(out, "{}", unversioned_warning(&path)).map_err(io)?;
         return Ok(());
     };
     let Some(version) = &json_version.string else {
@@ -63,12 +78,8 @@ pub fn check_file_version(path: &str, root: &Root, out: &mut dyn Write) -> Resul
     };
     let version = version.py_str();
     let version = printable(&version);
-    if version != READER_VERSION {
-        write!(
-            out,
-            "WARNING:\n  {path} was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: {version} reader version: {READER_VERSION})\n"
-        )
-        .map_err(io)?;
+    if !is_reader_version(&version) {
+        write!(out, "{}", version_warning(&path, &version)).map_err(io)?;
     }
     Ok(())
 }

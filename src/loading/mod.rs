@@ -7,7 +7,9 @@
 //! ([`schema`], with serde_json behind it) into the serde mirror of the
 //! format ([`model`], [`summaries`]); a state's timing values are
 //! extracted on demand ([`timing`]) and its `--jsonbin` samples only when a
-//! decision needs them ([`sidecar`]). Nothing here decides or prints.
+//! decision needs them ([`sidecar`]). Nothing here decides or prints,
+//! except the reader's version warnings and, for the robust command, the
+//! script's reading of a file the model refuses ([`script_root`]).
 
 pub mod anchor;
 pub mod exact;
@@ -20,6 +22,7 @@ pub mod opening;
 pub mod runs;
 pub mod scalar;
 pub mod schema;
+pub mod script_root;
 pub mod sidecar;
 pub mod sigbus;
 pub mod summaries;

@@ -283,6 +283,11 @@ impl<'de> Deserialize<'de> for Device {
 }
 
 impl Device {
+    /// The section is a JSON object (the model also holds any other value).
+    pub fn is_object(&self) -> bool {
+        self.raw.get().trim_start().starts_with('{')
+    }
+
     /// The device as a JSON value (parsed on demand).
     pub fn value(&self) -> serde_json::Value {
         // The text was valid JSON when it was read, and no deeper than

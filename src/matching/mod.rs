@@ -2,6 +2,7 @@
 //! the pairs to compare — devices paired by position, states paired by match
 //! key and occurrence — and the states present on one side only.
 
+pub mod axis_keys;
 pub mod devices;
 pub mod filters;
 pub mod nothing_compared;

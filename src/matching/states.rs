@@ -10,6 +10,7 @@ use crate::text::digits::{DIGITS_ROOM, decimal_digits};
 
 use crate::failure::Failure;
 use crate::loading::model::{Benchmark, State, StateDevice};
+use crate::matching::axis_keys;
 use crate::matching::filters::{AxisFilter, matches_any_group};
 use crate::pycompat::pyfmt::str_repr;
 
@@ -316,6 +317,21 @@ struct RunStates<'a> {
 }
 
 impl<'a> InOrder<'a> {
+    /// Every run's state at each position has the first compare run's
+    /// axis values there (their keys already agree).
+    fn axis_values_agree(&self) -> bool {
+        let Some((first, others)) = self.compare.split_first() else {
+            return true;
+        };
+        first.states.iter().enumerate().all(|(index, state)| {
+            let key = axis_keys::key_repr(state);
+            others
+                .iter()
+                .chain(&self.reference)
+                .all(|run| axis_keys::key_repr(run.states[index]) == key)
+        })
+    }
+
     fn state(&self, index: usize) -> MatchedState<'a> {
         let instances = |runs: &[RunStates<'a>]| -> Instances<'a> {
             runs.iter()
@@ -473,22 +489,77 @@ pub const CHANGED_STATES_HINT: &str = "the set of states changed; --report-missi
 /// over the runs of both sides (a state some runs of a side lack is merged
 /// from the runs that have it). Strict matching (the reference's) fails
 /// when the sides' occurrence counts differ; lenient matching pairs what
-/// it can and lists the rest.
+/// it can and lists the rest. With `axis_keys` (the robust command's
+/// keys) a state's axis values are part of its key (see `axis_keys`).
 pub fn match_states<'a>(
     bench_name: &str,
     (reference, compare): (&RunsByDevice<'a>, &RunsByDevice<'a>),
     devices: (i64, i64),
     groups: &[Vec<AxisFilter>],
     lenient: bool,
+    axis_keys: bool,
 ) -> Result<StateMatch<'a>, Failure> {
-    match match_in_order((reference, compare), devices, groups) {
+    let in_order = match_in_order((reference, compare), devices, groups)
+        .filter(|in_order| !axis_keys || in_order.axis_values_agree());
+    match in_order {
         Some(in_order) => Ok(StateMatch {
             matched: Matched::InOrder(in_order),
             only_reference: Vec::new(),
             only_compare: Vec::new(),
         }),
-        None => match_by_key(bench_name, (reference, compare), devices, groups, lenient),
+        None => {
+            if axis_keys && !lenient {
+                check_axis_key_counts(bench_name, (reference, compare), devices, groups)?;
+            }
+            match_by_key(bench_name, (reference, compare), devices, groups, lenient)
+        }
     }
+}
+
+/// The robust command's strict check: both sides have each key (name and
+/// axis values) as often. Equal counts of these keys make equal counts of
+/// the names, so the matching by name that follows pairs the same states
+/// unless one name's states come with other axis values in another order.
+fn check_axis_key_counts(
+    bench_name: &str,
+    (reference, compare): (&RunsByDevice, &RunsByDevice),
+    devices: (i64, i64),
+    groups: &[Vec<AxisFilter>],
+) -> Result<(), Failure> {
+    let counts = |runs: &RunsByDevice, device: i64| {
+        axis_keys::key_counts(
+            runs.0
+                .iter()
+                .map(|run| run.filtered(device, groups).collect()),
+        )
+    };
+    let (ref_counts, cmp_counts) = (counts(reference, devices.0), counts(compare, devices.1));
+    if axis_keys::same_counts(&ref_counts, &cmp_counts) {
+        return Ok(());
+    }
+    Err(mismatched_occurrences(
+        bench_name,
+        devices,
+        (
+            &axis_keys::counts_repr(&ref_counts),
+            &axis_keys::counts_repr(&cmp_counts),
+        ),
+    ))
+}
+
+/// The reference's failure on sides whose states occur differently often.
+fn mismatched_occurrences(
+    bench_name: &str,
+    devices: (i64, i64),
+    (ref_counts, cmp_counts): (&str, &str),
+) -> Failure {
+    let message = format!(
+        "benchmark {} device pair ref={} cmp={} has mismatched state occurrences: ref={ref_counts}, cmp={cmp_counts}",
+        str_repr(bench_name),
+        devices.0,
+        devices.1,
+    );
+    Failure::reported_with_notes(message, vec![format!("hint: {CHANGED_STATES_HINT}")])
 }
 
 /// [`match_states`] through maps of each side's states by key and occurrence.
@@ -502,17 +573,10 @@ fn match_by_key<'a>(
     let mut ref_side = SideStates::of(reference, devices.0, groups);
     let mut cmp_side = SideStates::of(compare, devices.1, groups);
     if !lenient && !ref_side.same_counts(&cmp_side) {
-        let message = format!(
-            "benchmark {} device pair ref={} cmp={} has mismatched state occurrences: ref={}, cmp={}",
-            str_repr(bench_name),
-            devices.0,
-            devices.1,
-            ref_side.repr(),
-            cmp_side.repr()
-        );
-        return Err(Failure::reported_with_notes(
-            message,
-            vec![format!("hint: {CHANGED_STATES_HINT}")],
+        return Err(mismatched_occurrences(
+            bench_name,
+            devices,
+            (&ref_side.repr(), &cmp_side.repr()),
         ));
     }
     let mut matched = Vec::with_capacity(cmp_side.order.len());
@@ -645,7 +709,7 @@ mod tests {
             runs(std::slice::from_ref(&reference), &infos),
             runs(std::slice::from_ref(&compare), &infos),
         );
-        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false, false).unwrap();
         assert_eq!(
             ids(&found.matched.listed()),
             [("b", 0, 1, 1), ("a", 0, 1, 1), ("a", 1, 1, 1)]
@@ -663,12 +727,12 @@ mod tests {
             runs(std::slice::from_ref(&compare), &infos),
         );
         let Err(Failure::ReportedWithNotes(message, _)) =
-            match_states("b", (&r, &c), (0, 0), &[vec![]], false)
+            match_states("b", (&r, &c), (0, 0), &[vec![]], false, false)
         else {
             panic!("a changed set must fail");
         };
         assert!(message.ends_with("ref={'a': 2, 'b': 1, 'c': 1}, cmp={'b': 1, 'd': 1}"));
-        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], true).unwrap();
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], true, false).unwrap();
         assert_eq!(ids(&found.matched.listed()), [("b", 0, 1, 1)]);
         // By key, then occurrence, as the reference counts them.
         let only: Vec<(&str, usize)> = found
@@ -737,7 +801,7 @@ mod tests {
         let compare = [bench(&["a", "b"]), bench(&["b"])];
         let infos = infos();
         let (r, c) = (runs(&reference, &infos), runs(&compare, &infos));
-        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false, false).unwrap();
         assert_eq!(
             ids(&found.matched.listed()),
             [("a", 0, 3, 1), ("b", 0, 2, 2)]
@@ -748,7 +812,7 @@ mod tests {
         let twice = [bench(&["a", "a"]), bench(&["a"])];
         let once = [bench(&["a"])];
         let (r, c) = (runs(&twice, &infos), runs(&once, &infos));
-        assert!(match_states("b", (&r, &c), (0, 0), &[vec![]], false).is_err());
+        assert!(match_states("b", (&r, &c), (0, 0), &[vec![]], false, false).is_err());
     }
 
     /// A benchmark with a state on each device `device_of` gives.
@@ -778,7 +842,8 @@ mod tests {
                 let matched: usize = (0..devices as i64)
                     .map(|device| {
                         let pair = (device, device);
-                        let found = match_states("b", (&runs, &runs), pair, &[vec![]], false);
+                        let found =
+                            match_states("b", (&runs, &runs), pair, &[vec![]], false, false);
                         found.unwrap().matched.len()
                     })
                     .sum();
@@ -805,7 +870,7 @@ mod tests {
         let infos = infos();
         let (reference, compare) = ([bench(&["a"]), bench(&["a"])], [bench(&["a"])]);
         let (r, c) = (runs(&reference, &infos), runs(&compare, &infos));
-        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false).unwrap();
+        let found = match_states("b", (&r, &c), (0, 0), &[vec![]], false, false).unwrap();
         let listed = found.matched.listed();
         let second = listed[0].reference[1];
         assert_eq!(

@@ -127,19 +127,8 @@ pub fn push_values(row: &mut Vec<String>, values: &RowValues, no_color: bool) {
     row.push(status(values.verdict, no_color));
 }
 
-/// The reader's warning for a file without `meta.version.json`.
-pub fn unversioned_warning(path: &str) -> String {
-    format!(
-        "WARNING:\n  {path} is written in an older, unversioned format. \n  It may not read correctly.\n  Reader expects JSON file version 1.0.0.\n"
-    )
-}
-
-/// The reader's warning for a file version other than 1.0.0.
-pub fn version_warning(path: &str, version: &str) -> String {
-    format!(
-        "WARNING:\n  {path} was written using a different NVBench JSON file version.\n  It may not read correctly.\n  (file version: {version} reader version: 1.0.0)\n"
-    )
-}
+/// The reader's version warnings, as the NVBench reader prints them.
+pub use crate::loading::inputs::{unversioned_warning, version_warning};
 
 /// The summary block the script ends with.
 pub fn summary(tally: &Tally) -> String {

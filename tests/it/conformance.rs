@@ -23,43 +23,7 @@ use nvbench_compare::SIMPLE_PATHS_VARIABLE;
 /// components (`corpus/case`: the upstream corpora reuse the case names of
 /// `cases`). A listed case that starts passing fails the test so the list
 /// cannot go stale.
-const EXPECTED_FAILURES: &[&str] = &[
-    // The robust command's own messages for unreadable or malformed JSON
-    // (Python's json and OSError wording), tomllib's syntax errors, and
-    // argparse's help text are not reproduced yet.
-    "upstream/robust/246-config-err-syntax",
-    "upstream/robust/275-bad-missing-ref",
-    "upstream/robust/276-bad-missing-ref-simple",
-    "upstream/robust/277-bad-missing-ref-explain",
-    "upstream/robust/278-bad-invalid-json",
-    "upstream/robust/279-bad-invalid-json-simple",
-    "upstream/robust/280-bad-invalid-json-explain",
-    "upstream/robust/281-bad-structure-no-devices",
-    "upstream/robust/282-bad-structure-no-devices-simple",
-    "upstream/robust/283-bad-structure-no-devices-explain",
-    "upstream/robust/284-bad-structure-array",
-    "upstream/robust/285-bad-structure-array-simple",
-    "upstream/robust/286-bad-structure-array-explain",
-    "upstream/robust/287-bad-no-args",
-    "upstream/robust/288-bad-no-args-simple",
-    "upstream/robust/289-bad-no-args-explain",
-    "upstream/robust/290-bad-one-arg",
-    "upstream/robust/291-bad-one-arg-simple",
-    "upstream/robust/292-bad-one-arg-explain",
-    // The mismatched-occurrences message names the robust command's state
-    // keys (name and axis values), not the state names.
-    "upstream/robust/268-duplicates-mismatched",
-    // Pre-1.0 files: the robust command's structure error after the
-    // version warnings.
-    "upstream/robust-real/166-pre1-gv100-default",
-    "upstream/robust-real/167-pre1-gv100-nocolor",
-    "upstream/robust-real/168-pre1-gtx1650-default",
-    "upstream/robust-real/169-pre1-gtx1650-nocolor",
-    "upstream/robust-real/170-pre1-mx150-default",
-    "upstream/robust-real/171-pre1-mx150-nocolor",
-    "upstream/robust-real/172-pre1-examples-default",
-    "upstream/robust-real/173-pre1-examples-nocolor",
-];
+const EXPECTED_FAILURES: &[&str] = &[];
 
 /// The shared corpora, relative to the shared directory.
 const SHARED_CORPORA: &[&str] = &[

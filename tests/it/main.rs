@@ -15,6 +15,7 @@ mod example;
 mod foreign_data;
 mod gbench;
 mod hostile_inputs;
+mod json_errors_python;
 mod messages;
 mod nway;
 mod output_safety;

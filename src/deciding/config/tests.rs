@@ -216,6 +216,44 @@ fn conformance_error_messages_match_exactly() {
     }
 }
 
+/// Where the toml crate's message always stands for one of tomllib's, the
+/// error is in tomllib's words (checked against Python 3.11's tomllib).
+#[test]
+fn common_syntax_errors_in_tomllibs_words() {
+    let cases = [
+        (
+            "version = 1\n[same\ncenter_relative = 0.1\n",
+            "Expected ']' at the end of a table declaration (at line 2, column 6)",
+        ),
+        (
+            "[a",
+            "Expected ']' at the end of a table declaration (at end of document)",
+        ),
+        (
+            "[[a.b]\n",
+            "Expected ']]' at the end of an array declaration (at line 1, column 6)",
+        ),
+        (
+            "a.b c\n",
+            "Expected '=' after a key in a key/value pair (at line 1, column 5)",
+        ),
+        (
+            "[a] x\n",
+            "Expected newline or end of document after a statement (at line 1, column 5)",
+        ),
+        (
+            "a = 1.5.3\n",
+            "Expected newline or end of document after a statement (at line 1, column 8)",
+        ),
+        ("a = tru\n", "Invalid value (at line 1, column 5)"),
+    ];
+    for (content, expected) in cases {
+        let message = error_for(content);
+        let detail = message.split_once(": ").map_or("", |(_, detail)| detail);
+        assert_eq!(detail, expected, "{content:?}");
+    }
+}
+
 #[test]
 fn syntax_error_names_file_line_and_column() {
     // Case 156: only the exit code is held; the text is ours.

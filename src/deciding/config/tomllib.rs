@@ -1,6 +1,8 @@
 //! TOML as Python's `tomllib` parses it, where the toml crate differs:
 //! oversized integers and floats, byte order marks, datetimes Python cannot
-//! represent, and one-line syntax errors with line and column.
+//! represent, and one-line syntax errors with line and column, in
+//! tomllib's words where the toml crate's message always stands for one
+//! of them.
 
 use toml::value::Datetime;
 use toml::{Table, Value};
@@ -54,6 +56,33 @@ pub(super) fn parse_toml(text: &str) -> Result<ParsedToml, String> {
     }
 }
 
+/// The toml crate's messages (lines joined) that always stand for one of
+/// tomllib's, at the same position, and tomllib's words for them. Checked
+/// against Python 3.11's tomllib; any other message stays the crate's.
+const TOMLLIB_WORDS: [(&str, &str); 6] = [
+    (
+        "invalid table header: expected `.`, `]`",
+        "Expected ']' at the end of a table declaration",
+    ),
+    (
+        "invalid table header: expected `.`, `]]`",
+        "Expected ']]' at the end of an array declaration",
+    ),
+    (
+        "expected `.`, `=`",
+        "Expected '=' after a key in a key/value pair",
+    ),
+    (
+        "expected newline, `#`",
+        "Expected newline or end of document after a statement",
+    ),
+    (
+        "invalid table header: expected newline, `#`",
+        "Expected newline or end of document after a statement",
+    ),
+    ("invalid string: expected `\"`, `'`", "Invalid value"),
+];
+
 fn describe_syntax_error(text: &str, error: &toml::de::Error) -> String {
     // The crate's message spans several lines ("what failed" then "expected ...");
     // the reference prints one line, so join them.
@@ -64,14 +93,22 @@ fn describe_syntax_error(text: &str, error: &toml::de::Error) -> String {
         .filter(|line| !line.is_empty())
         .collect::<Vec<_>>()
         .join(": ");
+    let message = TOMLLIB_WORDS
+        .iter()
+        .find(|(crate_words, _)| *crate_words == message)
+        .map_or(message, |(_, words)| words.to_string());
     match error.span() {
         Some(span) => format!("{message} (at {})", describe_position(text, span.start)),
         None => message,
     }
 }
 
-/// `line L, column C`, both 1-based, columns counted in characters as tomllib does.
+/// `line L, column C`, both 1-based, columns counted in characters as
+/// tomllib does, or `end of document` past the last character.
 fn describe_position(text: &str, byte_offset: usize) -> String {
+    if byte_offset >= text.len() {
+        return "end of document".to_string();
+    }
     let before: String = text
         .char_indices()
         .take_while(|(index, _)| *index < byte_offset)

@@ -278,3 +278,88 @@ pub fn compare_evidence(reference: &Evidence, compare: &Evidence, t: &Thresholds
     .with_differences()
     .with_symmetric_change()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(timing: &Timing) -> Side<'_> {
+        Side {
+            timing,
+            bulk: &NoBulk,
+        }
+    }
+
+    fn decide(reference: &Timing, compare: &Timing) -> Comparison {
+        compare_timings(&side(reference), &side(compare), &Thresholds::default())
+    }
+
+    fn mean_only(mean: f64, stdev: f64) -> Timing {
+        Timing {
+            mean: Some(mean),
+            stdev: Some(stdev),
+            ..Timing::default()
+        }
+    }
+
+    // Robust summaries on one side only: both sides use their means (the
+    // 4fabe3f tree would set the reference's median 1.0 against 2.0).
+    #[test]
+    fn both_sides_use_the_same_kind_of_estimate() {
+        let reference = Timing {
+            minimum: Some(0.9),
+            first_quartile: Some(0.95),
+            median: Some(1.0),
+            third_quartile: Some(1.1),
+            interquartile_range_relative: Some(0.01),
+            ..mean_only(2.0, 0.01)
+        };
+        let result = decide(&reference, &mean_only(2.0, 0.01));
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Same, ReasonCode::SameWithoutClockRate)
+        );
+        assert_eq!(result.ref_time(), Some(2.0));
+    }
+
+    // A mean interval: `mean -/+ stdev` (the stdev from its relative value
+    // where it is missing), clipped to `[min, max]`; the noise ceiling is
+    // only checked once the intervals support SAME.
+    #[test]
+    fn mean_intervals_are_clipped_and_noise_is_checked_last() {
+        let timing = Timing {
+            mean: Some(1.0),
+            stdev_relative: Some(0.5),
+            minimum: Some(0.8),
+            maximum: Some(1.2),
+            ..Timing::default()
+        };
+        let result = decide(&timing, &timing);
+        assert_eq!(
+            (result.status, result.reason.code),
+            (Status::Undecided, ReasonCode::NoiseTooHigh)
+        );
+        let interval = result.ref_interval().unwrap();
+        assert_eq!((interval.lower, interval.upper), (0.8, 1.2));
+    }
+
+    // The lower bound of a mean interval stays above a thousandth of the mean.
+    #[test]
+    fn mean_interval_lower_bound_stays_positive() {
+        let timing = mean_only(1.0, 5.0);
+        let interval = mean_summary_interval(&timing).unwrap();
+        assert_eq!(interval.lower, 0.001);
+        assert_eq!(interval.upper, 6.0);
+    }
+
+    // NVBench's nearest rank rounds half up: of 5 values, q1 is the 2nd.
+    #[test]
+    fn nearest_rank_quartiles() {
+        assert_eq!(percentile_rank(25, 5), 1);
+        assert_eq!(percentile_rank(50, 4), 2);
+        let (estimate, interval) = nearest_rank_input(vec![5.0, 1.0, 4.0, 2.0, 3.0]).unwrap();
+        assert_eq!(estimate.center, Some(3.0));
+        assert_eq!((interval.lower, interval.upper), (1.0, 4.0));
+        assert_eq!(estimate.relative_dispersion, Some(2.0 / 3.0));
+    }
+}
