@@ -84,7 +84,7 @@ impl BulkSamples {
     }
 
     /// Sample times, widened (exactly) to float64.
-    pub fn times_f64(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
+    pub fn times_f64(&self) -> impl ExactSizeIterator<Item = f64> + Clone + '_ {
         self.times.iter().map(|&t| f64::from(t))
     }
 

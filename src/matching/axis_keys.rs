@@ -5,7 +5,7 @@
 //! how the script names them when the sides' counts differ, and two keys
 //! are equal exactly when their reprs are.
 
-use crate::loading::model::State;
+use crate::loading::model::{State, identical_lists};
 use crate::loading::scalar::Scalar;
 use crate::matching::states::state_match_key;
 use crate::pycompat::pyfmt::str_repr;
@@ -41,6 +41,14 @@ pub fn key_repr(state: &State) -> String {
         str_repr(state_match_key(state)),
         tuple_repr(&tuples)
     )
+}
+
+/// Whether two states have one key. Lists that print alike entry for
+/// entry make equal keys without formatting them (the usual case: every
+/// state of a benchmark would otherwise be printed on every run).
+pub fn same_key(a: &State, b: &State) -> bool {
+    let same_lists = identical_lists(a.axis_values(), b.axis_values());
+    (same_lists && state_match_key(a) == state_match_key(b)) || key_repr(a) == key_repr(b)
 }
 
 /// A tuple's repr from its items' (`(x,)` for one item).
@@ -104,5 +112,43 @@ mod tests {
         let swapped = vec![counts[1].clone(), counts[0].clone()];
         assert!(same_counts(&counts, &swapped));
         assert!(!same_counts(&counts, &counts[..1]));
+    }
+
+    /// The shortcut decides as the printed keys do, on lists in other
+    /// orders, of other types, `-0.0` against `0.0` and NaN.
+    #[test]
+    fn same_key_is_equality_of_the_printed_keys() {
+        let axis = |name: &str, kind: &str, value: &str| {
+            format!(r#"{{"name": "{name}", "type": "{kind}", "value": {value}}}"#)
+        };
+        let lists = [
+            vec![axis("X", "int64", "1")],
+            vec![axis("X", "int64", "2")],
+            vec![axis("X", "float64", "0.0")],
+            vec![axis("X", "float64", "-0.0")],
+            vec![axis("X", "float64", "1.0")],
+            vec![axis("X", "int64", "1"), axis("T", "type", r#""F32""#)],
+            vec![axis("T", "type", r#""F32""#), axis("X", "int64", "1")],
+            vec![],
+        ];
+        let states: Vec<State> = ["a", "b"]
+            .iter()
+            .flat_map(|name| {
+                lists.iter().map(move |list| {
+                    let json = format!(
+                        r#"{{"name": "Device=0 {name}", "device": 0, "axis_values": [{}]}}"#,
+                        list.join(", ")
+                    );
+                    serde_json::from_str(&json).expect("a state")
+                })
+            })
+            .collect();
+        for a in &states {
+            for b in &states {
+                assert_eq!(same_key(a, b), key_repr(a) == key_repr(b));
+            }
+        }
+        // The two orders of one list are one key.
+        assert!(same_key(&states[5], &states[6]));
     }
 }

@@ -324,11 +324,10 @@ impl<'a> InOrder<'a> {
             return true;
         };
         first.states.iter().enumerate().all(|(index, state)| {
-            let key = axis_keys::key_repr(state);
             others
                 .iter()
                 .chain(&self.reference)
-                .all(|run| axis_keys::key_repr(run.states[index]) == key)
+                .all(|run| axis_keys::same_key(run.states[index], state))
         })
     }
 

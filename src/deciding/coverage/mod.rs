@@ -44,8 +44,8 @@ mod support_filter;
 pub(crate) mod tests;
 mod verdict;
 
-pub(in crate::deciding) use quantiles::sample_interval_of_bits;
 pub use quantiles::{SampleInterval, quantile_linear};
+pub(in crate::deciding) use quantiles::{bits_at_ranks, sample_interval_of_bits};
 pub(in crate::deciding) use sorted::RunBits;
 pub use sorted::SortedUnique;
 pub use support_filter::SupportFilter;

@@ -31,10 +31,7 @@ pub(in crate::deciding) fn sample_interval_of_bits(
     let (b75, a75, w75) = linear_ranks(n, 0.75);
     let mut ranks = [0, b50, a50, b75, a75];
     ranks.sort_unstable();
-    let at = match unique_if_few(bits.clone(), false) {
-        Some(few) => at_ranks_of_counts(&few, &ranks),
-        None => at_ranks_by_selection(bits.collect(), &ranks),
-    };
+    let at = bits_at_ranks(bits, &ranks);
     let value =
         |rank: usize| f64::from_bits(at[ranks.iter().position(|&r| r == rank).unwrap_or(0)]);
     let interval = SampleInterval {
@@ -51,12 +48,24 @@ pub(in crate::deciding) fn sample_interval_of_bits(
     valid.then_some(interval)
 }
 
+/// The patterns at the ascending `ranks` of the sorted patterns: counted
+/// when there are few distinct values, selected otherwise.
+pub(in crate::deciding) fn bits_at_ranks<const N: usize>(
+    bits: impl ExactSizeIterator<Item = u64> + Clone,
+    ranks: &[usize; N],
+) -> [u64; N] {
+    match unique_if_few(bits.clone(), false) {
+        Some(few) => at_ranks_of_counts(&few, ranks),
+        None => at_ranks_by_selection(bits.collect(), ranks),
+    }
+}
+
 /// The patterns at the ascending `ranks`: only a few order statistics are
 /// needed, so they are selected instead of sorted. For positive finite
 /// values the bit patterns order like the numbers, and selection yields
 /// the same values a sort would.
-fn at_ranks_by_selection(mut keys: Vec<u64>, ranks: &[usize; 5]) -> [u64; 5] {
-    let mut at = [0u64; 5];
+fn at_ranks_by_selection<const N: usize>(mut keys: Vec<u64>, ranks: &[usize; N]) -> [u64; N] {
+    let mut at = [0u64; N];
     let mut start = 0;
     for (slot, &rank) in at.iter_mut().zip(ranks) {
         if rank >= start {
@@ -70,8 +79,8 @@ fn at_ranks_by_selection(mut keys: Vec<u64>, ranks: &[usize; 5]) -> [u64; 5] {
 
 /// The patterns at the ascending `ranks` of the sorted array that `unique`
 /// counts: the value whose run of counts covers each rank.
-fn at_ranks_of_counts(unique: &SortedUnique, ranks: &[usize; 5]) -> [u64; 5] {
-    let mut at = [0u64; 5];
+fn at_ranks_of_counts<const N: usize>(unique: &SortedUnique, ranks: &[usize; N]) -> [u64; N] {
+    let mut at = [0u64; N];
     let (mut index, mut end) = (0, unique.counts[0]);
     for (slot, &rank) in at.iter_mut().zip(ranks) {
         while end <= rank as u64 {

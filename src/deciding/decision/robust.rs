@@ -17,25 +17,26 @@
 //! - the Change column is a symmetric fraction (see `Comparison`).
 
 use super::*;
+use crate::deciding::coverage::bits_at_ranks;
 
 /// `(p * (n - 1) + 50) // 100`: NVBench's nearest rank, rounding half up.
 fn percentile_rank(percentile: usize, count: usize) -> usize {
     (percentile * (count - 1) + 50) / 100
 }
 
-/// `[min, q3]` around the median of positive finite values, their
-/// quartiles taken at nearest ranks, and the relative IQR.
-fn nearest_rank_input(mut values: Vec<f64>) -> Option<(Estimate, Interval)> {
-    if values.is_empty() {
+/// `[min, q3]` around the median of positive finite values, given as their
+/// bit patterns (which order like the numbers), their quartiles taken at
+/// nearest ranks, and the relative IQR.
+fn nearest_rank_input(
+    bits: impl ExactSizeIterator<Item = u64> + Clone,
+) -> Option<(Estimate, Interval)> {
+    let n = bits.len();
+    if n == 0 {
         return None;
     }
-    let n = values.len();
-    let mut at = |rank: usize| *values.select_nth_unstable_by(rank, f64::total_cmp).1;
-    // Ascending ranks: each selection leaves the smaller values before it.
-    let minimum = at(0);
-    let q1 = at(percentile_rank(25, n));
-    let median = at(percentile_rank(50, n));
-    let q3 = at(percentile_rank(75, n));
+    let ranks = [25, 50, 75].map(|percentile| percentile_rank(percentile, n));
+    let [minimum, q1, median, q3] =
+        bits_at_ranks(bits, &[0, ranks[0], ranks[1], ranks[2]]).map(f64::from_bits);
     let interval = make_interval(minimum, q3, median)?;
     let noise = relative_dispersion(Some(q3 - q1), Some(median))?;
     Some((
@@ -57,7 +58,7 @@ fn robust_summary_input(timing: &Timing) -> Option<(Estimate, Interval)> {
 
 /// The sample times' input, when there are usable sample times.
 fn samples_input(bulk: &dyn BulkEvidence) -> Option<(Estimate, Interval)> {
-    nearest_rank_input(bulk.times()?.times_f64().collect())
+    nearest_rank_input(bulk.times()?.times_f64().map(f64::to_bits))
 }
 
 /// The standard deviation, or `stdev/relative * mean` where it is missing.
@@ -153,7 +154,7 @@ pub fn unavailable_comparison(decision: Decision, reference: &Side, compare: &Si
 
 /// The cycles' nearest-rank interval.
 pub(super) fn bulk_cycle_interval(samples: &BulkSamples) -> Option<Interval> {
-    nearest_rank_input(samples.cycles().collect()).map(|(_, interval)| interval)
+    nearest_rank_input(samples.cycles().map(f64::to_bits)).map(|(_, interval)| interval)
 }
 
 /// The bulk SAME test: `None` when a side has no sample times sidecar.
@@ -357,9 +358,36 @@ mod tests {
     fn nearest_rank_quartiles() {
         assert_eq!(percentile_rank(25, 5), 1);
         assert_eq!(percentile_rank(50, 4), 2);
-        let (estimate, interval) = nearest_rank_input(vec![5.0, 1.0, 4.0, 2.0, 3.0]).unwrap();
+        let values = [5.0f64, 1.0, 4.0, 2.0, 3.0];
+        let (estimate, interval) = nearest_rank_input(values.iter().map(|v| v.to_bits())).unwrap();
         assert_eq!(estimate.center, Some(3.0));
         assert_eq!((interval.lower, interval.upper), (1.0, 4.0));
         assert_eq!(estimate.relative_dispersion, Some(2.0 / 3.0));
+    }
+
+    /// The counted or selected order statistics are those of a sort, for
+    /// few and for many distinct values.
+    #[test]
+    fn nearest_ranks_are_those_of_a_sort() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..600 {
+            let n = 1 + (round * 7919) % [5, 90, 3000][round % 3];
+            let distinct = [3u64, 50, 1 << 40][round / 3 % 3];
+            let values: Vec<f64> = (0..n)
+                .map(|_| {
+                    crate::testing::xorshift_step(&mut state);
+                    1.0e-6 * (1 + state % distinct) as f64
+                })
+                .collect();
+            let mut sorted = values.clone();
+            sorted.sort_by(f64::total_cmp);
+            let at = |p| sorted[percentile_rank(p, n)];
+            let (estimate, interval) =
+                nearest_rank_input(values.iter().map(|v| v.to_bits())).unwrap();
+            assert_eq!(estimate.center, Some(at(50)));
+            assert_eq!((interval.lower, interval.upper), (sorted[0], at(75)));
+            let noise = relative_dispersion(Some(at(75) - at(25)), Some(at(50)));
+            assert_eq!(estimate.relative_dispersion, noise);
+        }
     }
 }
