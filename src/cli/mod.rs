@@ -33,7 +33,8 @@ pub enum DisplayArg {
     /// Intervals plus the reason of every status and the run's evidence
     Explain,
     /// Centers, interval spans relative to the center, %C Diff (the change
-    /// of the centers: Cmp center / Ref center - 1), Change and Status
+    /// of the centers relative to the smaller one, symmetric: (Cmp - Ref) /
+    /// min(Ref, Cmp); a halved time shows -100%), Change and Status
     Simple,
     /// Google Benchmark's tools/compare.py report, byte for byte
     Gbench,

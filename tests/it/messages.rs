@@ -264,7 +264,47 @@ fn the_help_defines_the_simple_tables_columns() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        help.contains("%C Diff (the change of the centers: Cmp center / Ref center - 1)"),
+        help.contains("%C Diff (the change of the centers relative to the smaller one, symmetric: (Cmp - Ref) / min(Ref, Cmp)"),
         "{help}"
     );
+}
+
+/// The simple table's `%C Diff` is what the help says it is, on every row
+/// of the example pair (centers read back from their cells).
+#[test]
+fn the_simple_tables_center_diff_is_the_helps_formula() {
+    let examples = project("testdata/examples");
+    let out = run(
+        &examples,
+        &[
+            "--display",
+            "simple",
+            "--no-color",
+            "reference.json",
+            "compare.json",
+        ],
+    );
+    let seconds = |cell: &str| -> Option<f64> {
+        let (number, unit) = cell.trim().split_once(' ')?;
+        let scale = match unit {
+            "ns" => 1e-9,
+            "us" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            _ => return None,
+        };
+        Some(number.parse::<f64>().ok()? * scale)
+    };
+    let mut checked = 0;
+    for line in stdout(&out).lines().filter(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.split('|').collect();
+        let (Some(r), Some(c)) = (seconds(cells[3]), seconds(cells[5])) else {
+            continue;
+        };
+        let shown: f64 = cells[7].trim().trim_end_matches('%').parse().unwrap();
+        let expected = (c - r) / r.min(c) * 100.0;
+        assert!((shown - expected).abs() < 0.2, "{line}: {expected}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} rows checked");
 }
