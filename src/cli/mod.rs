@@ -837,8 +837,15 @@ pub fn write_help(out: &mut dyn Write) -> std::io::Result<()> {
 
 /// The completion script of `shell` for this command line.
 pub fn completion_script(shell: clap_complete::Shell) -> String {
+    // The gate's categories are parsed as one comma-separated list; the
+    // shells offer them one at a time.
+    let mut command = Cli::command().mut_arg("fail_on", |arg| {
+        arg.value_parser(clap::builder::PossibleValuesParser::new(
+            crate::deciding::gate::CATEGORY_NAMES,
+        ))
+    });
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "nvbench-compare", &mut script);
+    clap_complete::generate(shell, &mut command, "nvbench-compare", &mut script);
     String::from_utf8_lossy(&script).into_owned()
 }
 

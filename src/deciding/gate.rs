@@ -49,6 +49,9 @@ impl GateCategory {
     }
 }
 
+/// The `--fail-on` categories by name.
+pub const CATEGORY_NAMES: [&str; 4] = ["slow", "ambg", "unknown", "missing"];
+
 /// Parses `slow,ambg,unknown,missing` (any subset, any order, any case).
 pub fn parse_fail_on(text: &str) -> Result<Vec<GateCategory>, String> {
     let mut categories = Vec::new();
@@ -59,8 +62,7 @@ pub fn parse_fail_on(text: &str) -> Result<Vec<GateCategory>, String> {
             "unknown" | "????" => GateCategory::Unknown,
             "missing" => GateCategory::Missing,
             _ => {
-                let names = ["slow", "ambg", "unknown", "missing"];
-                let hint = did_you_mean(&close_names(item, names))
+                let hint = did_you_mean(&close_names(item, CATEGORY_NAMES))
                     .map(|hint| format!("; {hint}"))
                     .unwrap_or_default();
                 return Err(format!(

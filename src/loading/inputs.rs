@@ -119,11 +119,16 @@ fn read_like_python(bytes: &[u8], error: serde_json::Error) -> serde_json::Resul
 }
 
 /// NVBench wrote `states`, `axes` and `summaries` as objects keyed by name
-/// before its JSON format 1.0 (January 2022); such a file fails where the
-/// format has lists.
-fn pre_1_0_hint(reason: &str) -> &'static str {
-    if reason.contains("invalid type: map, expected a sequence") {
-        " (this looks like an NVBench file from before JSON format 1.0, January 2022, with states and summaries as objects; nvbench-compare reads format 1.0: re-run the benchmark with a current NVBench)"
+/// before its JSON format 1.0 (January 2022), and earlier still (2021)
+/// states with a `description` where 1.0 has a `name`; 1.0 added the
+/// `meta` section. Such a file fails where the format has lists, or on the
+/// first state, and has no `meta`.
+fn pre_1_0_hint(reason: &str, bytes: &[u8]) -> &'static str {
+    let objects_for_lists = reason.contains("invalid type: map, expected a sequence");
+    let unversioned_state = reason.contains("missing field `name`")
+        && !bytes.windows(b"\"meta\"".len()).any(|w| w == b"\"meta\"");
+    if objects_for_lists || unversioned_state {
+        " (this looks like an NVBench file from before JSON format 1.0, January 2022, which laid out states and summaries differently; nvbench-compare reads format 1.0: re-run the benchmark with a current NVBench)"
     } else {
         ""
     }
@@ -206,7 +211,7 @@ fn parse_root_anchored(path: &str, role: Role) -> Result<Root, Failure> {
     let invalid = |reason: String| {
         Failure::fatal(format!(
             "{path}: not a valid NVBench JSON file: {reason}{}",
-            pre_1_0_hint(&reason)
+            pre_1_0_hint(&reason, bytes.as_ref())
         ))
     };
     // serde would also read a struct from a positional array; an NVBench

@@ -10,7 +10,6 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
-use crate::pycompat::oserror::os_error_text;
 use crate::text::printable::printable;
 
 /// A file that is not of a kind the tool reads; its text says what it is.
@@ -55,12 +54,37 @@ pub fn as_not_regular(error: &io::Error) -> Option<&NotRegular> {
 }
 
 /// `cannot read PATH: it is a FIFO, not a regular file` for a refused
-/// kind of file, otherwise `cannot read` and Python's words for the error.
+/// kind of file, otherwise `cannot read PATH:` and the error in plain words
+/// (no case holds the reference's words here: it prints a traceback).
 pub fn cannot_read(error: &io::Error, path: &str) -> String {
     match as_not_regular(error) {
         Some(refused) => format!("cannot read {}: it is {refused}", printable(path)),
-        None => format!("cannot read {}", os_error_text(error, path)),
+        None => format!("cannot read {}: {}", printable(path), plain_reason(error)),
     }
+}
+
+/// The error as a user reads it: `no such file`, `permission denied`, the
+/// system's words otherwise, without Python's `[Errno N]`.
+fn plain_reason(error: &io::Error) -> String {
+    match error.raw_os_error() {
+        Some(libc::ENOENT) => "no such file".to_string(),
+        Some(libc::EACCES) => "permission denied".to_string(),
+        Some(libc::EISDIR) => "it is a directory".to_string(),
+        Some(libc::ENOMEM) => "not enough memory to read it".to_string(),
+        Some(code) => {
+            let text = error.to_string();
+            let suffix = format!(" (os error {code})");
+            lowercase_first(text.strip_suffix(&suffix).unwrap_or(&text))
+        }
+        None => lowercase_first(&error.to_string()),
+    }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
 }
 
 /// ENOMEM: no room for a buffer the size of an input, said as the failed

@@ -113,6 +113,34 @@ fn completions_parse_in_their_shells() {
     assert_eq!(unknown.status.code(), Some(2));
 }
 
+/// Bash completes `--fail-on` with the gate's categories, not file names.
+#[test]
+fn bash_completes_the_gate_categories() {
+    let bash = run(root(), &["--generate-completions", "bash"]);
+    let script = String::from_utf8(bash.stdout).unwrap();
+    let complete = |line: &str| {
+        let words: Vec<&str> = line.split(' ').collect();
+        let probe = format!(
+            "{script}\nCOMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; _nvbench__compare nvbench-compare '{cur}' '{prev}'; echo \"${{COMPREPLY[@]}}\"",
+            words = words
+                .iter()
+                .map(|w| format!("'{w}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            cword = words.len() - 1,
+            cur = words[words.len() - 1],
+            prev = words[words.len() - 2],
+        );
+        let out = Command::new("bash").args(["-c", &probe]).output().unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    assert_eq!(
+        complete("nvbench-compare --fail-on "),
+        "slow ambg unknown missing"
+    );
+    assert_eq!(complete("nvbench-compare --fail-on am"), "ambg");
+}
+
 /// Runs `SHELL -n` on the script.
 fn assert_shell_parses(shell: &str, script: &[u8]) {
     let mut child = Command::new(shell)

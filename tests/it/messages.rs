@@ -185,6 +185,34 @@ fn a_pre_1_0_nvbench_file_is_named_as_such() {
         "{}",
         stderr(&out)
     );
+    // Earlier still (March 2021): states as lists, each with a
+    // `description` where 1.0 has a `name`, and no `meta` section.
+    let state = r#"{"index": 0, "description": "Device=0", "device": 0, "summaries": null}"#;
+    let older = format!(
+        r#"{{"devices": [{{"id": 0, "name": "GPU"}}], "benchmarks": [{{"index": 0, "name": "simple",
+        "devices": [0], "axes": null, "states": [{state}]}}]}}"#
+    );
+    let path = dir.write("older.json", &older);
+    let out = run(&dir, &[&path, &path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("missing field `name`")
+            && stderr(&out).contains("from before JSON format 1.0"),
+        "{}",
+        stderr(&out)
+    );
+    // A versioned file without a state name is not called old.
+    let meta = r#""meta": {"version": {"json": {"string": "1.0.0"}}}, "#;
+    let versioned = older.replacen('{', &format!("{{{meta}"), 1);
+    let path = dir.write("versioned.json", &versioned);
+    let out = run(&dir, &[&path, &path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("missing field `name`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("format 1.0"), "{}", stderr(&out));
 }
 
 /// A mistyped `--plot-along` axis gets the close names.
@@ -307,4 +335,25 @@ fn the_simple_tables_center_diff_is_the_helps_formula() {
         checked += 1;
     }
     assert!(checked >= 40, "{checked} rows checked");
+}
+
+/// A missing input is named with the reason in plain words, not Python's
+/// `[Errno 2] No such file or directory: 'nope.json'`.
+#[test]
+fn a_missing_input_is_named_in_plain_words() {
+    let examples = project("testdata/examples");
+    for args in [
+        vec!["nope.json", "compare.json"],
+        vec!["--format", "gbench", "nope.json", "compare.json"],
+        vec!["reference.json", "--vs", "nope.json"],
+    ] {
+        let out = run(&examples, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let text = stderr(&out);
+        assert!(
+            text.contains("cannot read nope.json: no such file"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("Errno"), "{args:?}: {text}");
+    }
 }
