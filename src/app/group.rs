@@ -266,11 +266,15 @@ pub(super) fn match_devices<'r>(
     let ref_devices = devices_of(reference, &s.reference_devices, "--reference-devices")?;
     let cmp_devices = devices_of(compare, &s.compare_devices, "--compare-devices")?;
     if ref_devices[0].len() != cmp_devices[0].len() {
-        return Err(Failure::reported(format!(
-            "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
-            ref_devices[0].len(),
-            cmp_devices[0].len()
-        )));
+        let firsts = (reference[0].run.path.as_str(), compare[0].run.path.as_str());
+        return Err(Failure::reported_with_notes(
+            format!(
+                "--reference-devices selected {} device(s), but --compare-devices selected {} device(s)",
+                ref_devices[0].len(),
+                cmp_devices[0].len()
+            ),
+            device_count_notes(s, firsts, (&ref_devices[0], &cmp_devices[0])),
+        ));
     }
     let label = printable(&s.inputs.candidates[candidate].label);
     // The baseline's runs are checked once, with the first candidate.
@@ -296,6 +300,67 @@ pub(super) fn match_devices<'r>(
     }
     let first = |devices: Vec<Vec<&'r Device>>| devices.into_iter().next().unwrap_or_default();
     Ok([first(ref_devices), first(cmp_devices)])
+}
+
+/// What each side selected, by file and GPU, and a pair of device options
+/// that compares one GPU of each side (one of the same name if there is).
+fn device_count_notes(
+    s: &Settings,
+    (ref_path, cmp_path): (&str, &str),
+    (reference, compare): (&[&Device], &[&Device]),
+) -> Vec<String> {
+    let mut notes = vec![
+        format!(
+            "note: {} selects {}",
+            printable(ref_path),
+            device_list(reference)
+        ),
+        format!(
+            "note: {} selects {}",
+            printable(cmp_path),
+            device_list(compare)
+        ),
+    ];
+    let same_name = reference.iter().find_map(|r| {
+        let c = compare
+            .iter()
+            .find(|c| c.name.is_some() && c.name == r.name)?;
+        Some((*r, *c))
+    });
+    let pair = same_name.or_else(|| Some((*reference.first()?, *compare.first()?)));
+    if let Some((r, c)) = pair {
+        let id = |d: &Device| {
+            d.id.as_ref()
+                .map_or_else(|| "?".to_string(), |i| i.py_str())
+        };
+        notes.push(format!(
+            "hint: devices are paired by position; to compare one GPU of each: --reference-devices {} --compare-devices {}",
+            id(r),
+            id(c)
+        ));
+    }
+    if s.ignore_devices {
+        notes.push(
+            "hint: --ignore-devices lets the GPUs differ, but both sides must select as many devices"
+                .to_string(),
+        );
+    }
+    notes
+}
+
+/// `2 device(s): 0 (NVIDIA H100), 1 (NVIDIA H100)`.
+fn device_list(devices: &[&Device]) -> String {
+    let named: Vec<String> = devices
+        .iter()
+        .map(|d| {
+            let text = |v: &Option<crate::loading::scalar::Scalar>| {
+                v.as_ref()
+                    .map_or_else(|| "?".to_string(), |v| printable(&v.py_str()).into_owned())
+            };
+            format!("{} ({})", text(&d.id), text(&d.name))
+        })
+        .collect();
+    format!("{} device(s): {}", devices.len(), named.join(", "))
 }
 
 /// The selected devices of every run.

@@ -357,3 +357,50 @@ fn a_missing_input_is_named_in_plain_words() {
         assert!(!text.contains("Errno"), "{args:?}: {text}");
     }
 }
+
+/// Sides that select different numbers of devices are named with their
+/// GPUs, and a pair of device options that would work is suggested.
+#[test]
+fn a_device_count_mismatch_names_the_files_and_gpus() {
+    let dir = Scratch::new("messages-device-count");
+    let examples = project("testdata/examples");
+    let text = std::fs::read_to_string(examples.join("reference.json")).unwrap();
+    let mut root: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let devices = root["devices"].as_array_mut().unwrap();
+    let mut extra = devices[0].clone();
+    extra["id"] = serde_json::json!(7);
+    extra["name"] = serde_json::json!("GPU Seven");
+    devices.push(extra);
+    let three = dir.write("three.json", root.to_string());
+    let compare = examples.join("compare.json");
+    let compare = compare.to_str().unwrap();
+    for ignore in [false, true] {
+        let mut args = vec![three.as_str(), compare];
+        if ignore {
+            args.insert(0, "--ignore-devices");
+        }
+        let out = run(&dir, &args);
+        assert_eq!(out.status.code(), Some(1));
+        // The reference's line stays on stdout as it is.
+        assert!(stdout(&out).contains(
+            "--reference-devices selected 3 device(s), but --compare-devices selected 2 device(s)"
+        ));
+        let notes = stderr(&out);
+        assert!(notes.contains("three.json selects 3 device(s): 0 (NVIDIA H100 80GB HBM3), 1 (NVIDIA L4), 7 (GPU Seven)"), "{notes}");
+        assert!(
+            notes.contains(
+                "compare.json selects 2 device(s): 0 (NVIDIA H100 80GB HBM3), 1 (NVIDIA L4)"
+            ),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("--reference-devices 0 --compare-devices 0"),
+            "{notes}"
+        );
+        assert_eq!(
+            notes.contains("--ignore-devices lets the GPUs differ"),
+            ignore,
+            "{notes}"
+        );
+    }
+}
