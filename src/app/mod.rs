@@ -77,6 +77,15 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
     run.record_unpaired_files(&groups);
     for (index, group) in groups.groups.iter().enumerate() {
         let last = index + 1 == groups.groups.len();
+        if groups.groups.len() > 1 {
+            // Directory mode: the tables do not name their files (the
+            // reference's bytes), and every CUB benchmark is called `base`.
+            console.flush();
+            crate::messages::note(format_args!(
+                "the tables below compare {}",
+                group.describe()
+            ));
+        }
         run.compare_group(group, last, console)?;
     }
     run.print_summary(console)?;
@@ -187,7 +196,7 @@ impl<'s> Run<'s> {
     /// `--report-missing`, and explain a run without groups.
     fn record_unpaired_files(&mut self, groups: &RunGroups) {
         let (only_reference, only_compare) = (&groups.only_reference, &groups.only_compare);
-        self.notes.one_sided_files = only_reference.len() + only_compare.len();
+        self.notes.one_sided_files = only_reference.iter().chain(only_compare).cloned().collect();
         if groups.groups.is_empty() {
             self.offer.unpaired_directories = Some((only_reference.clone(), only_compare.clone()));
         }
@@ -198,7 +207,8 @@ impl<'s> Run<'s> {
                 self.reports[*candidate].add_missing_files(vec![path.clone()], Vec::new());
             }
         }
-        self.notes.one_sided_files += groups.lacking.len();
+        let lacking = groups.lacking.iter().map(|(_, path)| path.clone());
+        self.notes.one_sided_files.extend(lacking);
     }
 
     /// The report of the candidate being compared.

@@ -24,7 +24,7 @@ pub(super) struct Notes {
     /// States that some runs of a side lack (they are merged from the others).
     pub(super) incomplete_states: usize,
     /// Directory mode: files only one side has, not compared.
-    pub(super) one_sided_files: usize,
+    pub(super) one_sided_files: Vec<String>,
 }
 
 /// The text after the tables: the notes, NEW/DROPPED, the summary, the
@@ -111,6 +111,20 @@ fn sample_reader(layout: Layout) -> Reader {
     }
 }
 
+/// Up to three paths, and how many more there are.
+fn first_few(paths: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let shown: Vec<String> = paths
+        .iter()
+        .take(SHOWN)
+        .map(|p| printable(p).into_owned())
+        .collect();
+    match paths.len().saturating_sub(SHOWN) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
 /// After the summary: warnings about filters, the documents, the gate's
 /// messages; gives the exit status.
 pub(super) fn finish(
@@ -128,11 +142,12 @@ pub(super) fn finish(
             crate::messages::warning(warning);
         }
     }
-    if notes.one_sided_files > 0 && !s.report_missing && compared > 0 {
+    if !notes.one_sided_files.is_empty() && !s.report_missing && compared > 0 {
         console.flush();
         crate::messages::hint(format_args!(
-            "{} file(s) are in one directory only and were not compared; --report-missing lists them as NEW / DROPPED",
-            notes.one_sided_files
+            "{} file(s) are in one directory only and were not compared ({}); --report-missing lists them as NEW / DROPPED",
+            notes.one_sided_files.len(),
+            first_few(&notes.one_sided_files)
         ));
     }
     let gates: Vec<GateOutcome> = reports

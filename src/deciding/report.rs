@@ -355,23 +355,35 @@ impl MissingItem {
     }
 }
 
-/// Geometric mean of the center ratios, overall and per benchmark (in
-/// order of first appearance), over states that are not `????`.
-pub fn geomeans(records: &[StateRecord]) -> (Option<f64>, Vec<(String, f64)>) {
+/// The geometric mean of one benchmark's center ratios; directory mode
+/// compares files whose benchmarks may share a name, so a benchmark is
+/// keyed by its reference file too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchmarkGeomean {
+    pub reference_json: String,
+    pub benchmark: String,
+    pub ratio: f64,
+}
+
+/// The geometric mean of the center ratios of the states that are not
+/// `????`, overall and per benchmark and reference file, in order of first
+/// appearance.
+pub fn geomeans(records: &[StateRecord]) -> (Option<f64>, Vec<BenchmarkGeomean>) {
     let mut overall = LogSum::default();
-    let mut per_benchmark: Vec<(&str, LogSum)> = Vec::new();
+    let mut per_benchmark: Vec<(&PairNames, LogSum)> = Vec::new();
     // Where each benchmark's sum is: a search of the list per record
     // would be quadratic in the number of benchmarks.
-    let mut position: HashMap<&str, usize> = HashMap::new();
+    let mut position: HashMap<(&str, &str), usize> = HashMap::new();
     for record in records {
         let Some(ratio) = record.center_ratio() else {
             continue;
         };
         let log = ratio.ln();
         overall.add(log);
-        let name = record.pair.benchmark.as_str();
-        let index = *position.entry(name).or_insert_with(|| {
-            per_benchmark.push((name, LogSum::default()));
+        let pair = record.pair.as_ref();
+        let key = (pair.reference_json.as_str(), pair.benchmark.as_str());
+        let index = *position.entry(key).or_insert_with(|| {
+            per_benchmark.push((pair, LogSum::default()));
             per_benchmark.len() - 1
         });
         per_benchmark[index].1.add(log);
@@ -380,7 +392,13 @@ pub fn geomeans(records: &[StateRecord]) -> (Option<f64>, Vec<(String, f64)>) {
         overall.mean(),
         per_benchmark
             .into_iter()
-            .filter_map(|(name, sum)| Some((name.to_string(), sum.mean()?)))
+            .filter_map(|(pair, sum)| {
+                Some(BenchmarkGeomean {
+                    reference_json: pair.reference_json.clone(),
+                    benchmark: pair.benchmark.clone(),
+                    ratio: sum.mean()?,
+                })
+            })
             .collect(),
     )
 }
@@ -535,10 +553,36 @@ mod tests {
         ];
         let (overall, per_benchmark) = geomeans(&records);
         assert!((overall.unwrap() - 64f64.powf(0.25)).abs() < 1e-12);
-        let names: Vec<&str> = per_benchmark.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = per_benchmark.iter().map(|g| g.benchmark.as_str()).collect();
         assert_eq!(names, ["b", "a"]);
-        assert!((per_benchmark[0].1 - 4.0).abs() < 1e-12);
-        assert!((per_benchmark[1].1 - 2.0).abs() < 1e-12);
+        assert!((per_benchmark[0].ratio - 4.0).abs() < 1e-12);
+        assert!((per_benchmark[1].ratio - 2.0).abs() < 1e-12);
+    }
+
+    /// Directory mode: one benchmark name in two files is two benchmarks.
+    #[test]
+    fn geomeans_keep_the_files_of_one_benchmark_name_apart() {
+        let in_file = |file: &str| {
+            Arc::new(PairNames {
+                benchmark: "base".to_string(),
+                reference_json: file.to_string(),
+                compare_json: String::new(),
+                devices: (0, 0),
+                device_names: (None, None),
+            })
+        };
+        let (x, y) = (in_file("a/x.json"), in_file("a/y.json"));
+        let records = [record(&x, 2.0), record(&y, 0.5), record(&x, 8.0)];
+        let (overall, per_benchmark) = geomeans(&records);
+        assert!((overall.unwrap() - 2.0).abs() < 1e-12);
+        let files: Vec<(&str, f64)> = per_benchmark
+            .iter()
+            .map(|g| (g.reference_json.as_str(), g.ratio))
+            .collect();
+        assert_eq!(files.len(), 2);
+        assert_eq!(files[0].0, "a/x.json");
+        assert!((files[0].1 - 4.0).abs() < 1e-12);
+        assert!((files[1].1 - 0.5).abs() < 1e-12);
     }
 
     /// Records of many benchmarks take about as long as as many records of

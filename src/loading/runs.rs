@@ -6,6 +6,7 @@ use crate::failure::Failure;
 use crate::loading::identity::Identity;
 use crate::pycompat::paths::py_join;
 use crate::text::path_text::to_path;
+use crate::text::printable::printable;
 
 /// The paths given for one side.
 #[derive(Debug, Clone, Copy)]
@@ -60,6 +61,20 @@ pub struct RunGroups {
     /// N-way: `(candidate, baseline file)` of a group some candidates lack
     /// (the group's side of such a candidate has no run).
     pub lacking: Vec<(usize, String)>,
+}
+
+impl RunGroup {
+    /// `a/x.json vs b/x.json` (the first run of each side; `+N runs` where
+    /// a side has more).
+    pub fn describe(&self) -> String {
+        let side = |runs: &Vec<Run>| match runs.as_slice() {
+            [] => String::new(),
+            [only] => printable(&only.path).into_owned(),
+            [first, rest @ ..] => format!("{} +{} run(s)", printable(&first.path), rest.len()),
+        };
+        let sides: Vec<String> = self.sides.iter().map(side).collect();
+        sides.join(" vs ")
+    }
 }
 
 impl RunGroups {

@@ -17,7 +17,7 @@ use crate::text::path_text::bytes_escaped;
 const KEY_COLUMNS: [&str; 5] = ["benchmark", "device", "device_name", "state", "occurrence"];
 
 /// The columns after the axes.
-const VALUE_COLUMNS: [&str; 16] = [
+const VALUE_COLUMNS: [&str; 18] = [
     "base",
     "candidate",
     "base_time_s",
@@ -34,6 +34,8 @@ const VALUE_COLUMNS: [&str; 16] = [
     "reason",
     "change_low",
     "change_high",
+    "reference_json",
+    "compare_json",
 ];
 
 /// A field as written: safe for a spreadsheet, then quoted where RFC 4180
@@ -168,6 +170,8 @@ fn line(record: &StateRecord, axes: &[&str], (base, candidate): (&str, &str)) ->
         c.reason.code.canonical().to_string(),
         number(low),
         number(high),
+        record.pair.reference_json.clone(),
+        record.pair.compare_json.clone(),
     ]);
     fields
 }

@@ -80,6 +80,7 @@ struct Geomean {
 #[derive(Serialize)]
 struct BenchmarkGeomean {
     benchmark: String,
+    reference_json: String,
     ratio: Option<f64>,
 }
 
@@ -365,9 +366,10 @@ fn geomean_json(report: &Report) -> Geomean {
         overall: finite(overall),
         benchmarks: per_benchmark
             .into_iter()
-            .map(|(benchmark, ratio)| BenchmarkGeomean {
-                benchmark,
-                ratio: finite(Some(ratio)),
+            .map(|g| BenchmarkGeomean {
+                benchmark: g.benchmark,
+                reference_json: g.reference_json,
+                ratio: finite(Some(g.ratio)),
             })
             .collect(),
     }

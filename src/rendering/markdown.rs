@@ -9,7 +9,9 @@ use std::fmt::Write;
 
 use crate::deciding::config::{KEYS, Thresholds};
 use crate::deciding::gate::{GateOutcome, Verdict};
-use crate::deciding::report::{Presence, Report, StateRecord, geomeans};
+use crate::deciding::report::{
+    BenchmarkGeomean, PairNames, Presence, Report, StateRecord, geomeans,
+};
 use crate::deciding::status::Status;
 use crate::pycompat::pyfmt::format_f_signed;
 use crate::rendering::advice::next_step;
@@ -188,23 +190,31 @@ fn counts(report: &Report, overall: Option<f64>) -> String {
 
 /// The geomean of each benchmark, when there are several: a table whose
 /// most regressed rows are kept first.
-fn geomean_section(per_benchmark: &[(String, f64)]) -> Option<RowSection> {
+fn geomean_section(per_benchmark: &[BenchmarkGeomean], files: bool) -> Option<RowSection> {
     if per_benchmark.len() < 2 {
         return None;
     }
     let count = per_benchmark.len();
     let mut most_regressed_first: Vec<usize> = (0..count).collect();
     // Stable: equal ratios keep the order of the table.
-    most_regressed_first.sort_by(|&a, &b| per_benchmark[b].1.total_cmp(&per_benchmark[a].1));
-    let open = "| Benchmark | Geomean ratio |\n|---|---:|\n".to_string();
+    most_regressed_first
+        .sort_by(|&a, &b| per_benchmark[b].ratio.total_cmp(&per_benchmark[a].ratio));
+    let open = if files {
+        "| File | Benchmark | Geomean ratio |\n|---|---|---:|\n"
+    } else {
+        "| Benchmark | Geomean ratio |\n|---|---:|\n"
+    }
+    .to_string();
     let close = "\n".to_string();
     Some(RowSection {
         collapsed: format!("{open}{}{close}", omitted_geomeans(count)),
         open,
         rows: per_benchmark
             .iter()
-            .map(|(name, ratio)| {
-                format!("| {} | {} |\n", name_cell(name), ratio_text(Some(*ratio)))
+            .map(|g| {
+                let file = file_cell(&g.reference_json, files);
+                let (name, ratio) = (name_cell(&g.benchmark), ratio_text(Some(g.ratio)));
+                format!("| {file}{name} | {ratio} |\n")
             })
             .collect(),
         keep_first: Some(most_regressed_first),
@@ -236,8 +246,48 @@ fn next_steps(report: &Report) -> String {
 }
 
 const TABLE_HEAD: &str = "| Benchmark | Devices | Axes | Reference | Compare | Change | Reason |\n|---|---|---|---:|---:|---:|---|\n";
+/// Directory mode: the reference file of each row first.
+const FILE_TABLE_HEAD: &str = "| File | Benchmark | Devices | Axes | Reference | Compare | Change | Reason |\n|---|---|---|---|---:|---:|---:|---|\n";
 
-fn row(record: &StateRecord) -> String {
+fn table_head(files: bool) -> &'static str {
+    if files { FILE_TABLE_HEAD } else { TABLE_HEAD }
+}
+
+/// The File cell and its separator, when rows come from several files.
+fn file_cell(reference_json: &str, files: bool) -> String {
+    if files {
+        format!("{} | ", name_cell(reference_json))
+    } else {
+        String::new()
+    }
+}
+
+/// Whether the records come from more than one pair of files (directory
+/// mode), where one benchmark name can stand for several benchmarks.
+fn several_files(report: &Report) -> bool {
+    let mut files = report.records.iter().map(|r| &r.pair.reference_json);
+    let first = files.next();
+    files.any(|file| Some(file) != first)
+}
+
+/// `[0] NVIDIA H100` for one device on both sides, else both.
+fn devices_cell(pair: &PairNames) -> String {
+    let device = |id: i64, name: &Option<String>| match name {
+        Some(name) => format!("[{id}] {name}"),
+        None => format!("[{id}]"),
+    };
+    let reference = device(pair.devices.0, &pair.device_names.0);
+    let compare = device(pair.devices.1, &pair.device_names.1);
+    // Device names come from the inputs: escaped as prose, so that no
+    // markup, link or table cell can start inside them.
+    if reference == compare {
+        prose(&reference)
+    } else {
+        format!("{} vs {}", prose(&reference), prose(&compare))
+    }
+}
+
+fn row(record: &StateRecord, files: bool) -> String {
     let c = &record.comparison;
     let axes: Vec<String> = record
         .axis_values
@@ -259,10 +309,10 @@ fn row(record: &StateRecord) -> String {
         format!("{centers} ({bound})")
     };
     format!(
-        "| {} | {} vs {} | {} | {} | {} | {} | {} |\n",
+        "| {}{} | {} | {} | {} | {} | {} | {} |\n",
+        file_cell(&record.pair.reference_json, files),
         name_cell(&record.pair.benchmark),
-        record.pair.devices.0,
-        record.pair.devices.1,
+        devices_cell(&record.pair),
         name_cell(&axes.join(" ")),
         positive_duration(c.ref_time()),
         positive_duration(c.cmp_time()),
@@ -290,11 +340,12 @@ fn status_section(
     report: &Report,
     (status, label, rank): (Status, &str, usize),
 ) -> Option<RowSection> {
+    let files = several_files(report);
     let rows: Vec<String> = report
         .records
         .iter()
         .filter(|r| r.comparison.status == status)
-        .map(row)
+        .map(|r| row(r, files))
         .collect();
     if rows.is_empty() {
         return None;
@@ -302,12 +353,15 @@ fn status_section(
     let count = rows.len();
     let (open, close) = if status == Status::Same {
         (
-            format!("<details><summary>SAME ({count})</summary>\n\n{TABLE_HEAD}"),
+            format!(
+                "<details><summary>SAME ({count})</summary>\n\n{}",
+                table_head(files)
+            ),
             "\n</details>\n\n".to_string(),
         )
     } else {
         (
-            format!("### {label} ({count})\n\n{TABLE_HEAD}"),
+            format!("### {label} ({count})\n\n{}", table_head(files)),
             "\n".to_string(),
         )
     };
@@ -347,7 +401,7 @@ fn document(summary: &Summary) -> Document {
     let (overall, per_benchmark) = geomeans(&report.records);
     let status = |section: &(Status, &str, usize)| status_section(report, *section);
     // In document order.
-    let sections = std::iter::once(geomean_section(&per_benchmark))
+    let sections = std::iter::once(geomean_section(&per_benchmark, several_files(report)))
         .chain(MORE_IMPORTANT.iter().map(status))
         .chain(std::iter::once(missing_section(report)))
         .chain(LESS_IMPORTANT.iter().map(status))

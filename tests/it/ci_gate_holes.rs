@@ -576,3 +576,76 @@ fn a_geomean_table_over_the_budget_is_cut_not_an_error() {
     let in_table_order: Vec<&(String, f64)> = all.iter().filter(|row| kept.contains(row)).collect();
     assert_eq!(in_table_order, kept.iter().collect::<Vec<_>>());
 }
+
+/// Directory mode with a benchmark name in two files (CUB's `base`): the
+/// project's own outputs say which file each row and geomean is from, and
+/// stderr names each pair of files before its tables.
+#[test]
+fn directory_mode_names_the_file_of_every_row() {
+    let dir = scratch("dir-files");
+    let states = [(1, 1e-3), (2, 2e-3)];
+    let slower = [(1, 1.2e-3), (2, 2e-3)];
+    write(&dir, "a/x.json", &nvbench_file("base", &states));
+    write(&dir, "b/x.json", &nvbench_file("base", &slower));
+    write(&dir, "a/y.json", &nvbench_file("base", &states));
+    write(&dir, "b/y.json", &nvbench_file("base", &states));
+    let out = run(
+        &dir,
+        &[
+            "--csv",
+            "o.csv",
+            "--markdown-summary",
+            "o.md",
+            "--json",
+            "o.json",
+            "a",
+            "b",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let notes: Vec<String> = stderr(&out)
+        .lines()
+        .filter(|l| l.contains("the tables below compare"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(notes.len(), 2, "{}", stderr(&out));
+    assert!(
+        notes[0].ends_with("compare a/x.json vs b/x.json"),
+        "{notes:?}"
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let markdown = read("o.md");
+    assert!(
+        markdown.contains("| File | Benchmark | Geomean ratio |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| `a/y.json` | `base` | 1.0000 (+0.00%) |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| `a/x.json` | `base` | \\[0\\] Test GPU | `N=1` |"),
+        "{markdown}"
+    );
+    let csv = read("o.csv");
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    assert_eq!(
+        header[header.len() - 2..],
+        ["reference_json", "compare_json"]
+    );
+    assert!(
+        csv.lines().nth(1).unwrap().ends_with(",a/x.json,b/x.json"),
+        "{csv}"
+    );
+    let json: Value = serde_json::from_str(&read("o.json")).unwrap();
+    let files: Vec<&str> = json["geomean"]["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["reference_json"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["a/x.json", "a/y.json"]);
+    // One file a side: no File column.
+    let pair = run(&dir, &["--markdown-summary", "-", "a/x.json", "b/x.json"]);
+    assert!(!stdout(&pair).contains("| File |"), "{}", stdout(&pair));
+}

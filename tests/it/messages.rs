@@ -30,7 +30,7 @@ fn a_file_in_one_directory_only_gets_a_hint() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "hint: 1 file(s) are in one directory only and were not compared; --report-missing lists them"
+            "hint: 1 file(s) are in one directory only and were not compared (ref/b.json); --report-missing lists them"
         ),
         "{}",
         stderr(&out)
