@@ -202,7 +202,7 @@ install_source() {
         || die 1 "version: source needs cargo (a Rust toolchain, 1.89 or newer)"
     root="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/nvbench-compare-source"
     note "building $action_root with cargo install"
-    cargo install --locked --quiet --path "$action_root" --root "$root" >&2 \
+    cargo install --locked --path "$action_root" --root "$root" >&2 \
         || die 1 "cargo install failed"
     echo "$root/bin/nvbench-compare"
 }
@@ -274,14 +274,16 @@ version=${INPUT_VERSION:-}
 if [[ -n "${INPUT_BINARY:-}" ]]; then
     bin=$INPUT_BINARY
     [[ -x "$bin" && ! -d "$bin" ]] || die 2 "the binary input is not an executable file: $bin"
-elif [[ "$version" == source ]]; then
-    bin=$(install_source)
 else
-    version=${version#v}
-    [[ -n "$version" ]] || version=$(own_version)
-    [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$ ]] \
-        || die 2 "version is a release (0.1.0 or v0.1.0), source, or empty; not $version"
-    bin=$(install_release "$version")
+    if [[ "$version" == source ]]; then
+        bin=$(install_source)
+    else
+        version=${version#v}
+        [[ -n "$version" ]] || version=$(own_version)
+        [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$ ]] \
+            || die 2 "version is a release (0.1.0 or v0.1.0), source, or empty; not $version"
+        bin=$(install_release "$version")
+    fi
     if [[ -n "${GITHUB_PATH:-}" ]]; then
         # The later steps of the job get the three commands.
         dirname -- "$bin" >>"$GITHUB_PATH"

@@ -6,7 +6,8 @@
 //! `NVBC_REQUIRE` is a comma-separated list of the names of [`Need`]:
 //! `python3`, `numpy`, `tabulate` (all three: `python`), `shared`,
 //! `strace`, `zsh`, `man`, `permissions`, `actionlint`, `shellcheck`,
-//! `curl`. `.ci/run` sets `python,shared,permissions,actionlint,shellcheck`.
+//! `curl`. `.ci/run` sets
+//! `python,shared,permissions,actionlint,shellcheck,curl`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
