@@ -4,6 +4,7 @@
 
 mod util;
 
+mod action;
 mod bulk_debug_python;
 mod charts;
 mod ci_gate;
@@ -19,6 +20,7 @@ mod json_errors_python;
 mod messages;
 mod nway;
 mod output_safety;
+mod packaging;
 mod personalities;
 mod properties;
 mod ragged_axes;

@@ -240,7 +240,9 @@ pub(super) struct Tokens<'a> {
     last_escape: Option<usize>,
     /// A block was refused (see [`Tokens::fill`]).
     refused: bool,
-    /// The AVX2 classifier is used (only where [`has_avx2`]).
+    /// The AVX2 classifier is used (only where [`has_avx2`]; never read
+    /// on other processors).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
     /// Blocks a refill classifies: [`CHUNK_BLOCKS`], or [`SHORT_CHUNK_BLOCKS`]
     /// once the walker skips values without the tokens.

@@ -12,6 +12,6 @@ mod testing;
 
 pub use files::{copy_dir, files_under, project, root};
 pub use nvbench::{Bench, Doc, State, Times};
-pub use require::{Need, announce, require, shared_dir};
+pub use require::{Need, announce, require, shared_dir, tool};
 pub use run::{BIN, command, limited, permissions_enforced, plain_env, run, stderr, stdout};
 pub use testing::{Scratch, entries, xorshift_step};

@@ -5,8 +5,9 @@
 //!
 //! `NVBC_REQUIRE` is a comma-separated list of the names of [`Need`]:
 //! `python3`, `numpy`, `tabulate` (all three: `python`), `shared`,
-//! `strace`, `zsh`, `man`, `permissions`. `.ci/run` sets
-//! `python,shared,permissions`.
+//! `strace`, `zsh`, `man`, `permissions`, `actionlint`, `shellcheck`,
+//! `curl`. `.ci/run` sets
+//! `python,shared,permissions,actionlint,shellcheck,curl`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,10 +30,16 @@ pub enum Need {
     /// root, or `setpriv` can take root's override of them away
     /// ([`crate::util::permissions_enforced`]).
     Permissions,
+    /// actionlint, the GitHub workflows' checker ([`tool`] finds it).
+    Actionlint,
+    /// shellcheck ([`tool`] finds it).
+    Shellcheck,
+    /// curl, which the action's script downloads releases with.
+    Curl,
 }
 
 /// Every need, for the names `NVBC_REQUIRE` may list.
-const NEEDS: [Need; 8] = [
+const NEEDS: [Need; 11] = [
     Need::Python3,
     Need::Numpy,
     Need::Tabulate,
@@ -41,6 +48,9 @@ const NEEDS: [Need; 8] = [
     Need::Zsh,
     Need::Man,
     Need::Permissions,
+    Need::Actionlint,
+    Need::Shellcheck,
+    Need::Curl,
 ];
 
 impl Need {
@@ -54,6 +64,9 @@ impl Need {
             Need::Zsh => "zsh",
             Need::Man => "man",
             Need::Permissions => "permissions",
+            Need::Actionlint => "actionlint",
+            Need::Shellcheck => "shellcheck",
+            Need::Curl => "curl",
         }
     }
 
@@ -97,8 +110,51 @@ impl Need {
                 true => runs("setpriv", &[super::run::DROP_PERMISSION_OVERRIDES, "true"])
                     .map_err(|e| format!("running as root, and {e}")),
             },
+            Need::Actionlint => found_tool("actionlint", "-version"),
+            Need::Shellcheck => found_tool("shellcheck", "--version"),
+            Need::Curl => runs("curl", &["--version"]),
         }
     }
+}
+
+/// `name` runs with `version_flag`, found by [`tool`].
+fn found_tool(name: &str, version_flag: &str) -> Result<(), String> {
+    let Some(path) = tool(name) else {
+        return Err(format!(
+            "{name} is neither in PATH nor in python3's scripts directory"
+        ));
+    };
+    runs(path.to_str().unwrap_or(name), &[version_flag])
+}
+
+/// Where the command `name` is: in `PATH`, or else in python3's scripts
+/// directory, where `.ci/run`'s `python3 -m pip install` puts the
+/// commands of a wheel (a shim manager's `PATH` may not list them yet).
+pub fn tool(name: &str) -> Option<PathBuf> {
+    let in_path = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let scripts = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('scripts'))",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .map(|output| PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()));
+    in_path
+        .into_iter()
+        .chain(scripts)
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 fn python(code: &str, missing: &str) -> Result<(), String> {
