@@ -12,7 +12,7 @@ use crate::loading::gbench::mapping::map_file;
 use crate::loading::gbench::{Format, check_schema_version, context_warnings};
 use crate::loading::inputs::{Parsed, check_file_version, parse_input};
 use crate::loading::model::{Device, Root};
-use crate::loading::runs::{Run, RunGroup};
+use crate::loading::runs::{Run, RunGroup, identical_runs};
 use crate::loading::script_root::read_root;
 use crate::matching::filters::{DeviceFilter, FilterPlan};
 use crate::matching::{RunBench, RunInfo};
@@ -43,6 +43,7 @@ pub(super) fn load_group(
 ) -> Result<Vec<Vec<LoadedRun>>, Failure> {
     let all: Vec<&Run> = group.sides.iter().flatten().collect();
     let parsed = parse_all(&all, s.format);
+    warn_of_identical_runs(group, out);
     check_one_format(&all, &parsed)?;
     let mut loaded = Vec::with_capacity(all.len());
     let mut library_versions: Vec<(String, String)> = Vec::new();
@@ -176,6 +177,22 @@ fn share_idents(loaded: &mut [LoadedRun]) {
 }
 
 /// Lines for stderr, after what stdout holds so far.
+/// Two runs of a side with the same bytes are one run given twice: the
+/// repetition rule would see no scatter between processes.
+fn warn_of_identical_runs(group: &RunGroup, out: &mut dyn Write) {
+    let lines: Vec<String> = group
+        .sides
+        .iter()
+        .flat_map(|side| identical_runs(side))
+        .map(|(a, b)| {
+            format!(
+                "warning: {a} and {b} hold the same bytes: one run copied? Identical runs show no scatter between processes, so the repetition rule would trust them too much; give runs of separate benchmark processes"
+            )
+        })
+        .collect();
+    print_stderr(out, &lines);
+}
+
 fn print_stderr(out: &mut dyn Write, lines: &[String]) {
     if lines.is_empty() {
         return;

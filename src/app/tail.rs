@@ -71,6 +71,10 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
     if s.report_missing {
         text.push_str(&render_missing_counts(report));
     }
+    if s.inputs.layout.merges_runs() {
+        text.push('\n');
+        text.push_str(crate::rendering::repetitions::COLUMNS_LEGEND);
+    }
     if s.explain_ambg {
         let advise = !report.used_repetitions();
         let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);

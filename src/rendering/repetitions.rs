@@ -206,9 +206,15 @@ pub fn push_test_cell(text: &mut String, stats: &RepetitionStats) {
             push_f(text, test.threshold, 1);
         }
         None if stats.single_run() => text.push_str("single-run"),
+        // No test could be made (no scatter between the runs): Signif is
+        // |Δ| over the runs' own noise.
+        None if stats.significance.is_some() => text.push_str("noise"),
         None => text.push_str("n/a"),
     }
 }
+
+/// What the repetition columns mean, printed under the summary.
+pub const COLUMNS_LEGEND: &str = "Columns: Δ ± σ = change of the run centers in % ± its standard error; Signif = |Δ| / σ, the shown test's |t| (* = a side has one run); Test = the test on the run centers shown and the |t| it needs (noise: no test, the runs do not scatter, Signif is |Δ| over their own noise; single-run: the single-run rule decided); Ref Reps / Cmp Reps = the runs that hold the state (2 of 3: the others lack it)\n";
 
 /// `3`, or `2 of 3` when some runs lack the state.
 #[cfg(test)]

@@ -404,3 +404,49 @@ fn a_device_count_mismatch_names_the_files_and_gpus() {
         );
     }
 }
+
+/// Repetition tables: a legend says what their columns mean; runs copied
+/// on one side are warned of, and a state without a test on the run
+/// centers says `noise` in the Test column (its Signif is |Δ| / noise).
+#[test]
+fn repetition_tables_explain_their_columns_and_warn_of_copied_runs() {
+    let dir = Scratch::new("messages-reps");
+    let examples = project("testdata/examples");
+    let reference = std::fs::read(examples.join("reference.json")).unwrap();
+    let compare = std::fs::read(examples.join("compare.json")).unwrap();
+    for name in ["r1.json", "r2.json"] {
+        std::fs::write(dir.join(name), &reference).unwrap();
+    }
+    std::fs::write(dir.join("c1.json"), &compare).unwrap();
+    // A second compare run that differs by a byte: not a copy.
+    let mut other = compare.clone();
+    other.push(b'\n');
+    std::fs::write(dir.join("c2.json"), &other).unwrap();
+    let out = run(
+        &dir,
+        &[
+            "--no-color",
+            "r1.json",
+            "r2.json",
+            "--vs",
+            "c1.json",
+            "c2.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (text, notes) = (stdout(&out), stderr(&out));
+    assert!(
+        text.contains("\nColumns: Δ ± σ = change of the run centers"),
+        "{text}"
+    );
+    assert!(text.contains("| noise  |"), "{text}");
+    assert!(
+        notes.contains("warning: r1.json and r2.json hold the same bytes: one run copied?"),
+        "{notes}"
+    );
+    assert!(!notes.contains("c1.json and c2.json"), "{notes}");
+    assert!(notes.contains("run each side a third time"), "{notes}");
+    // A pair of files: no legend.
+    let pair = run(&dir, &["--no-color", "r1.json", "c1.json"]);
+    assert!(!stdout(&pair).contains("Columns:"));
+}

@@ -195,7 +195,7 @@ fn merged_estimate(estimates: &[Estimate]) -> Estimate {
 }
 
 /// The warning of `--vs` with one run a side.
-pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side: every state is decided by the single-run rule, as a pair of files is, which cannot see the scatter between processes; give two or more runs a side (three are better) for the repetition rule";
+pub const SINGLE_RUN_WARNING: &str = "--vs with one run a side compares two files, as a pair does: one run cannot tell a change from the scatter between processes; run the benchmark 3 times a side and give every run (a1.json a2.json a3.json --vs b1.json b2.json b3.json)";
 
 /// The warning of a comparison whose run counts give the tests little to
 /// go on: one run a side decides as a pair of files does, by the
@@ -211,7 +211,7 @@ pub fn run_counts_warning(reference_runs: usize, compare_runs: usize) -> Option<
     (df < CONFIRMED_DF).then(|| {
         let threshold = |kind: TestKind| two_sided_critical(kind.share(), df as f64);
         format!(
-            "--vs with {reference_runs} reference and {compare_runs} compare run(s): the tests on the run centers have {df} degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= {:.1} and >= {:.1}; never without SM clocks), and most changes near the drift between processes stay AMBG; three runs a side are better",
+            "--vs with {reference_runs} reference and {compare_runs} compare run(s): too few runs to tell most changes from the scatter between processes, so they stay AMBG (FAST or SLOW needs the time and the cycles tests both to pass: |t| >= {:.1} and >= {:.1}, with {df} degree(s) of freedom; never without SM clocks); run each side a third time and compare again",
             threshold(TestKind::Time),
             threshold(TestKind::Cycles),
         )
@@ -412,12 +412,12 @@ mod tests {
     #[test]
     fn fewer_than_three_degrees_of_freedom_are_flagged() {
         let two = run_counts_warning(2, 2).unwrap();
-        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): the tests on the run centers have 2 degree(s) of freedom, so FAST or SLOW needs the time and the cycles tests both to pass (|t| >= 8.9 and >= 28.3; never without SM clocks)"), "{two}");
+        assert!(two.starts_with("--vs with 2 reference and 2 compare run(s): too few runs to tell most changes from the scatter between processes, so they stay AMBG (FAST or SLOW needs the time and the cycles tests both to pass: |t| >= 8.9 and >= 28.3, with 2 degree(s) of freedom; never without SM clocks); run each side a third time"), "{two}");
         assert!(run_counts_warning(1, 3).unwrap().contains("2 degree(s)"));
         assert!(
             run_counts_warning(2, 1)
                 .unwrap()
-                .contains("(|t| >= 50.9 and >= 509.3;")
+                .contains(": |t| >= 50.9 and >= 509.3,")
         );
         assert_eq!(run_counts_warning(2, 3), None);
         assert_eq!(run_counts_warning(3, 3), None);
