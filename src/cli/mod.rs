@@ -135,6 +135,17 @@ impl PresetArg {
     }
 }
 
+/// `--max-bytes`: a number of bytes, or the name of a GitHub limit.
+fn parse_max_bytes(text: &str) -> Result<usize, String> {
+    match text {
+        "comment" => Ok(crate::rendering::markdown::COMMENT_MAX_BYTES),
+        "step-summary" => Ok(crate::rendering::markdown::DEFAULT_MAX_BYTES),
+        _ => text.parse().map_err(|_| {
+            format!("expected a number of bytes, `comment` (65536) or `step-summary` (1048576), not '{text}'")
+        }),
+    }
+}
+
 /// The `--fail-on` list (a newtype, so that clap takes it as one value).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailOn(pub Vec<GateCategory>);
@@ -383,9 +394,11 @@ pub struct Cli {
     #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
     pub markdown_summary: Option<String>,
 
-    /// Size limit of the markdown summary in bytes
+    /// Size limit of the markdown summary in bytes; the default is GitHub's
+    /// job-summary limit ($GITHUB_STEP_SUMMARY, 1 MiB); `comment` is a PR
+    /// comment's limit (65536 characters), `step-summary` the default
     #[arg(long, value_name = "N", default_value_t = crate::rendering::markdown::DEFAULT_MAX_BYTES,
-          help_heading = OUTPUTS)]
+          value_parser = parse_max_bytes, help_heading = OUTPUTS)]
     pub max_bytes: usize,
 
     /// After the summary, say what evidence would settle each AMBG reason

@@ -21,6 +21,9 @@ use crate::text::printable::printable;
 
 /// GitHub's limit for a job summary.
 pub const DEFAULT_MAX_BYTES: usize = 1024 * 1024;
+/// GitHub's limit for a pull-request comment (65,536 characters; a byte
+/// budget of as many keeps any text within it).
+pub const COMMENT_MAX_BYTES: usize = 65_536;
 
 /// Status sections and their importance (lower is cut later): the rows a
 /// gate decides on (SLOW, FAST, ????, then NEW / DROPPED), then the

@@ -131,9 +131,28 @@ impl Document {
                 .sum::<usize>()
     }
 
-    /// The document within `max_bytes`: whole when it fits, else with the
-    /// least important rows left out. `Err` gives the smallest budget that works.
+    /// The document within `max_bytes`: whole when it fits, else without
+    /// the tail (advice, which goes before any data row) and with the
+    /// least important rows left out. `Err` gives the smallest budget that
+    /// works.
     pub fn fit(&self, max_bytes: usize) -> Result<String, usize> {
+        let full = self.full();
+        if full.len() <= max_bytes {
+            return Ok(full);
+        }
+        if self.tail.is_empty() {
+            return self.fit_rows(max_bytes);
+        }
+        let without_tail = Document {
+            tail: String::new(),
+            ..self.clone()
+        };
+        without_tail.fit_rows(max_bytes)
+    }
+
+    /// [`Document::fit`] once the tail is settled: rows left out by
+    /// importance.
+    fn fit_rows(&self, max_bytes: usize) -> Result<String, usize> {
         let full = self.full();
         if full.len() <= max_bytes {
             return Ok(full);
@@ -186,7 +205,7 @@ mod tests {
         Document {
             head: "H\n".to_string(),
             sections: vec![section("a", 3, 0), section("b", 3, 1)],
-            tail: "T\n".to_string(),
+            tail: String::new(),
         }
     }
 
@@ -196,7 +215,7 @@ mod tests {
         let full = doc.full();
         assert_eq!(
             full,
-            "H\n[a\naaa0\naaa1\naaa2\n]\n[b\nbbb0\nbbb1\nbbb2\n]\nT\n"
+            "H\n[a\naaa0\naaa1\naaa2\n]\n[b\nbbb0\nbbb1\nbbb2\n]\n"
         );
         assert_eq!(doc.fit(full.len()), Ok(full.clone()));
     }
@@ -209,7 +228,7 @@ mod tests {
         assert!(fitted.len() < full.len());
         assert_eq!(
             fitted,
-            "H\n[a\naaa0\naaa1\naaa2\n]\n[b\nbbb0\nbbb1\n-1\n]\nT\n"
+            "H\n[a\naaa0\naaa1\naaa2\n]\n[b\nbbb0\nbbb1\n-1\n]\n"
         );
     }
 
@@ -217,18 +236,18 @@ mod tests {
     fn a_cut_section_leaves_no_rows_to_later_ones() {
         let doc = document();
         // Room for section a with one row kept, and more than a row of b.
-        let budget = "H\n[a\naaa0\n-2\n]\n[b: 3]\nT\n".len() + 2;
+        let budget = "H\n[a\naaa0\n-2\n]\n[b: 3]\n".len() + 2;
         let fitted = doc.fit(budget).unwrap();
-        assert_eq!(fitted, "H\n[a\naaa0\n-2\n]\n[b: 3]\nT\n");
+        assert_eq!(fitted, "H\n[a\naaa0\n-2\n]\n[b: 3]\n");
     }
 
     #[test]
     fn too_small_says_the_smallest() {
         let doc = document();
         let smallest = doc.smallest();
-        assert_eq!(smallest, "H\n[a: 3]\n[b: 3]\nT\n".len());
+        assert_eq!(smallest, "H\n[a: 3]\n[b: 3]\n".len());
         assert_eq!(doc.fit(smallest - 1), Err(smallest));
-        assert_eq!(doc.fit(smallest), Ok("H\n[a: 3]\n[b: 3]\nT\n".to_string()));
+        assert_eq!(doc.fit(smallest), Ok("H\n[a: 3]\n[b: 3]\n".to_string()));
     }
 
     #[test]
@@ -236,18 +255,18 @@ mod tests {
         let doc = Document {
             head: "H\n".to_string(),
             sections: vec![section("a", 3, 1), section("b", 3, 0)],
-            tail: "T\n".to_string(),
+            tail: String::new(),
         };
         let full = doc.full();
         assert_eq!(
             doc.fit(full.len() - 1).unwrap(),
-            "H\n[a\naaa0\naaa1\n-1\n]\n[b\nbbb0\nbbb1\nbbb2\n]\nT\n"
+            "H\n[a\naaa0\naaa1\n-1\n]\n[b\nbbb0\nbbb1\nbbb2\n]\n"
         );
         // Room for b whole and a collapsed only.
-        let budget = "H\n[a: 3]\n[b\nbbb0\nbbb1\nbbb2\n]\nT\n".len();
+        let budget = "H\n[a: 3]\n[b\nbbb0\nbbb1\nbbb2\n]\n".len();
         assert_eq!(
             doc.fit(budget).unwrap(),
-            "H\n[a: 3]\n[b\nbbb0\nbbb1\nbbb2\n]\nT\n"
+            "H\n[a: 3]\n[b\nbbb0\nbbb1\nbbb2\n]\n"
         );
     }
 
@@ -255,11 +274,27 @@ mod tests {
     fn rows_are_kept_in_their_order_of_importance_and_shown_in_place() {
         let mut doc = document();
         doc.sections[0].keep_first = Some(vec![2, 0, 1]);
-        let kept_two = "H\n[a\naaa0\naaa2\n-1\n]\n[b: 3]\nT\n";
+        let kept_two = "H\n[a\naaa0\naaa2\n-1\n]\n[b: 3]\n";
         assert_eq!(doc.fit(kept_two.len()).unwrap(), kept_two);
-        let kept_one = "H\n[a\naaa2\n-2\n]\n[b: 3]\nT\n";
+        let kept_one = "H\n[a\naaa2\n-2\n]\n[b: 3]\n";
         assert_eq!(doc.fit(kept_two.len() - 1).unwrap(), kept_one);
         // Whole, the rows are in document order.
         assert!(doc.full().starts_with("H\n[a\naaa0\naaa1\naaa2\n]"));
+    }
+
+    /// Advice after the rows goes before any row does.
+    #[test]
+    fn the_tail_goes_before_any_row() {
+        let doc = Document {
+            tail: "advice\n".to_string(),
+            ..document()
+        };
+        let full = doc.full();
+        assert!(full.ends_with("]\nadvice\n"));
+        assert_eq!(doc.fit(full.len()), Ok(full.clone()));
+        let without = doc.fit(full.len() - 1).unwrap();
+        assert_eq!(without, document().full());
+        let smallest = document().smallest();
+        assert_eq!(doc.fit(smallest - 1), Err(smallest));
     }
 }

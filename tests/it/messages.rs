@@ -450,3 +450,51 @@ fn repetition_tables_explain_their_columns_and_warn_of_copied_runs() {
     let pair = run(&dir, &["--no-color", "r1.json", "c1.json"]);
     assert!(!stdout(&pair).contains("Columns:"));
 }
+
+/// `--max-bytes comment` is a PR comment's limit; a budget too small for
+/// every row drops the advice before any row.
+#[test]
+fn the_markdown_budget_has_a_comment_size_and_drops_advice_first() {
+    let examples = project("testdata/examples");
+    let summary = |budget: &str| {
+        let out = run(
+            &examples,
+            &[
+                "--markdown-summary",
+                "-",
+                "--max-bytes",
+                budget,
+                "reference.json",
+                "compare.json",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        text[text.find("## nvbench-compare").unwrap()..].to_string()
+    };
+    let full = summary("comment");
+    assert!(full.len() <= 65_536);
+    assert!(
+        full.contains("### What would settle the AMBG rows"),
+        "{full}"
+    );
+    assert!(!full.contains("omitted"), "{full}");
+    // One byte short: the advice goes, every row stays.
+    let short = summary(&(full.len() - 1).to_string());
+    assert!(!short.contains("What would settle"), "{short}");
+    assert!(!short.contains("omitted"), "{short}");
+    assert!(
+        short.contains("| `copy_type_sweep` | \\[1\\] NVIDIA L4 | `T=F64 Elements{io}=2^26` |"),
+        "{short}"
+    );
+    let wrong = run(
+        &examples,
+        &["--max-bytes", "lots", "reference.json", "compare.json"],
+    );
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        stderr(&wrong).contains("`comment` (65536)"),
+        "{}",
+        stderr(&wrong)
+    );
+}
