@@ -11,7 +11,7 @@ use crate::deciding::decision::Interval;
 use crate::deciding::repetitions::{RepetitionStats, SideStats};
 use crate::deciding::report::{Report, StateRecord, geomeans};
 use crate::deciding::status::Status;
-use crate::pycompat::pyfmt::{format_f, push_f};
+use crate::pycompat::pyfmt::push_f;
 use crate::pycompat::tabulate::CellPart;
 use crate::pycompat::tabulate::{Align, is_bare_cell};
 use crate::rendering::axes::axis_headers;
@@ -357,18 +357,21 @@ pub fn status_rank(state: &NWayState) -> usize {
 }
 
 /// The summary of an N-way run: a line per candidate (counts and the
-/// geomean of its center ratios), its AMBG reasons, and what it lacks or
+/// geomean speedup over its states, as the Speedup column has it, against
+/// the baseline), its AMBG reasons, and what it lacks or
 /// adds (`--report-missing`).
 pub fn render_nway_summary(labels: &[String], reports: &[Report], report_missing: bool) -> String {
     let mut out = String::from("# Summary\n\n");
     let base = printable(&labels[0]);
     for (label, report) in labels[1..].iter().zip(reports) {
         let tally = &report.tally;
-        let (geomean, _) = geomeans(&report.records);
-        let geomean = geomean.map_or_else(|| "n/a".to_string(), |g| format_f(g, 3));
+        // As the Speedup column: baseline time / candidate time.
+        let (time_ratio, _) = geomeans(&report.records);
+        let mut speedup = String::new();
+        push_ratio(&mut speedup, time_ratio.map(f64::recip));
         let _ = writeln!(
             out,
-            "- {} vs {base}: {} SAME, {} FAST, {} SLOW, {} AMBG, {} ????; geomean {geomean}",
+            "- {} vs {base}: {} SAME, {} FAST, {} SLOW, {} AMBG, {} ????; geomean speedup {speedup}",
             printable(label),
             tally.same,
             tally.fast,

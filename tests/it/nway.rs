@@ -149,8 +149,8 @@ fn the_long_table_has_a_row_per_state_and_group() {
         rows[2]
     );
     assert!(rows[2].contains(" 0.83x "), "{}", rows[2]);
-    assert!(text.contains("- a vs main: 4 SAME, 0 FAST, 0 SLOW, 0 AMBG, 0 ????; geomean "));
-    assert!(text.contains("- b vs main: 3 SAME, 0 FAST, 1 SLOW, 0 AMBG, 0 ????; geomean "));
+    assert!(text.contains("- a vs main: 4 SAME, 0 FAST, 0 SLOW, 0 AMBG, 0 ????; geomean speedup "));
+    assert!(text.contains("- b vs main: 3 SAME, 0 FAST, 1 SLOW, 0 AMBG, 0 ????; geomean speedup "));
     // --show keeps the baseline row of a state whose candidate row is shown.
     let shown = run_ok(
         &dir,
@@ -514,13 +514,13 @@ fn the_shipped_example_compares_two_builds_with_the_old_one() {
     let text = stdout(&out);
     assert!(
         text.contains(
-            "- compare vs reference: 31 SAME, 12 FAST, 2 SLOW, 2 AMBG, 1 ????; geomean 0.845"
+            "- compare vs reference: 31 SAME, 12 FAST, 2 SLOW, 2 AMBG, 1 ????; geomean speedup 1.18x"
         ),
         "{text}"
     );
     assert!(
         text.contains(
-            "- compare-fix vs reference: 36 SAME, 12 FAST, 0 SLOW, 0 AMBG, 0 ????; geomean 0.841"
+            "- compare-fix vs reference: 36 SAME, 12 FAST, 0 SLOW, 0 AMBG, 0 ????; geomean speedup 1.19x"
         ),
         "{text}"
     );
