@@ -40,7 +40,7 @@ use benchmark::{
     BENCHMARKS_PER_THREAD, BenchPair, PairWork, axis_names, benchmark_device_pairs, check_states,
     prepare_benchmark, prepare_pair, write_table_text,
 };
-use group::{FirstByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
+use group::{BenchesByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
 use sections::{DevicesById, FileContext, device_heading, device_name};
 pub use tail::report_failure;
 
@@ -320,8 +320,12 @@ impl<'s> Run<'s> {
         console: &mut Console,
     ) -> Result<(), Failure> {
         let s = self.settings;
-        let reference = FirstByName::new(&loaded.reference);
-        let compare_benches = side_benchmarks(&loaded.compare, &s.filters);
+        // A run's instances of a benchmark merge in repetition mode (a
+        // rerun plan names a benchmark once per product of states); a pair
+        // takes them as the reference does.
+        let merge = s.inputs.layout.merges_runs();
+        let reference = BenchesByName::new(&loaded.reference, merge);
+        let compare_benches = side_benchmarks(&loaded.compare, &s.filters, merge);
         let pairs: Vec<Option<BenchPair>> = compare_benches
             .iter()
             .map(|bench| {
@@ -356,8 +360,8 @@ impl<'s> Run<'s> {
             }
         }
         if s.report_missing {
-            let compare = FirstByName::new(&loaded.compare);
-            for bench in side_benchmarks(&loaded.reference, &s.filters) {
+            let compare = BenchesByName::new(&loaded.compare, merge);
+            for bench in side_benchmarks(&loaded.reference, &s.filters, merge) {
                 if !compare.contains(bench.name) {
                     self.report().add_missing_benchmark(
                         Presence::Dropped,
