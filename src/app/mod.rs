@@ -16,6 +16,7 @@ mod compare_py;
 mod group;
 pub mod legacy;
 mod nway;
+mod rerun;
 mod script_walk;
 mod sections;
 mod tail;
@@ -84,7 +85,7 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
         s,
         &run.reports,
         (&run.offer, &run.notes),
-        &run.outputs,
+        (&run.outputs, run.rerun.as_ref()),
         console,
     );
     // The records kept for the documents (and every N-way record) take a
@@ -140,6 +141,10 @@ struct Run<'s> {
     /// The records of the tables written for this group, when no output
     /// keeps them: freed with the parsed runs.
     written_records: Vec<Vec<StateRecord>>,
+    /// `--rerun-plan`: the chosen states so far.
+    rerun: Option<rerun::RerunCollector>,
+    /// Directory mode: the file name of the group being compared.
+    group_file: Option<String>,
 }
 
 /// A group's runs, their benchmarks, and what names the comparison.
@@ -180,6 +185,8 @@ impl<'s> Run<'s> {
             offer: Offer::default(),
             outputs,
             written_records: Vec::new(),
+            rerun: rerun::RerunCollector::new(settings),
+            group_file: None,
         }
     }
 
@@ -236,6 +243,7 @@ impl<'s> Run<'s> {
         last: bool,
         console: &mut Console,
     ) -> Result<(), Failure> {
+        self.group_file = group.file_name.clone();
         let sides = load_group(group, self.settings, console.notes())?;
         for run in sides.iter().flatten() {
             self.outputs.check_sidecars(&run.run.path, &run.root)?;
@@ -466,6 +474,10 @@ impl<'s> Run<'s> {
             self.report()
                 .tally
                 .record(record.comparison.status, &record.comparison.reason);
+            if let Some(rerun) = self.rerun.as_mut() {
+                let file = self.group_file.as_deref();
+                rerun.add(file, pair.bench, record, decided[index].run_names());
+            }
             let incomplete = record.repetitions.as_ref();
             if incomplete.is_some_and(|r| r.reference.incomplete() || r.compare.incomplete()) {
                 self.notes.incomplete_states += 1;

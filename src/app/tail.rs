@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use crate::deciding::gate::{GATE_FAILED_EXIT, GateOutcome, Verdict};
+use super::rerun::RerunCollector;
 use crate::deciding::report::Report;
 use crate::failure::Failure;
 use crate::matching::nothing_compared::{Offer, explain, unmatched_filters};
@@ -117,7 +118,7 @@ pub(super) fn finish(
     s: &Settings,
     reports: &[Report],
     (offer, notes): (&Offer, &Notes),
-    outputs: &Outputs,
+    (outputs, rerun): (&Outputs, Option<&RerunCollector>),
     console: &mut Console,
 ) -> Result<u8, Failure> {
     let compared: usize = reports.iter().map(|r| r.tally.total).sum();
@@ -145,6 +146,12 @@ pub(super) fn finish(
         })
         .collect();
     write_documents(s, reports, &gates, outputs, console)?;
+    if let Some(rerun) = rerun {
+        rerun.write(s, outputs, console)?;
+    }
+    if compared > 0 {
+        super::rerun::hint_without_plan(s, reports, console);
+    }
     console.flush();
     let failed = gates.iter().any(|g| g.verdict() == Verdict::Failed);
     for (candidate, gate) in gates.iter().enumerate() {
