@@ -36,9 +36,7 @@ pub fn filter(benchmarks: &[PlanBench]) -> Filter {
                         }
                     }
                 }
-                Err(reason) => out
-                    .left_out
-                    .push((format!("{} {}", bench.name, state.key), reason)),
+                Err(reason) => out.left_out.push((state.run_names.join(", "), reason)),
             }
         }
     }

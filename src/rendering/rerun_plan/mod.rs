@@ -114,6 +114,7 @@ fn section(file: &PlanFile) -> Section {
     let states = || file.benchmarks.iter().flat_map(|b| &b.states);
     if states().any(|s| !s.run_names.is_empty()) {
         let filter = gbench::filter(&file.benchmarks);
+        // Run names name the states themselves.
         return Section {
             instances: usize::from(filter.line.is_some()),
             lines: filter.line.into_iter().collect(),

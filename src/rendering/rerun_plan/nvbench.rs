@@ -50,7 +50,7 @@ pub fn benchmark_arguments(bench: &PlanBench) -> Arguments {
         };
         match point {
             Ok(point) => points.push(point),
-            Err(reason) => out.left_out.push((state.key.clone(), reason)),
+            Err(reason) => out.left_out.push((state_name(state), reason)),
         }
     }
     out.planned = points.len();
@@ -76,6 +76,14 @@ fn instance_lines(name: &str, axes: &[PlanAxis], product: &Product) -> Vec<Strin
         lines.push(format!("{}{flags}={}", axis.name, value_list(values)));
     }
     lines
+}
+
+/// The state's name as NVBench writes it: the compare run's device, then
+/// its key.
+fn state_name(state: &PlanState) -> String {
+    format!("Device={} {}", state.devices.1, state.key)
+        .trim_end()
+        .to_string()
 }
 
 /// One value as it is (NVBench's single-value form), several as a list.
