@@ -52,7 +52,11 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
         if s.explain_ambg {
             for (label, report) in labels[1..].iter().zip(reports) {
                 let advise = !report.used_repetitions();
-                let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);
+                let steps = crate::rendering::advice::render_next_steps(
+                    &report.tally,
+                    advise,
+                    s.outputs.rerun_plan.is_none(),
+                );
                 if !steps.is_empty() {
                     text.push_str(&format!("\n{}:\n{steps}", printable(label)));
                 }
@@ -74,7 +78,8 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
     }
     if s.explain_ambg {
         let advise = !report.used_repetitions();
-        let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);
+        let plan = s.outputs.rerun_plan.is_none();
+        let steps = crate::rendering::advice::render_next_steps(&report.tally, advise, plan);
         if !steps.is_empty() {
             text.push('\n');
             text.push_str(&steps);
