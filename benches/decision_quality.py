@@ -766,10 +766,13 @@ def main():
     work = tempfile.mkdtemp(prefix="nvbc-quality-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     raw = {}
     try:
-        print(
-            "seed %d, %d process draws per grid cell, %d per scenario"
-            % (args.seed, args.experiments, args.scenario_experiments)
-        )
+        draws = {
+            "grid": "%d process draws per grid cell" % args.experiments,
+            "scenarios": "%d per scenario" % args.scenario_experiments,
+            "loop": "%d per cell of the rerun loop" % args.loop_experiments,
+        }
+        parts = list(draws) if args.part == "all" else [args.part]
+        print("seed %d, %s" % (args.seed, ", ".join(draws[part] for part in parts)))
         if args.part in ("grid", "all"):
             raw["grid"] = run_grid(args, rng, work)
         if args.part in ("scenarios", "all"):

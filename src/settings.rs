@@ -75,7 +75,6 @@ impl Settings {
         outputs.json.is_some()
             || outputs.markdown.is_some()
             || outputs.csv.is_some()
-            || outputs.rerun_plan.is_some()
             || self.inputs.layout == Layout::NWay
     }
 

@@ -257,6 +257,11 @@ fn header(
         return out;
     }
     out.extend(usage(plan, context, gbench, nvbench));
+    if context.statuses == [Status::Undecided] {
+        out.extend(wrap(
+            "A single run's FAST and SLOW rest on one process a side too: where processes drift, --rerun-plan-statuses ambg,slow,fast re-measures them as well (docs/repetitions.md).",
+        ));
+    }
     if sections.iter().any(names_a_benchmark_twice) {
         out.extend(wrap(
             "A benchmark whose chosen states form no Cartesian product of its devices and axis values is named once per product of chosen states: -b starts an instance of it, and -d and -a after it set that instance's devices and axis values.",
