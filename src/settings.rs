@@ -229,8 +229,8 @@ impl Outputs {
             ("--rerun-plan", &self.rerun_plan),
         ]
         .into_iter()
-            .find(|(_, destination)| **destination == Some(Destination::Stdout))
-            .map(|(option, _)| option)
+        .find(|(_, destination)| **destination == Some(Destination::Stdout))
+        .map(|(option, _)| option)
     }
 }
 

@@ -114,9 +114,7 @@ impl DecidedState {
     /// Google Benchmark input with `--rerun-plan`: the state's run names in
     /// every run of both sides, each once.
     pub(super) fn run_names(&self) -> &[String] {
-        self.extras
-            .as_ref()
-            .map_or(&[], |extras| &extras.run_names)
+        self.extras.as_ref().map_or(&[], |extras| &extras.run_names)
     }
 
     /// The warnings, taken to be printed once.

@@ -16,13 +16,15 @@ use crate::rendering::rerun_plan::{
 use crate::settings::{Destination, Settings};
 use crate::text::printable::printable;
 
+/// A state taken: `(file, benchmark, devices, key, occurrence)`.
+type TakenState = (usize, String, (i64, i64), String, u32);
+
 /// The chosen states so far.
 pub(super) struct RerunCollector {
     plan: Plan,
     statuses: Vec<Status>,
-    /// `(file, benchmark, devices, key, occurrence)` of the states taken:
-    /// an N-way run meets a state once per candidate.
-    taken: HashSet<(usize, String, (i64, i64), String, u32)>,
+    /// The states taken: an N-way run meets a state once per candidate.
+    taken: HashSet<TakenState>,
 }
 
 impl RerunCollector {
@@ -153,8 +155,7 @@ impl RerunCollector {
 /// Without `--rerun-plan`, AMBG rows get a hint that names it.
 pub(super) fn hint_without_plan(s: &Settings, reports: &[Report], console: &mut Console) {
     let undecided: usize = reports.iter().map(|r| r.tally.undecided).sum();
-    if undecided == 0 || s.outputs.rerun_plan.is_some() || s.personality != Personality::Compare
-    {
+    if undecided == 0 || s.outputs.rerun_plan.is_some() || s.personality != Personality::Compare {
         return;
     }
     console.flush();

@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use crate::deciding::gate::{GATE_FAILED_EXIT, GateOutcome, Verdict};
 use super::rerun::RerunCollector;
+use crate::deciding::gate::{GATE_FAILED_EXIT, GateOutcome, Verdict};
 use crate::deciding::report::Report;
 use crate::failure::Failure;
 use crate::matching::nothing_compared::{Offer, explain, unmatched_filters};

@@ -224,7 +224,10 @@ fn the_rerun_plan_re_measures_exactly_the_two_ambg_states() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let written = std::fs::read_to_string(dir.join(PLAN)).unwrap();
     let committed = std::fs::read_to_string(examples().join(PLAN)).unwrap();
-    assert_eq!(written, committed, "the committed plan is not what the tool writes");
+    assert_eq!(
+        written, committed,
+        "the committed plan is not what the tool writes"
+    );
     assert!(
         written.starts_with("# nvbench-compare --rerun-plan: NVBench arguments, one a line, that re-measure\n# exactly the 2 AMBG state(s) of reference.json vs compare.json"),
         "{written}"
@@ -242,7 +245,10 @@ fn the_rerun_plan_re_measures_exactly_the_two_ambg_states() {
             format!("Elements{{io}}[pow2]={exponent}"),
         ]
     };
-    let expected: Vec<String> = instance("0", "18").into_iter().chain(instance("1", "24")).collect();
+    let expected: Vec<String> = instance("0", "18")
+        .into_iter()
+        .chain(instance("1", "24"))
+        .collect();
     assert_eq!(arguments, expected);
     // Without the option, a hint on stderr names it; stdout is unchanged.
     let plain = run(&dir, &["reference.json", "compare.json"]);
@@ -268,7 +274,11 @@ fn repetition_rows(table: &str) -> BTreeMap<(String, String, String), (String, S
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         if cells.len() == 15 && cells[1] != "T" && !cells[1].starts_with('-') {
             let key = (device.clone(), cells[1].to_string(), cells[2].to_string());
-            let value = (cells[11].to_string(), cells[12].to_string(), cells[13].to_string());
+            let value = (
+                cells[11].to_string(),
+                cells[12].to_string(),
+                cells[13].to_string(),
+            );
             found.insert(key, value);
         }
     }
@@ -298,11 +308,18 @@ fn reruns_of_the_plan_merge_with_the_full_runs_state_by_state() {
             ("0", "F32", "2^18") | ("1", "F32", "2^24")
         );
         let reps = if replanned { "3" } else { "1 of 3" };
-        assert_eq!((ref_reps.as_str(), cmp_reps.as_str()), (reps, reps), "{device} {type_name} {elements}");
+        assert_eq!(
+            (ref_reps.as_str(), cmp_reps.as_str()),
+            (reps, reps),
+            "{device} {type_name} {elements}"
+        );
         // A state of one run a side keeps the single-run decision.
         if !replanned {
             let designed = designed_status(device, type_name, elements);
-            assert!(status.ends_with(designed), "{device} {type_name} {elements}: {status}");
+            assert!(
+                status.ends_with(designed),
+                "{device} {type_name} {elements}: {status}"
+            );
         }
     }
     assert!(stdout.contains("- Total Matches: 48\n"), "{stdout}");

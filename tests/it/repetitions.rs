@@ -277,8 +277,10 @@ fn write_instances(path: &Path, factor: f64, groups: &[&[i64]]) {
     let instances: Vec<Value> = groups
         .iter()
         .map(|group| {
-            let states: Vec<(i64, f64)> =
-                group.iter().map(|&n| (n, 1e-3 * n as f64 * factor)).collect();
+            let states: Vec<(i64, f64)> = group
+                .iter()
+                .map(|&n| (n, 1e-3 * n as f64 * factor))
+                .collect();
             nvbench_file(&states)["benchmarks"][0].clone()
         })
         .collect();
@@ -326,11 +328,19 @@ fn a_runs_instances_of_a_benchmark_merge_and_partial_runs_add_to_their_states_on
         .iter()
         .map(|state| {
             let side = &state["repetitions"]["compare"];
-            (side["reps"].as_u64().unwrap(), side["runs"].as_u64().unwrap())
+            (
+                side["reps"].as_u64().unwrap(),
+                side["runs"].as_u64().unwrap(),
+            )
         })
         .collect();
     assert_eq!(reps, [(1, 3), (3, 3), (1, 3), (3, 3)]);
-    for (state, rule) in report["states"].as_array().unwrap().iter().zip([true, false, true, false]) {
+    for (state, rule) in report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip([true, false, true, false])
+    {
         assert_eq!(state["repetitions"]["single_run"], rule, "{state}");
     }
 }

@@ -54,14 +54,17 @@ fn slow(index: usize) -> bool {
 /// Benchmark `b x` over a string, a type, a pow2 and a float axis on two
 /// devices; `factor(index)` scales each state's time.
 fn sweep(factor: impl Fn(usize) -> f64) -> Value {
-    let states = every_key().into_iter().enumerate().map(|(index, (d, s, t, p, q))| {
-        State::on(d)
-            .at("S", s)
-            .at("T", t)
-            .at("P", p)
-            .at("Q", q)
-            .times(times(1e-3 * factor(index)))
-    });
+    let states = every_key()
+        .into_iter()
+        .enumerate()
+        .map(|(index, (d, s, t, p, q))| {
+            State::on(d)
+                .at("S", s)
+                .at("T", t)
+                .at("P", p)
+                .at("Q", q)
+                .times(times(1e-3 * factor(index)))
+        });
     let bench = Bench::new("b x")
         .axis("S", "string")
         .axis("T", "type")
@@ -89,14 +92,22 @@ fn arguments(plan: &str) -> Vec<String> {
 
 /// The plan's `mapfile` command.
 fn mapfile_command(plan: &str) -> &str {
-    let line = plan.lines().find(|l| l.starts_with("#   mapfile -t args < <(")).unwrap();
+    let line = plan
+        .lines()
+        .find(|l| l.starts_with("#   mapfile -t args < <("))
+        .unwrap();
     line.strip_prefix("#   ").unwrap()
 }
 
 /// The arguments as `command` (the plan's `mapfile`) reads them in bash.
 fn read_with(dir: &Path, command: &str) -> Vec<String> {
     let script = format!("{command}\nprintf '%s\\0' \"${{args[@]}}\"");
-    let output = Command::new("bash").arg("-c").arg(&script).current_dir(dir).output().unwrap();
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir)
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8(output.stdout).unwrap();
     text.split_terminator('\0').map(String::from).collect()
@@ -175,10 +186,21 @@ fn states_run(instances: &Value) -> Vec<Key> {
 fn the_plan_re_measures_exactly_the_chosen_states_as_nvbench_reads_it() {
     let dir = Scratch::new("plan-nvbench");
     write(&dir, "ref.json", &sweep(|_| 1.0));
-    write(&dir, "cmp.json", &sweep(|i| if slow(i) { 1.5 } else { 1.0 }));
+    write(
+        &dir,
+        "cmp.json",
+        &sweep(|i| if slow(i) { 1.5 } else { 1.0 }),
+    );
     let out = run(
         &dir,
-        &["--rerun-plan", "plan.txt", "--rerun-plan-statuses", "slow", "ref.json", "cmp.json"],
+        &[
+            "--rerun-plan",
+            "plan.txt",
+            "--rerun-plan-statuses",
+            "slow",
+            "ref.json",
+            "cmp.json",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let plan = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
@@ -188,7 +210,8 @@ fn the_plan_re_measures_exactly_the_chosen_states_as_nvbench_reads_it() {
         .filter(|(index, _)| slow(*index))
         .map(|(_, key)| key)
         .collect();
-    let (named, left_out): (Vec<Key>, Vec<Key>) = chosen.iter().cloned().partition(|k| k.1 != "a,b");
+    let (named, left_out): (Vec<Key>, Vec<Key>) =
+        chosen.iter().cloned().partition(|k| k.1 != "a,b");
     assert!(left_out.len() >= 2 && named.len() > 20, "{left_out:?}");
     // Every chosen state NVBench can be told of is run, once; no other.
     if require(Need::Python3) {
@@ -196,7 +219,11 @@ fn the_plan_re_measures_exactly_the_chosen_states_as_nvbench_reads_it() {
         let run_keys = states_run(&parse_as_nvbench(&dir, "plan.txt", &kinds));
         let distinct: BTreeSet<Key> = run_keys.iter().cloned().collect();
         assert_eq!(distinct.len(), run_keys.len(), "a state run twice");
-        assert_eq!(distinct, named.iter().cloned().collect::<BTreeSet<Key>>(), "{plan}");
+        assert_eq!(
+            distinct,
+            named.iter().cloned().collect::<BTreeSet<Key>>(),
+            "{plan}"
+        );
     }
     assert!(
         plan.contains(&format!(
@@ -272,12 +299,22 @@ fn google_benchmark_gets_a_filter_that_matches_exactly_the_chosen_run_names() {
     write(&dir, "b.json", &gbench_file(&compare));
     let out = run(
         &dir,
-        &["--rerun-plan", "-", "--rerun-plan-statuses", "slow", "a.json", "b.json"],
+        &[
+            "--rerun-plan",
+            "-",
+            "--rerun-plan-statuses",
+            "slow",
+            "a.json",
+            "b.json",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // `-`: the plan alone on stdout.
     let plan = stdout(&out);
-    assert!(plan.starts_with("# nvbench-compare --rerun-plan: Google Benchmark arguments"), "{plan}");
+    assert!(
+        plan.starts_with("# nvbench-compare --rerun-plan: Google Benchmark arguments"),
+        "{plan}"
+    );
     let lines = arguments(&plan);
     assert_eq!(lines.len(), 1, "{plan}");
     let filter = lines[0].strip_prefix("--benchmark_filter=").unwrap();
@@ -293,7 +330,10 @@ fn google_benchmark_gets_a_filter_that_matches_exactly_the_chosen_run_names() {
             .unwrap();
         assert!(output.status.success(), "{output:?}");
         let matched = String::from_utf8(output.stdout).unwrap();
-        assert_eq!(matched.split_whitespace().collect::<Vec<_>>(), ["1", "0", "1", "1", "0", "0", "0", "0"]);
+        assert_eq!(
+            matched.split_whitespace().collect::<Vec<_>>(),
+            ["1", "0", "1", "1", "0", "0", "0", "0"]
+        );
     }
 }
 
@@ -304,7 +344,13 @@ fn directories_get_a_section_per_file_that_the_plans_awk_reads() {
         std::fs::create_dir_all(dir.join(side)).unwrap();
     }
     let doc = |factor: f64, bench: &str| {
-        Doc::n_sweep("GPU", bench, &[(1, 1e-3), (2, 2e-3 * factor), (3, 3e-3)], times).json()
+        Doc::n_sweep(
+            "GPU",
+            bench,
+            &[(1, 1e-3), (2, 2e-3 * factor), (3, 3e-3)],
+            times,
+        )
+        .json()
     };
     write(&dir.join("base"), "one.json", &doc(1.0, "one"));
     write(&dir.join("pr"), "one.json", &doc(1.5, "one"));
@@ -314,19 +360,38 @@ fn directories_get_a_section_per_file_that_the_plans_awk_reads() {
     write(&dir.join("pr"), "three.json", &doc(1.5, "three"));
     let out = run(
         &dir,
-        &["--rerun-plan", "plan.txt", "--rerun-plan-statuses", "slow,fast", "base", "pr"],
+        &[
+            "--rerun-plan",
+            "plan.txt",
+            "--rerun-plan-statuses",
+            "slow,fast",
+            "base",
+            "pr",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let plan = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
-    assert!(plan.contains("\n# file: one.json\n-b\none\n-d\n0\n-a\nN=2\n"), "{plan}");
+    assert!(
+        plan.contains("\n# file: one.json\n-b\none\n-d\n0\n-a\nN=2\n"),
+        "{plan}"
+    );
     assert!(plan.contains("\n# file: three.json\n-b\nthree\n"), "{plan}");
     assert!(!plan.contains("two.json"), "{plan}");
-    assert!(plan.contains("#   nvbench-compare base r1 r2 --vs pr c1 c2\n"), "{plan}");
+    assert!(
+        plan.contains("#   nvbench-compare base r1 r2 --vs pr c1 c2\n"),
+        "{plan}"
+    );
     // The plan's awk takes one file's arguments.
     let command = mapfile_command(&plan).replace("NAME=file.json", "NAME=three.json");
-    assert_eq!(read_with(&dir, &command), ["-b", "three", "-d", "0", "-a", "N=2"]);
+    assert_eq!(
+        read_with(&dir, &command),
+        ["-b", "three", "-d", "0", "-a", "N=2"]
+    );
     let command = mapfile_command(&plan).replace("NAME=file.json", "NAME=one.json");
-    assert_eq!(read_with(&dir, &command), ["-b", "one", "-d", "0", "-a", "N=2"]);
+    assert_eq!(
+        read_with(&dir, &command),
+        ["-b", "one", "-d", "0", "-a", "N=2"]
+    );
 }
 
 #[test]
@@ -334,7 +399,12 @@ fn an_nway_plan_holds_the_states_of_every_candidate_once() {
     let dir = Scratch::new("plan-nway");
     let doc = |slow: &[i64]| {
         let states: Vec<(i64, f64)> = (1..=4)
-            .map(|n| (n, 1e-3 * n as f64 * if slow.contains(&n) { 1.5 } else { 1.0 }))
+            .map(|n| {
+                (
+                    n,
+                    1e-3 * n as f64 * if slow.contains(&n) { 1.5 } else { 1.0 },
+                )
+            })
             .collect();
         Doc::n_sweep("GPU", "b", &states, times).json()
     };
@@ -342,14 +412,24 @@ fn an_nway_plan_holds_the_states_of_every_candidate_once() {
     write(&dir, "a.json", &doc(&[1, 2]));
     write(&dir, "b.json", &doc(&[2, 4]));
     let args = [
-        "--rerun-plan", "plan.txt", "--rerun-plan-statuses", "slow", "base.json", "--vs", "a.json",
-        "--vs", "b.json",
+        "--rerun-plan",
+        "plan.txt",
+        "--rerun-plan-statuses",
+        "slow",
+        "base.json",
+        "--vs",
+        "a.json",
+        "--vs",
+        "b.json",
     ];
     let out = run(&dir, &args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let plan = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
     assert_eq!(arguments(&plan), ["-b", "b", "-d", "0", "-a", "N=[1,2,4]"]);
-    assert!(plan.contains("the 3 SLOW state(s) of base.json vs any of a.json, b.json"), "{plan}");
+    assert!(
+        plan.contains("the 3 SLOW state(s) of base.json vs any of a.json, b.json"),
+        "{plan}"
+    );
     assert!(
         plan.contains("#   nvbench-compare base.json r1.json r2.json --vs a.json c1-1.json c1-2.json --vs b.json c2-1.json c2-2.json\n"),
         "{plan}"
@@ -365,8 +445,14 @@ fn a_plan_of_no_state_fails_when_run_instead_of_re_measuring_everything() {
     let out = run(&dir, &["--rerun-plan", "plan.txt", "r.json", "c.json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let plan = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
-    assert_eq!(arguments(&plan), ["--nvbench-compare-rerun-plan-selects-no-state"]);
-    assert!(plan.contains("No state is AMBG: there is nothing to re-measure."), "{plan}");
+    assert_eq!(
+        arguments(&plan),
+        ["--nvbench-compare-rerun-plan-selects-no-state"]
+    );
+    assert!(
+        plan.contains("No state is AMBG: there is nothing to re-measure."),
+        "{plan}"
+    );
     assert!(!stderr(&out).contains("hint"), "{}", stderr(&out));
 }
 
@@ -383,16 +469,28 @@ fn the_plan_is_an_output_like_the_others() {
         "{}",
         stderr(&over_input)
     );
-    let two_on_stdout = run(&dir, &["--rerun-plan", "-", "--json", "-", "r.json", "c.json"]);
+    let two_on_stdout = run(
+        &dir,
+        &["--rerun-plan", "-", "--json", "-", "r.json", "c.json"],
+    );
     assert_ne!(two_on_stdout.status.code(), Some(0));
-    assert!(stderr(&two_on_stdout).contains("cannot both write to stdout"), "{}", stderr(&two_on_stdout));
+    assert!(
+        stderr(&two_on_stdout).contains("cannot both write to stdout"),
+        "{}",
+        stderr(&two_on_stdout)
+    );
     let statuses_alone = run(&dir, &["--rerun-plan-statuses", "slow", "r.json", "c.json"]);
     assert_ne!(statuses_alone.status.code(), Some(0));
     assert!(
-        stderr(&statuses_alone).contains("--rerun-plan-statuses chooses the states of --rerun-plan PATH"),
+        stderr(&statuses_alone)
+            .contains("--rerun-plan-statuses chooses the states of --rerun-plan PATH"),
         "{}",
         stderr(&statuses_alone)
     );
     let help = run(&dir, &["--help"]);
-    assert!(stdout(&help).contains("--rerun-plan <PATH>"), "{}", stdout(&help));
+    assert!(
+        stdout(&help).contains("--rerun-plan <PATH>"),
+        "{}",
+        stdout(&help)
+    );
 }

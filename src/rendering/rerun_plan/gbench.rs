@@ -41,18 +41,14 @@ pub fn filter(benchmarks: &[PlanBench]) -> Filter {
         }
     }
     if !alternatives.is_empty() {
-        out.line = Some(format!(
-            "--benchmark_filter=^({})$",
-            alternatives.join("|")
-        ));
+        out.line = Some(format!("--benchmark_filter=^({})$", alternatives.join("|")));
     }
     out
 }
 
 /// A run name as a regular expression that matches it alone.
 fn escape(name: &str) -> Result<String, String> {
-    if name.is_empty() || name.contains(['\\', ']', '}']) || name.chars().any(char::is_control)
-    {
+    if name.is_empty() || name.contains(['\\', ']', '}']) || name.chars().any(char::is_control) {
         return Err(format!(
             "the run name '{}' cannot be written in a filter both regular expression flavours read alike",
             printable(name)

@@ -169,9 +169,10 @@ pub fn render_plan(plan: &Plan, context: &PlanContext) -> Rendered {
             body.extend(left_out_comments(section));
         }
         if section.lines.is_empty() {
-            body.push(format!(
+            body.push(
                 "# No chosen state of this file can be named; the argument below makes a run fail instead of re-measuring every state."
-            ));
+                    .to_string(),
+            );
             body.push(NOTHING_TO_RUN.to_string());
         }
         body.extend(section.lines.iter().cloned());
@@ -220,12 +221,7 @@ fn status_names(statuses: &[Status]) -> String {
 }
 
 /// The comment lines before the arguments (without their `# `).
-fn header(
-    plan: &Plan,
-    sections: &[Section],
-    context: &PlanContext,
-    chosen: usize,
-) -> Vec<String> {
+fn header(plan: &Plan, sections: &[Section], context: &PlanContext, chosen: usize) -> Vec<String> {
     let gbench = !sections.is_empty() && sections.iter().all(|s| s.gbench);
     let nvbench = sections.iter().all(|s| !s.gbench);
     let kind = match (nvbench, gbench) {
@@ -288,11 +284,7 @@ fn compared_sides(sides: &[&[String]]) -> String {
     let candidates: Vec<String> = candidates.iter().map(|c| side(c)).collect();
     match candidates.len() {
         1 => format!("{} vs {}", side(baseline), candidates[0]),
-        _ => format!(
-            "{} vs any of {}",
-            side(baseline),
-            candidates.join(", ")
-        ),
+        _ => format!("{} vs any of {}", side(baseline), candidates.join(", ")),
     }
 }
 
@@ -312,7 +304,9 @@ fn usage(plan: &Plan, context: &PlanContext, gbench: bool, nvbench: bool) -> Vec
         out.push(format!("  mapfile -t args < <(grep -v '^#' {plan_file})"));
     }
     let options = match (nvbench, gbench) {
-        (true, _) => "options of the original runs go before \"${args[@]}\": after a -b they would apply to that instance only",
+        (true, _) => {
+            "options of the original runs go before \"${args[@]}\": after a -b they would apply to that instance only"
+        }
         (_, true) => "with the options of the original runs, e.g. --benchmark_repetitions",
         _ => "options of the original runs before \"${args[@]}\"",
     };

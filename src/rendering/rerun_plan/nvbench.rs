@@ -57,7 +57,8 @@ pub fn benchmark_arguments(bench: &PlanBench) -> Arguments {
     let axes = bench.axes.as_deref().unwrap_or(&[]);
     for product in exact_cover(&points) {
         out.instances += 1;
-        out.lines.extend(instance_lines(&bench.name, axes, &product));
+        out.lines
+            .extend(instance_lines(&bench.name, axes, &product));
     }
     out
 }
@@ -335,7 +336,14 @@ mod tests {
         let out = benchmark_arguments(&example_bench(states));
         assert_eq!(
             out.lines[2..],
-            ["-d", "[0,1]", "-a", "T=[I8,F64]", "-a", "Elements{io}[pow2]=20"]
+            [
+                "-d",
+                "[0,1]",
+                "-a",
+                "T=[I8,F64]",
+                "-a",
+                "Elements{io}[pow2]=20"
+            ]
         );
         assert_eq!((out.planned, out.instances), (4, 1));
     }
@@ -371,7 +379,10 @@ mod tests {
                 state(0, &[("S", text("ok")), ("P", text("x"))]),
                 state(0, &[("S", text("ok"))]),
                 // Kept: quotes, '=', '#', spaces inside and non-ASCII text.
-                state(0, &[("S", text("it's \"q\" = #1 ü")), ("P", Scalar::Int(4))]),
+                state(
+                    0,
+                    &[("S", text("it's \"q\" = #1 ü")), ("P", Scalar::Int(4))],
+                ),
             ],
         };
         let out = benchmark_arguments(&bench);
@@ -384,8 +395,15 @@ mod tests {
         );
         assert!(out.left_out[7].1.contains("is no power of two"));
         assert!(out.left_out[9].1.contains("no single value of axis 'P'"));
-        assert_eq!(out.lines[4..], ["-a", "S=it's \"q\" = #1 ü", "-a", "P[pow2]=2"]);
-        assert!(out.lines.iter().all(|l| !l.contains('\n') && !l.starts_with('#')));
+        assert_eq!(
+            out.lines[4..],
+            ["-a", "S=it's \"q\" = #1 ü", "-a", "P[pow2]=2"]
+        );
+        assert!(
+            out.lines
+                .iter()
+                .all(|l| !l.contains('\n') && !l.starts_with('#'))
+        );
     }
 
     #[test]

@@ -105,7 +105,10 @@ mod tests {
             &["0", "F32", "18"],
         ]);
         let products = exact_cover(&grid);
-        assert_eq!(products, vec![vec![vec!["0"], vec!["I8", "F32"], vec!["16", "18"]]]);
+        assert_eq!(
+            products,
+            vec![vec![vec!["0"], vec!["I8", "F32"], vec!["16", "18"]]]
+        );
         assert_exact(&grid, &products);
     }
 
@@ -148,7 +151,7 @@ mod tests {
                         seed ^= seed << 13;
                         seed ^= seed >> 7;
                         seed ^= seed << 17;
-                        if seed % 3 == 0 {
+                        if seed.is_multiple_of(3) {
                             subset.push(vec![d.to_string(), a.to_string(), b.to_string()]);
                         }
                     }
