@@ -237,6 +237,20 @@ fn next_steps(report: &Report) -> String {
 
 const TABLE_HEAD: &str = "| Benchmark | Devices | Axes | Reference | Compare | Change | Reason |\n|---|---|---|---:|---:|---:|---|\n";
 
+/// Repetition mode: the runs merged per side (`3 / 3`, `1 of 3 / 1 of 3`)
+/// before the reason.
+const REPETITION_TABLE_HEAD: &str = "| Benchmark | Devices | Axes | Reference | Compare | Change | Runs | Reason |\n|---|---|---|---:|---:|---:|---:|---|\n";
+
+/// The Runs cell of a state merged from runs (`--vs`).
+fn runs_cell(record: &StateRecord) -> Option<String> {
+    let stats = record.repetitions.as_ref()?;
+    let mut text = String::with_capacity(16);
+    crate::rendering::repetitions::push_reps_cell(&mut text, &stats.reference);
+    text.push_str(" / ");
+    crate::rendering::repetitions::push_reps_cell(&mut text, &stats.compare);
+    Some(text)
+}
+
 fn row(record: &StateRecord) -> String {
     let c = &record.comparison;
     let axes: Vec<String> = record
@@ -258,8 +272,9 @@ fn row(record: &StateRecord) -> String {
     } else {
         format!("{centers} ({bound})")
     };
+    let runs = runs_cell(record).map_or(String::new(), |runs| format!("{runs} | "));
     format!(
-        "| {} | {} vs {} | {} | {} | {} | {} | {} |\n",
+        "| {} | {} vs {} | {} | {} | {} | {} | {runs}{} |\n",
         name_cell(&record.pair.benchmark),
         record.pair.devices.0,
         record.pair.devices.1,
@@ -300,14 +315,20 @@ fn status_section(
         return None;
     }
     let count = rows.len();
+    let merged = report.records.iter().any(|r| r.repetitions.is_some());
+    let head = if merged {
+        REPETITION_TABLE_HEAD
+    } else {
+        TABLE_HEAD
+    };
     let (open, close) = if status == Status::Same {
         (
-            format!("<details><summary>SAME ({count})</summary>\n\n{TABLE_HEAD}"),
+            format!("<details><summary>SAME ({count})</summary>\n\n{head}"),
             "\n</details>\n\n".to_string(),
         )
     } else {
         (
-            format!("### {label} ({count})\n\n{TABLE_HEAD}"),
+            format!("### {label} ({count})\n\n{head}"),
             "\n".to_string(),
         )
     };

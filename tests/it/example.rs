@@ -327,4 +327,15 @@ fn reruns_of_the_plan_merge_with_the_full_runs_state_by_state() {
         stdout.contains("Note: 46 state(s) are missing from some runs and were merged from the runs that have them (see Reps).\n"),
         "{stdout}"
     );
+    // The markdown summary says on how many runs each state was decided.
+    let dir = Scratch::new("example-reruns-markdown");
+    let summary = dir.join("summary.md");
+    let mut with_summary: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    with_summary.extend(["--markdown-summary".to_string(), summary.display().to_string()]);
+    let output = run(examples(), &with_summary);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(markdown.contains("| Change | Runs | Reason |"), "{markdown}");
+    assert_eq!(markdown.matches(" | 3 / 3 | ").count(), 2, "{markdown}");
+    assert_eq!(markdown.matches(" | 1 of 3 / 1 of 3 | ").count(), 46, "{markdown}");
 }
