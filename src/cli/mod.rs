@@ -622,6 +622,7 @@ fn compare_py_options(
     let others = [
         cli.json.as_ref().map(|_| "--json"),
         cli.csv.as_ref().map(|_| "--csv"),
+        cli.rerun_plan.as_ref().map(|_| "--rerun-plan"),
         cli.markdown_summary.as_ref().map(|_| "--markdown-summary"),
         cli.bulk_debug_python
             .as_ref()

@@ -327,10 +327,7 @@ fn status_section(
             "\n</details>\n\n".to_string(),
         )
     } else {
-        (
-            format!("### {label} ({count})\n\n{head}"),
-            "\n".to_string(),
-        )
+        (format!("### {label} ({count})\n\n{head}"), "\n".to_string())
     };
     Some(RowSection {
         open,

@@ -259,6 +259,17 @@ fn the_rerun_plan_re_measures_exactly_the_two_ambg_states() {
         "{hint}"
     );
     assert!(!String::from_utf8(output.stderr).unwrap().contains("hint"));
+    // The robust command stands in for NVBench's script: no hint of ours.
+    let robust = run(
+        &dir,
+        &["--personality=robust", "reference.json", "compare.json"],
+    );
+    assert_eq!(robust.status.code(), Some(0), "{robust:?}");
+    assert!(
+        !String::from_utf8(robust.stderr)
+            .unwrap()
+            .contains("--rerun-plan")
+    );
 }
 
 /// (device, T, Elements{io}) -> (Ref Reps, Cmp Reps, Status) of every row
@@ -331,11 +342,21 @@ fn reruns_of_the_plan_merge_with_the_full_runs_state_by_state() {
     let dir = Scratch::new("example-reruns-markdown");
     let summary = dir.join("summary.md");
     let mut with_summary: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    with_summary.extend(["--markdown-summary".to_string(), summary.display().to_string()]);
+    with_summary.extend([
+        "--markdown-summary".to_string(),
+        summary.display().to_string(),
+    ]);
     let output = run(examples(), &with_summary);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let markdown = std::fs::read_to_string(&summary).unwrap();
-    assert!(markdown.contains("| Change | Runs | Reason |"), "{markdown}");
+    assert!(
+        markdown.contains("| Change | Runs | Reason |"),
+        "{markdown}"
+    );
     assert_eq!(markdown.matches(" | 3 / 3 | ").count(), 2, "{markdown}");
-    assert_eq!(markdown.matches(" | 1 of 3 / 1 of 3 | ").count(), 46, "{markdown}");
+    assert_eq!(
+        markdown.matches(" | 1 of 3 / 1 of 3 | ").count(),
+        46,
+        "{markdown}"
+    );
 }

@@ -487,6 +487,24 @@ fn the_plan_is_an_output_like_the_others() {
         "{}",
         stderr(&statuses_alone)
     );
+    let compare_py = run(
+        &dir,
+        &[
+            "--display",
+            "gbench",
+            "--rerun-plan",
+            "p.txt",
+            "r.json",
+            "c.json",
+        ],
+    );
+    assert_ne!(compare_py.status.code(), Some(0));
+    assert!(
+        stderr(&compare_py).contains("--rerun-plan needs this tool's decisions"),
+        "{}",
+        stderr(&compare_py)
+    );
+    assert!(!dir.join("p.txt").exists());
     let help = run(&dir, &["--help"]);
     assert!(
         stdout(&help).contains("--rerun-plan <PATH>"),
