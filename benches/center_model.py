@@ -14,7 +14,7 @@ repetition guards were chosen (seeds other than the benchmark's
 the binary.
 
     python3 benches/center_model.py [--draws 8000] [--seed 7]
-        [--time-share 0.0125] [--cycles-share 0.005] [--adjusted-share 0.005]
+        [--time-share 0.0125] [--cycles-share 0.00125] [--adjusted-share 0.00875]
         [--opposed-t 1.0] [--no-guards]
 """
 
@@ -106,8 +106,8 @@ def main():
     parser.add_argument("--draws", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--time-share", type=float, default=0.0125)
-    parser.add_argument("--cycles-share", type=float, default=0.005)
-    parser.add_argument("--adjusted-share", type=float, default=0.005)
+    parser.add_argument("--cycles-share", type=float, default=0.00125)
+    parser.add_argument("--adjusted-share", type=float, default=0.00875)
     parser.add_argument("--opposed-t", type=float, default=1.0)
     parser.add_argument("--no-guards", action="store_true")
     args = parser.parse_args()

@@ -37,11 +37,22 @@ draw), 20 and 2,000 samples, sample counts differing between runs (20, 64
 or 200), half the states missing from the second reference run, and
 summaries only (no sidecars).
 
+The rerun loop (--part loop; 0.5 to 5 % drift): one run a side of every
+kind of kernel, most unchanged and some changed by +-5 and +-10 %, compared
+with --rerun-plan; two more processes a side re-measure the planned states
+only (partial runs, alternating), and the runs are compared again, each
+side's reruns after its first run. Three plans: the AMBG states (the
+default), the AMBG, SLOW and FAST states, and every state (re-running
+everything, for comparison). Reported: the share of AMBG states decided
+after the loop, false FAST/SLOW among unchanged states before and after,
+detection, wrong-direction calls, and the states re-measured (the GPU time
+of the reruns relative to re-running everything).
+
 Standard library only; deterministic for a given --seed.
 
     python3 benches/decision_quality.py [--binary target/release/nvbench-compare]
-        [--experiments 500] [--scenario-experiments 200] [--seed 1]
-        [--part grid|scenarios|all] [--raw counts.json]
+        [--experiments 500] [--scenario-experiments 200] [--loop-experiments 300]
+        [--seed 1] [--part grid|scenarios|loop|all] [--raw counts.json]
 """
 
 import argparse
@@ -195,18 +206,24 @@ class Setup:
         self.sidecars = sidecars
 
 
-def write_run(path, kernels, compare, process, setup, run, rng):
+def draw_samples(kernels, compare, process, setup, rng):
+    """Every state's samples in one process: {kernel index: (times, clocks)}."""
+    count = rng.choice([20, 64, 200]) if setup.varying_counts else setup.samples
+    return {
+        kernel.index: sample_times(kernel, process, compare, count, setup.shape, rng)
+        for kernel in kernels
+    }
+
+
+def write_states(path, kernels, samples, setup):
+    """A run's file holding the states of `kernels`, from their samples."""
     directory, base = os.path.dirname(path), os.path.basename(path)
     if setup.sidecars:
         for suffix in ("-bin", "-freqs-bin"):
             os.makedirs(os.path.join(directory, base + suffix), exist_ok=True)
-    count = rng.choice([20, 64, 200]) if setup.varying_counts else setup.samples
     states = []
     for kernel in kernels:
-        times, clocks = sample_times(kernel, process, compare, count, setup.shape, rng)
-        # Half the states are missing from the second reference run.
-        if setup.missing and not compare and run == 1 and kernel.index % 2 == 1:
-            continue
+        times, clocks = samples[kernel.index]
         names = None
         if setup.sidecars:
             names = ("%s-bin/%d.bin" % (base, kernel.index), "%s-freqs-bin/%d.bin" % (base, kernel.index))
@@ -228,6 +245,14 @@ def write_run(path, kernels, compare, process, setup, run, rng):
     }
     with open(path, "w") as f:
         f.write(json.dumps(document))  # json.dump's iterative encoder is slower
+
+
+def write_run(path, kernels, compare, process, setup, run, rng):
+    samples = draw_samples(kernels, compare, process, setup, rng)
+    # Half the states are missing from the second reference run.
+    if setup.missing and not compare and run == 1:
+        kernels = [kernel for kernel in kernels if kernel.index % 2 == 0]
+    write_states(path, kernels, samples, setup)
 
 
 def statuses(binary, args, cwd):
@@ -400,6 +425,174 @@ def run_scenarios(args, rng, work):
     return cells
 
 
+# The rerun loop: one run a side, a plan, two reruns a side of the planned
+# states, the merged comparison. Three plans: the AMBG states (the
+# default), the AMBG, SLOW and FAST states (every state the single-run rule
+# did not call SAME), and every state (re-running everything).
+LOOP_DRIFTS = [0.005, 0.01, 0.02, 0.05]
+LOOP_CHANGES = [0.0, 0.0, 0.0, 0.0, 0.05, -0.05, 0.10, -0.10]
+LOOP_PLANS = [("ambg", "AMBG"), ("ambg,slow,fast", "AMBG, SLOW, FAST"), ("all", "every state")]
+
+
+class LoopCluster:
+    """The counts of one experiment for one cell of the loop."""
+
+    FIELDS = ("states", "planned", "ambg_first", "settled", "called_first", "called", "detected",
+              "wrong", "ambg")
+    __slots__ = FIELDS
+
+    def __init__(self):
+        for field in self.FIELDS:
+            setattr(self, field, 0)
+
+
+def planned_kernels(path):
+    """The Kernel values a rerun plan's -a arguments name (the simulated
+    benchmark has that one axis, so a plan is one instance)."""
+    with open(path) as f:
+        lines = [line for line in f.read().split("\n")[:-1] if not line.startswith("#")]
+    planned = set()
+    for option, value in zip(lines[::2], lines[1::2]):
+        if option == "-a":
+            name, _, values = value.partition("=")
+            assert name == "Kernel", value
+            planned.update(int(v) for v in values.strip("[]").split(","))
+        else:
+            assert option in ("-b", "-d"), option
+    return planned
+
+
+def loop_experiment(work, kernels, drift, setup, rng):
+    """{plan: (first statuses, final statuses, planned kernel indices)}."""
+    directory = os.path.join(work, "loop")
+    os.makedirs(directory, exist_ok=True)
+    for compare, name in ((False, "r0.json"), (True, "c0.json")):
+        write_run(os.path.join(directory, name), kernels, compare, Process(drift, rng), setup, 0, rng)
+    plans, first = {}, None
+    for plan, _ in LOOP_PLANS:
+        if plan == "all":
+            plans[plan] = {kernel.index for kernel in kernels}
+            continue
+        args = ["--rerun-plan", "plan.txt", "--rerun-plan-statuses", plan, "r0.json", "c0.json"]
+        first = statuses(binary_path, args, directory)
+        plans[plan] = planned_kernels(os.path.join(directory, "plan.txt"))
+    # Two more processes a side, alternating; each plan's reruns hold its
+    # states, drawn once a process.
+    for run in (1, 2):
+        for compare, prefix in ((False, "r"), (True, "c")):
+            samples = draw_samples(kernels, compare, Process(drift, rng), setup, rng)
+            for plan, planned in plans.items():
+                chosen = [kernel for kernel in kernels if kernel.index in planned]
+                path = os.path.join(directory, "%s%d-%s.json" % (prefix, run, plan))
+                write_states(path, chosen, samples, setup)
+    results = {}
+    for plan, planned in plans.items():
+        final = first
+        if planned:
+            names = ["r0.json", "r1-%s.json" % plan, "r2-%s.json" % plan, "--vs",
+                     "c0.json", "c1-%s.json" % plan, "c2-%s.json" % plan]
+            final = statuses(binary_path, names, directory)
+        results[plan] = (first, final, planned)
+    shutil.rmtree(directory)
+    return results
+
+
+def tally_loop(cells, key, kernels, first, final, planned):
+    for kind in KINDS:
+        for size in SIZES:
+            chosen = [k for k in kernels if k.kind == kind and round(abs(k.change), 3) == size]
+            if not chosen:
+                continue
+            cluster = LoopCluster()
+            for kernel in chosen:
+                name = "Kernel=%d" % kernel.index
+                before, after = first[name], final[name]
+                cluster.states += 1
+                cluster.planned += kernel.index in planned
+                cluster.ambg_first += before == "AMBG"
+                cluster.settled += before == "AMBG" and after != "AMBG"
+                cluster.ambg += after == "AMBG"
+                if kernel.change == 0:
+                    cluster.called_first += before in ("FAST", "SLOW")
+                    cluster.called += after in ("FAST", "SLOW")
+                else:
+                    direction = "SLOW" if kernel.change > 0 else "FAST"
+                    cluster.detected += after == direction
+                    cluster.wrong += after in ("FAST", "SLOW") and after != direction
+            cells.setdefault(key + (kind, size), Cell()).clusters.append(cluster)
+
+
+def run_loop(args, rng, work):
+    cells = {}
+    for drift in LOOP_DRIFTS:
+        for experiment in range(args.loop_experiments):
+            kernels = kernels_for(LOOP_CHANGES, 2, rng)
+            results = loop_experiment(work, kernels, drift, Setup(samples=args.samples), rng)
+            for plan, (first, final, planned) in results.items():
+                tally_loop(cells, (drift, plan), kernels, first, final, planned)
+            if experiment % 50 == 49:
+                print("  loop: drift %g %%, %d experiments" % (drift * 100, experiment + 1), file=sys.stderr)
+    return cells
+
+
+def ratio(cell, numerator, denominator):
+    """`numerator / denominator` over the clusters, in percent, with the
+    clustered interval."""
+    events = [getattr(c, numerator) for c in cell.clusters]
+    sizes = [getattr(c, denominator) for c in cell.clusters]
+    return clustered_wilson(events, sizes)
+
+
+def loop_table(cells):
+    lines = [
+        "| drift | plan | states re-measured (of all) | AMBG after one run a side | of those, decided after the loop | false FAST/SLOW before -> after: memory, clock, mixed | detected ±5 % | detected ±10 % | wrong direction (±5/±10 %) | AMBG on changed after |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for drift in LOOP_DRIFTS:
+        for plan, label in LOOP_PLANS:
+            key = (drift, plan)
+            everything = pooled(cells, key)
+            false = ", ".join(
+                "%.1f -> %s" % (ratio(pooled(cells, key, [kind], [0.0]), "called_first", "states")[0],
+                                pct(ratio(pooled(cells, key, [kind], [0.0]), "called", "states")))
+                for kind in KINDS
+            )
+            changed = pooled(cells, key, KINDS, SIZES[1:])
+            lines.append(
+                "| %g %% | %s | %s | %s | %s | %s | %s | %s | %d | %s |"
+                % (
+                    drift * 100,
+                    label,
+                    pct(ratio(everything, "planned", "states")),
+                    pct(ratio(everything, "ambg_first", "states")),
+                    pct(ratio(everything, "settled", "ambg_first")),
+                    false,
+                    pct(ratio(pooled(cells, key, KINDS, [0.05]), "detected", "states")),
+                    pct(ratio(pooled(cells, key, KINDS, [0.10]), "detected", "states")),
+                    pooled(cells, key, KINDS, [0.05, 0.10]).count("wrong"),
+                    pct(ratio(changed, "ambg", "states")),
+                )
+            )
+    return "\n".join(lines)
+
+
+def loop_targets(cells):
+    """The loop's targets: false calls at most 3 % in every cell, no wrong
+    direction, per plan."""
+    lines = ["| plan | worst false FAST/SLOW on unchanged (drift, kind) | mean of the cells | wrong direction | met |",
+             "|---|---|---|---|---|"]
+    for plan, label in LOOP_PLANS:
+        rated = [(ratio(pooled(cells, (d, plan), [kind], [0.0]), "called", "states"), d, kind)
+                 for d in LOOP_DRIFTS for kind in KINDS]
+        (rate, drift, kind) = max(rated)
+        mean = sum(r[0][0] for r in rated) / len(rated)
+        wrong = sum(pooled(cells, (d, plan), KINDS, [0.05, 0.10]).count("wrong") for d in LOOP_DRIFTS)
+        lines.append("| %s | %s (%g %%, %s) | %.1f | %d | %s |"
+                     % (label, pct(rate), drift * 100, kind, mean, wrong,
+                        "yes" if rate[0] <= 3 and wrong == 0 else "no"))
+    return "\n".join(lines)
+
+
 def grid_table(cells):
     lines = [
         "| drift | runs/side | false FAST/SLOW %: memory, clock, mixed | detected ±2 % | detected ±5 % | detected ±10 % | wrong direction (±5/±10 %, ±2 %) | AMBG on changed |",
@@ -513,6 +706,17 @@ def load_raw(path):
     parts = {}
     for part, cells in raw.items():
         parts[part] = {}
+        if part == "loop":
+            for text, clusters in cells.items():
+                drift, plan, kind, size = text.split("|")
+                cell = Cell()
+                for counts in clusters:
+                    cluster = LoopCluster()
+                    for field, value in zip(LoopCluster.FIELDS, counts):
+                        setattr(cluster, field, value)
+                    cell.clusters.append(cluster)
+                parts[part][(float(drift), plan, kind, float(size))] = cell
+            continue
         for text, clusters in cells.items():
             first, runs, kind, size = text.split("|")
             key = (float(first) if part == "grid" else first, int(runs), kind, float(size))
@@ -534,6 +738,10 @@ def print_tables(parts):
         print(scenario_table(scenarios) + "\n")
     if grid:
         print(targets_table(grid, scenarios) + "\n")
+    loop = parts.get("loop")
+    if loop:
+        print(loop_table(loop) + "\n")
+        print(loop_targets(loop) + "\n")
 
 
 def main():
@@ -544,7 +752,8 @@ def main():
     parser.add_argument("--scenario-experiments", type=int, default=200, help="process draws per scenario")
     parser.add_argument("--samples", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--part", choices=["grid", "scenarios", "all"], default="all")
+    parser.add_argument("--loop-experiments", type=int, default=300, help="process draws per cell of the rerun loop")
+    parser.add_argument("--part", choices=["grid", "scenarios", "loop", "all"], default="all")
     parser.add_argument("--raw", help="write the per-experiment counts here (JSON)")
     parser.add_argument("--from-raw", help="print the tables of a --raw file, simulating nothing")
     args = parser.parse_args()
@@ -557,14 +766,19 @@ def main():
     work = tempfile.mkdtemp(prefix="nvbc-quality-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     raw = {}
     try:
-        print(
-            "seed %d, %d process draws per grid cell, %d per scenario"
-            % (args.seed, args.experiments, args.scenario_experiments)
-        )
+        draws = {
+            "grid": "%d process draws per grid cell" % args.experiments,
+            "scenarios": "%d per scenario" % args.scenario_experiments,
+            "loop": "%d per cell of the rerun loop" % args.loop_experiments,
+        }
+        parts = list(draws) if args.part == "all" else [args.part]
+        print("seed %d, %s" % (args.seed, ", ".join(draws[part] for part in parts)))
         if args.part in ("grid", "all"):
             raw["grid"] = run_grid(args, rng, work)
         if args.part in ("scenarios", "all"):
             raw["scenarios"] = run_scenarios(args, rng, work)
+        if args.part in ("loop", "all"):
+            raw["loop"] = run_loop(args, rng, work)
         print_tables(raw)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -573,13 +787,20 @@ def main():
             json.dump(
                 {
                     part: {
-                        "|".join(map(str, key)): [[c.states, c.called, c.detected, c.wrong, c.ambg] for c in cell.clusters]
+                        "|".join(map(str, key)): [counts(c) for c in cell.clusters]
                         for key, cell in cells.items()
                     }
                     for part, cells in raw.items()
                 },
                 f,
             )
+
+
+def counts(cluster):
+    """A cluster's counts as a --raw file lists them."""
+    if isinstance(cluster, LoopCluster):
+        return [getattr(cluster, field) for field in LoopCluster.FIELDS]
+    return [cluster.states, cluster.called, cluster.detected, cluster.wrong, cluster.ambg]
 
 
 binary_path = None

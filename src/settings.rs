@@ -63,6 +63,8 @@ pub struct Settings {
     /// `--fail-on-label`: the one candidate the gate looks at (its index
     /// among the candidates); all of them otherwise.
     pub fail_on_label: Option<usize>,
+    /// `--rerun-plan-statuses`: the states a rerun plan re-measures.
+    pub rerun_statuses: Vec<Status>,
 }
 
 impl Settings {
@@ -213,16 +215,22 @@ pub struct Outputs {
     pub bulk_debug: Option<Destination>,
     /// `--csv`: a line per state and candidate.
     pub csv: Option<Destination>,
+    /// `--rerun-plan`: the arguments that re-measure the chosen states.
+    pub rerun_plan: Option<Destination>,
 }
 
 impl Outputs {
     /// The option whose document is stdout's alone (`--json -`, `--csv -`):
     /// the tables are not printed then.
     pub fn stdout_document(&self) -> Option<&'static str> {
-        [("--json", &self.json), ("--csv", &self.csv)]
-            .into_iter()
-            .find(|(_, destination)| **destination == Some(Destination::Stdout))
-            .map(|(option, _)| option)
+        [
+            ("--json", &self.json),
+            ("--csv", &self.csv),
+            ("--rerun-plan", &self.rerun_plan),
+        ]
+        .into_iter()
+        .find(|(_, destination)| **destination == Some(Destination::Stdout))
+        .map(|(option, _)| option)
     }
 }
 

@@ -80,11 +80,13 @@ pub(super) struct DecidedState {
     extras: Option<Box<DecisionExtras>>,
 }
 
-/// The warnings a decision raised, and in repetition mode the files of each
-/// run (reference, compare).
+/// The warnings a decision raised, in repetition mode the files of each
+/// run (reference, compare), and for a rerun plan of Google Benchmark input
+/// the state's run names.
 struct DecisionExtras {
     warnings: Vec<String>,
     run_files: [Vec<RunFiles>; 2],
+    run_names: Vec<String>,
 }
 
 impl DecidedState {
@@ -92,17 +94,27 @@ impl DecidedState {
         record: Result<StateRecord, Failure>,
         warnings: Vec<String>,
         run_files: [Vec<RunFiles>; 2],
+        run_names: Vec<String>,
     ) -> DecidedState {
-        let any = !warnings.is_empty() || run_files.iter().any(|files| !files.is_empty());
+        let any = !warnings.is_empty()
+            || run_files.iter().any(|files| !files.is_empty())
+            || !run_names.is_empty();
         DecidedState {
             record,
             extras: any.then(|| {
                 Box::new(DecisionExtras {
                     warnings,
                     run_files,
+                    run_names,
                 })
             }),
         }
+    }
+
+    /// Google Benchmark input with `--rerun-plan`: the state's run names in
+    /// every run of both sides, each once.
+    pub(super) fn run_names(&self) -> &[String] {
+        self.extras.as_ref().map_or(&[], |extras| &extras.run_names)
     }
 
     /// The warnings, taken to be printed once.
@@ -506,7 +518,11 @@ impl Decider<'_> {
         let warnings = RefCell::new(Vec::new());
         let mut run_files = Default::default();
         let record = self.record(state, &warnings, &mut run_files);
-        DecidedState::new(record, warnings.into_inner(), run_files)
+        let run_names = match self.settings.outputs.rerun_plan {
+            Some(_) => gbench_run_names(state),
+            None => Vec::new(),
+        };
+        DecidedState::new(record, warnings.into_inner(), run_files, run_names)
     }
 
     fn record(
@@ -714,6 +730,20 @@ fn utest_p(state: &MatchedState) -> Option<f64> {
         return None;
     }
     crate::pycompat::scipy_stats::mannwhitneyu_two_sided(&reference, &compare)
+}
+
+/// The run names of a Google Benchmark state in every run of both sides,
+/// each once (empty for NVBench input).
+fn gbench_run_names(state: &MatchedState) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for run in state.reference.iter().chain(&state.compare) {
+        if let Some(gbench) = run.state.gbench()
+            && !names.contains(&gbench.run_name)
+        {
+            names.push(gbench.run_name.clone());
+        }
+    }
+    names
 }
 
 fn presence(state: &State) -> decision::Presence {

@@ -442,7 +442,8 @@ pub(super) fn bench_runs(runs: &[LoadedRun]) -> Result<Vec<Vec<RunBench<'_>>>, F
 }
 
 /// A benchmark of one side: its `occurrence`-th instance of the name in
-/// each run that has one.
+/// each run that has one (every instance of the name, when a run's
+/// instances merge).
 pub(super) struct SideBench<'a> {
     pub(super) name: &'a str,
     pub(super) runs: Vec<RunBench<'a>>,
@@ -456,9 +457,13 @@ impl<'a> SideBench<'a> {
 
 /// The benchmarks `-b` selects, each name once per occurrence in a run,
 /// in order of first appearance over the runs (a pair: the file's list).
+/// With `merge_instances` a name is one benchmark whatever its instances
+/// in a run: a rerun plan names a benchmark once per product of states,
+/// and its run holds an instance for each (see `BenchesByName`).
 pub(super) fn side_benchmarks<'a>(
     runs: &[Vec<RunBench<'a>>],
     filters: &FilterPlan,
+    merge_instances: bool,
 ) -> Vec<SideBench<'a>> {
     let mut benches: Vec<SideBench<'a>> = Vec::new();
     // Positions in `benches` of each name's occurrences.
@@ -482,42 +487,56 @@ pub(super) fn side_benchmarks<'a>(
                     });
                 }
             }
-            *occurrence += 1;
+            if !merge_instances {
+                *occurrence += 1;
+            }
         }
     }
     benches
 }
 
 /// Each run's benchmarks by name: the first of a name, as the reference
-/// takes the first match.
-pub(super) struct FirstByName<'a>(Vec<HashMap<&'a str, RunBench<'a>>>);
+/// takes the first match; or, when a run's instances merge (repetition
+/// mode), every instance of the name in the run, in file order.
+pub(super) struct BenchesByName<'a> {
+    runs: Vec<HashMap<&'a str, Vec<RunBench<'a>>>>,
+    merge_instances: bool,
+}
 
-impl<'a> FirstByName<'a> {
-    pub(super) fn new(runs: &[Vec<RunBench<'a>>]) -> Self {
-        FirstByName(
-            runs.iter()
-                .map(|run| {
-                    let mut first = HashMap::with_capacity(run.len());
-                    for bench in run {
-                        first.entry(bench.bench.name.as_str()).or_insert(*bench);
+impl<'a> BenchesByName<'a> {
+    pub(super) fn new(runs: &[Vec<RunBench<'a>>], merge_instances: bool) -> Self {
+        let runs = runs
+            .iter()
+            .map(|run| {
+                let mut by_name: HashMap<&str, Vec<RunBench>> = HashMap::with_capacity(run.len());
+                for bench in run {
+                    let instances = by_name.entry(bench.bench.name.as_str()).or_default();
+                    if merge_instances || instances.is_empty() {
+                        instances.push(*bench);
                     }
-                    first
-                })
-                .collect(),
-        )
+                }
+                by_name
+            })
+            .collect();
+        BenchesByName {
+            runs,
+            merge_instances,
+        }
     }
 
-    /// The instances of `name`, in run order.
+    /// The instances of `name`, in run order (one a run unless they merge).
     pub(super) fn instances(&self, name: &str) -> Vec<RunBench<'a>> {
-        self.0
-            .iter()
-            .filter_map(|run| run.get(name).copied())
-            .collect()
+        let of_run = |run: &HashMap<&str, Vec<RunBench<'a>>>| -> Vec<RunBench<'a>> {
+            run.get(name).cloned().unwrap_or_default()
+        };
+        let instances: Vec<RunBench<'a>> = self.runs.iter().flat_map(of_run).collect();
+        debug_assert!(self.merge_instances || instances.len() <= self.runs.len());
+        instances
     }
 
     /// Some run has a benchmark of this name.
     pub(super) fn contains(&self, name: &str) -> bool {
-        self.0.iter().any(|run| run.contains_key(name))
+        self.runs.iter().any(|run| run.contains_key(name))
     }
 }
 

@@ -16,6 +16,7 @@ mod compare_py;
 mod group;
 pub mod legacy;
 mod nway;
+mod rerun;
 mod script_walk;
 mod sections;
 mod tail;
@@ -40,7 +41,7 @@ use benchmark::{
     BENCHMARKS_PER_THREAD, BenchPair, PairWork, axis_names, benchmark_device_pairs, check_states,
     prepare_benchmark, prepare_pair, write_table_text,
 };
-use group::{FirstByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
+use group::{BenchesByName, LoadedRun, bench_runs, load_group, match_devices, side_benchmarks};
 use sections::{DevicesById, FileContext, device_heading, device_name};
 pub use tail::report_failure;
 
@@ -93,7 +94,7 @@ fn compare(s: &Settings, console: &mut Console) -> Result<u8, Failure> {
         s,
         &run.reports,
         (&run.offer, &run.notes),
-        &run.outputs,
+        (&run.outputs, run.rerun.as_ref()),
         console,
     );
     // The records kept for the documents (and every N-way record) take a
@@ -149,6 +150,10 @@ struct Run<'s> {
     /// The records of the tables written for this group, when no output
     /// keeps them: freed with the parsed runs.
     written_records: Vec<Vec<StateRecord>>,
+    /// `--rerun-plan`: the chosen states so far.
+    rerun: Option<rerun::RerunCollector>,
+    /// Directory mode: the file name of the group being compared.
+    group_file: Option<String>,
 }
 
 /// A group's runs, their benchmarks, and what names the comparison.
@@ -189,6 +194,8 @@ impl<'s> Run<'s> {
             offer: Offer::default(),
             outputs,
             written_records: Vec::new(),
+            rerun: rerun::RerunCollector::new(settings),
+            group_file: None,
         }
     }
 
@@ -246,6 +253,7 @@ impl<'s> Run<'s> {
         last: bool,
         console: &mut Console,
     ) -> Result<(), Failure> {
+        self.group_file = group.file_name.clone();
         let sides = load_group(group, self.settings, console.notes())?;
         for run in sides.iter().flatten() {
             self.outputs.check_sidecars(&run.run.path, &run.root)?;
@@ -330,8 +338,12 @@ impl<'s> Run<'s> {
         console: &mut Console,
     ) -> Result<(), Failure> {
         let s = self.settings;
-        let reference = FirstByName::new(&loaded.reference);
-        let compare_benches = side_benchmarks(&loaded.compare, &s.filters);
+        // A run's instances of a benchmark merge in repetition mode (a
+        // rerun plan names a benchmark once per product of states); a pair
+        // takes them as the reference does.
+        let merge = s.inputs.layout.merges_runs();
+        let reference = BenchesByName::new(&loaded.reference, merge);
+        let compare_benches = side_benchmarks(&loaded.compare, &s.filters, merge);
         let pairs: Vec<Option<BenchPair>> = compare_benches
             .iter()
             .map(|bench| {
@@ -366,8 +378,8 @@ impl<'s> Run<'s> {
             }
         }
         if s.report_missing {
-            let compare = FirstByName::new(&loaded.compare);
-            for bench in side_benchmarks(&loaded.reference, &s.filters) {
+            let compare = BenchesByName::new(&loaded.compare, merge);
+            for bench in side_benchmarks(&loaded.reference, &s.filters, merge) {
                 if !compare.contains(bench.name) {
                     self.report().add_missing_benchmark(
                         Presence::Dropped,
@@ -472,6 +484,10 @@ impl<'s> Run<'s> {
             self.report()
                 .tally
                 .record(record.comparison.status, &record.comparison.reason);
+            if let Some(rerun) = self.rerun.as_mut() {
+                let file = self.group_file.as_deref();
+                rerun.add(file, pair.bench, record, decided[index].run_names());
+            }
             let incomplete = record.repetitions.as_ref();
             if incomplete.is_some_and(|r| r.reference.incomplete() || r.compare.incomplete()) {
                 self.notes.incomplete_states += 1;

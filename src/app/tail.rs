@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use super::rerun::RerunCollector;
 use crate::deciding::gate::{GATE_FAILED_EXIT, GateOutcome, Verdict};
 use crate::deciding::report::Report;
 use crate::failure::Failure;
@@ -51,7 +52,11 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
         if s.explain_ambg {
             for (label, report) in labels[1..].iter().zip(reports) {
                 let advise = !report.used_repetitions();
-                let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);
+                let steps = crate::rendering::advice::render_next_steps(
+                    &report.tally,
+                    advise,
+                    s.outputs.rerun_plan.is_none(),
+                );
                 if !steps.is_empty() {
                     text.push_str(&format!("\n{}:\n{steps}", printable(label)));
                 }
@@ -77,7 +82,8 @@ pub(super) fn summary_text(s: &Settings, reports: &[Report], notes: &Notes) -> S
     }
     if s.explain_ambg {
         let advise = !report.used_repetitions();
-        let steps = crate::rendering::advice::render_next_steps(&report.tally, advise);
+        let plan = s.outputs.rerun_plan.is_none();
+        let steps = crate::rendering::advice::render_next_steps(&report.tally, advise, plan);
         if !steps.is_empty() {
             text.push('\n');
             text.push_str(&steps);
@@ -135,7 +141,7 @@ pub(super) fn finish(
     s: &Settings,
     reports: &[Report],
     (offer, notes): (&Offer, &Notes),
-    outputs: &Outputs,
+    (outputs, rerun): (&Outputs, Option<&RerunCollector>),
     console: &mut Console,
 ) -> Result<u8, Failure> {
     let compared: usize = reports.iter().map(|r| r.tally.total).sum();
@@ -164,6 +170,12 @@ pub(super) fn finish(
         })
         .collect();
     write_documents(s, reports, &gates, outputs, console)?;
+    if let Some(rerun) = rerun {
+        rerun.write(s, outputs, console)?;
+    }
+    if compared > 0 {
+        super::rerun::hint_without_plan(s, reports, console);
+    }
     console.flush();
     let failed = gates.iter().any(|g| g.verdict() == Verdict::Failed);
     for (candidate, gate) in gates.iter().enumerate() {

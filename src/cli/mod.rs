@@ -405,6 +405,18 @@ pub struct Cli {
     #[arg(long, help_heading = DISPLAY)]
     pub explain_ambg: bool,
 
+    /// Write the benchmark arguments that re-measure exactly the AMBG
+    /// states to PATH, one a line (NVBench: -b, -d, -a; Google Benchmark: a
+    /// --benchmark_filter), with comments on how to re-run and merge them
+    /// ('-' for stdout, which then replaces the tables)
+    #[arg(long, value_name = "PATH", help_heading = OUTPUTS)]
+    pub rerun_plan: Option<String>,
+
+    /// The statuses --rerun-plan re-measures (comma-separated: ambg, slow,
+    /// fast, unknown, same; default ambg)
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "STATUS,...", help_heading = OUTPUTS)]
+    pub rerun_plan_statuses: Vec<ShowArg>,
+
     /// Print a completion script for SHELL to stdout and exit
     #[arg(long, value_enum, value_name = "SHELL", help_heading = SHELL)]
     pub generate_completions: Option<clap_complete::Shell>,
@@ -480,7 +492,12 @@ fn print_clap_message(error: clap::Error) -> i32 {
 /// be printed there, so another document asked for on stdout is a usage
 /// error.
 fn one_document_per_stdout(cli: &Cli) -> Result<(), String> {
-    let Some(alone) = [("--json", &cli.json), ("--csv", &cli.csv)]
+    let documents = [
+        ("--json", &cli.json),
+        ("--csv", &cli.csv),
+        ("--rerun-plan", &cli.rerun_plan),
+    ];
+    let Some(alone) = documents
         .into_iter()
         .find(|(_, path)| path.as_deref() == Some("-"))
         .map(|(option, _)| option)
@@ -491,6 +508,10 @@ fn one_document_per_stdout(cli: &Cli) -> Result<(), String> {
         (
             "--csv -",
             cli.csv.as_deref() == Some("-") && alone != "--csv",
+        ),
+        (
+            "--rerun-plan -",
+            cli.rerun_plan.as_deref() == Some("-") && alone != "--rerun-plan",
         ),
         (
             "--markdown-summary -",
@@ -615,6 +636,7 @@ fn compare_py_options(
     let others = [
         cli.json.as_ref().map(|_| "--json"),
         cli.csv.as_ref().map(|_| "--csv"),
+        cli.rerun_plan.as_ref().map(|_| "--rerun-plan"),
         cli.markdown_summary.as_ref().map(|_| "--markdown-summary"),
         cli.bulk_debug_python
             .as_ref()
@@ -761,7 +783,9 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
             }
         }),
         csv: cli.csv.map(destination),
+        rerun_plan: cli.rerun_plan.map(destination),
     };
+    let rerun_statuses = rerun_statuses(&cli.rerun_plan_statuses, outputs.rerun_plan.is_some())?;
     let inputs_layout = inputs.layout;
     Ok(Command::Compare(Box::new(Settings {
         personality: cli.personality,
@@ -808,7 +832,25 @@ pub fn into_command(cli: Cli, filter_args: &[FilterArg]) -> Result<Command, Fail
         outputs,
         fail_on,
         fail_on_label: nway.fail_on_label,
+        rerun_statuses,
     })))
+}
+
+/// The statuses a rerun plan re-measures: AMBG unless told; only with
+/// `--rerun-plan`.
+fn rerun_statuses(given: &[ShowArg], plan: bool) -> Result<Vec<Status>, Failure> {
+    if !given.is_empty() && !plan {
+        return Err(Failure::Conflict(
+            "--rerun-plan-statuses chooses the states of --rerun-plan PATH, which is not given"
+                .to_string(),
+        ));
+    }
+    if given.is_empty() {
+        return Ok(vec![Status::Undecided]);
+    }
+    let mut statuses: Vec<Status> = given.iter().map(|s| s.status()).collect();
+    statuses.dedup();
+    Ok(statuses)
 }
 
 /// A device filter, or the reference's error with the value echoed on stderr.

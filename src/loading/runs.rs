@@ -49,6 +49,8 @@ pub struct Run {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunGroup {
     pub sides: Vec<Vec<Run>>,
+    /// Directory mode: the file name the runs share.
+    pub file_name: Option<String>,
 }
 
 /// The groups to compare and, in directory mode, files that only the
@@ -148,6 +150,7 @@ pub fn run_groups_in(
         _ => Ok(RunGroups {
             groups: vec![RunGroup {
                 sides: sides.iter().map(|side| runs(side.paths)).collect(),
+                file_name: None,
             }],
             ..RunGroups::default()
         }),
@@ -246,7 +249,10 @@ fn directory_groups(sides: &[SideArgs], order: FileOrder) -> Result<RunGroups, F
                         groups.lacking.push((candidate, run.path.clone()));
                     }
                 }
-                groups.groups.push(RunGroup { sides: runs })
+                groups.groups.push(RunGroup {
+                    sides: runs,
+                    file_name: Some(name.clone()),
+                })
             }
             (Some(run), None) => groups.only_reference.push(run.path.clone()),
             (None, Some(run)) => groups.only_compare.push(run.path.clone()),

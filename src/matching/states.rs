@@ -205,8 +205,17 @@ impl<'a> RunBench<'a> {
 pub struct RunsByDevice<'a>(Vec<RunDevices<'a>>);
 
 impl<'a> RunsByDevice<'a> {
+    /// `runs` in order; a run's instances of the benchmark (repetition
+    /// mode, where they merge) follow each other and become one run.
     pub fn of(runs: &[RunBench<'a>]) -> RunsByDevice<'a> {
-        RunsByDevice(runs.iter().map(|run| RunDevices::of(*run)).collect())
+        let mut merged: Vec<RunDevices<'a>> = Vec::with_capacity(runs.len());
+        for run in runs {
+            match merged.last_mut() {
+                Some(last) if std::ptr::eq(last.run.info, run.info) => last.add(*run),
+                _ => merged.push(RunDevices::of(*run)),
+            }
+        }
+        RunsByDevice(merged)
     }
 }
 
@@ -219,14 +228,23 @@ struct RunDevices<'a> {
 
 impl<'a> RunDevices<'a> {
     fn of(run: RunBench<'a>) -> RunDevices<'a> {
-        let mut states: HashMap<i64, Vec<&'a State>> = HashMap::default();
-        for state in run.bench.states() {
+        let mut devices = RunDevices {
+            run,
+            states: HashMap::default(),
+        };
+        devices.add(run);
+        devices
+    }
+
+    /// The states of another instance of the benchmark in the same run,
+    /// after those already held.
+    fn add(&mut self, instance: RunBench<'a>) {
+        for state in instance.bench.states() {
             // A state whose device is no integer is on no device pair.
             if let Some(id) = state.device().id() {
-                states.entry(id).or_default().push(state);
+                self.states.entry(id).or_default().push(state);
             }
         }
-        RunDevices { run, states }
     }
 
     fn on_device(&self, device: i64) -> &[&'a State] {

@@ -1,5 +1,5 @@
 //! No output overwrites an input or another output: `--json`,
-//! `--markdown-summary`, `--bulk-debug-python`, `--plot-output` and
+//! `--markdown-summary`, `--bulk-debug-python`, `--csv`, `--rerun-plan`, `--plot-output` and
 //! `--plot-along-output` are checked against each other, the `--config`
 //! file and the input JSON files before any work, against the sidecars
 //! each group of runs references as soon as it is loaded, and a templated
@@ -192,6 +192,7 @@ fn file_outputs(settings: &Settings) -> Vec<(&'static str, String)> {
         ("--markdown-summary", file(&outputs.markdown)),
         ("--bulk-debug-python", file(&outputs.bulk_debug)),
         ("--csv", file(&outputs.csv)),
+        ("--rerun-plan", file(&outputs.rerun_plan)),
         ("--plot-output", summary_chart),
         ("--plot-along-output", along_chart),
     ]

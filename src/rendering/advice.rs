@@ -57,9 +57,13 @@ pub fn next_step(code: ReasonCode) -> &'static str {
 /// much its results move between processes.
 pub const REPETITIONS_ADVICE: &str = "All samples of one run come from one process and share its machine state (clocks, thermals, power limits, other tenants), so a run's interval cannot show how much the next process differs. Collect repetitions: run each build in 3 separate processes (3 rather than 2), alternating reference and compare (A B A B A B), and compare them with `nvbench-compare ref1.json ref2.json ref3.json --vs cmp1.json cmp2.json cmp3.json`.";
 
+/// What re-measures only the AMBG states, when no plan was written.
+pub const RERUN_PLAN_ADVICE: &str = "To re-measure only these states, `--rerun-plan PATH` writes the benchmark arguments that do so; run each build twice more with them and compare again with each side's reruns after its runs (docs/repetitions.md).";
+
 /// One line per AMBG reason present: `- code (N): next step`, then the
-/// advice on repetitions unless they were used.
-pub fn render_next_steps(tally: &Tally, advise_repetitions: bool) -> String {
+/// advice on repetitions unless they were used, then the rerun plan's
+/// unless one was written.
+pub fn render_next_steps(tally: &Tally, advise_repetitions: bool, advise_plan: bool) -> String {
     let reasons = tally.undecided_reasons();
     if reasons.is_empty() {
         return String::new();
@@ -70,6 +74,9 @@ pub fn render_next_steps(tally: &Tally, advise_repetitions: bool) -> String {
     }
     if advise_repetitions {
         let _ = writeln!(out, "\n{REPETITIONS_ADVICE}");
+    }
+    if advise_plan {
+        let _ = writeln!(out, "\n{RERUN_PLAN_ADVICE}");
     }
     out.push('\n');
     out
@@ -87,13 +94,15 @@ mod tests {
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
         tally.record(Status::Undecided, &reason(ReasonCode::NoiseTooHigh));
         tally.record(Status::Same, &reason(ReasonCode::BulkSame));
-        let text = render_next_steps(&tally, true);
+        let text = render_next_steps(&tally, true, false);
         assert_eq!(text.lines().filter(|l| l.starts_with("- ")).count(), 1);
         assert!(text.contains("- noise_too_high (2): relative dispersion exceeds"));
         assert!(text.contains("\n\nAll samples of one run come from one process"));
         assert!(text.contains("alternating reference and compare (A B A B A B)"));
-        assert_eq!(render_next_steps(&Tally::default(), true), "");
-        let merged = render_next_steps(&tally, false);
+        assert!(!text.contains("--rerun-plan"), "{text}");
+        assert_eq!(render_next_steps(&Tally::default(), true, true), "");
+        let merged = render_next_steps(&tally, false, true);
         assert!(!merged.contains("Collect repetitions"), "{merged}");
+        assert!(merged.contains("\n\nTo re-measure only these states, `--rerun-plan PATH`"));
     }
 }

@@ -248,12 +248,37 @@ fn next_steps(report: &Report) -> String {
     out
 }
 
-const TABLE_HEAD: &str = "| Benchmark | Devices | Axes | Reference | Compare | Change | Reason |\n|---|---|---|---:|---:|---:|---|\n";
-/// Directory mode: the reference file of each row first.
-const FILE_TABLE_HEAD: &str = "| File | Benchmark | Devices | Axes | Reference | Compare | Change | Reason |\n|---|---|---|---|---:|---:|---:|---|\n";
-
-fn table_head(files: bool) -> &'static str {
-    if files { FILE_TABLE_HEAD } else { TABLE_HEAD }
+/// The rows' table head: a File column first when the rows come from
+/// several files (directory mode), a Runs column before the reason when
+/// states are merged from runs (`--vs`).
+fn table_head(files: bool, merged: bool) -> String {
+    let mut columns: Vec<(&str, &str)> = Vec::new();
+    if files {
+        columns.push(("File", "---"));
+    }
+    columns.extend([
+        ("Benchmark", "---"),
+        ("Devices", "---"),
+        ("Axes", "---"),
+        ("Reference", "---:"),
+        ("Compare", "---:"),
+        ("Change", "---:"),
+    ]);
+    if merged {
+        columns.push(("Runs", "---:"));
+    }
+    columns.push(("Reason", "---"));
+    let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
+    let head = line(columns.iter().map(|(name, _)| *name).collect());
+    let rule = format!(
+        "|{}|\n",
+        columns
+            .iter()
+            .map(|(_, rule)| *rule)
+            .collect::<Vec<_>>()
+            .join("|")
+    );
+    format!("{head}{rule}")
 }
 
 /// The File cell and its separator, when rows come from several files.
@@ -290,6 +315,17 @@ fn devices_cell(pair: &PairNames) -> String {
     }
 }
 
+/// The Runs cell of a state merged from runs (`--vs`): `3 / 3`,
+/// `1 of 3 / 1 of 3`.
+fn runs_cell(record: &StateRecord) -> Option<String> {
+    let stats = record.repetitions.as_ref()?;
+    let mut text = String::with_capacity(16);
+    crate::rendering::repetitions::push_reps_cell(&mut text, &stats.reference);
+    text.push_str(" / ");
+    crate::rendering::repetitions::push_reps_cell(&mut text, &stats.compare);
+    Some(text)
+}
+
 fn row(record: &StateRecord, files: bool) -> String {
     let c = &record.comparison;
     let axes: Vec<String> = record
@@ -311,8 +347,9 @@ fn row(record: &StateRecord, files: bool) -> String {
     } else {
         format!("{centers} ({bound})")
     };
+    let runs = runs_cell(record).map_or(String::new(), |runs| format!("{runs} | "));
     format!(
-        "| {}{} | {} | {} | {} | {} | {} | {} |\n",
+        "| {}{} | {} | {} | {} | {} | {} | {runs}{} |\n",
         file_cell(&record.pair.reference_json, files),
         name_cell(&record.pair.benchmark),
         devices_cell(&record.pair),
@@ -354,19 +391,15 @@ fn status_section(
         return None;
     }
     let count = rows.len();
+    let merged = report.records.iter().any(|r| r.repetitions.is_some());
+    let head = table_head(files, merged);
     let (open, close) = if status == Status::Same {
         (
-            format!(
-                "<details><summary>SAME ({count})</summary>\n\n{}",
-                table_head(files)
-            ),
+            format!("<details><summary>SAME ({count})</summary>\n\n{head}"),
             "\n</details>\n\n".to_string(),
         )
     } else {
-        (
-            format!("### {label} ({count})\n\n{}", table_head(files)),
-            "\n".to_string(),
-        )
+        (format!("### {label} ({count})\n\n{head}"), "\n".to_string())
     };
     Some(RowSection {
         open,

@@ -18,6 +18,7 @@ pub mod markdown;
 pub mod markdown_budget;
 pub mod nway;
 pub mod repetitions;
+pub mod rerun_plan;
 pub mod summary;
 pub mod table;
 pub mod units;

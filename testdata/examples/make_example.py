@@ -2,6 +2,7 @@
 """Writes the example NVBench result pair of testdata/examples/.
 
     python3 testdata/examples/make_example.py [--out DIR]   # default: beside this script
+    python3 testdata/examples/make_example.py bench {old,new,fix} NVBENCH_ARGS... --jsonbin FILE.json
 
 A simulated `copy_type_sweep` benchmark (axes `T`, a type axis of I8, I16, F32
 and F64, and `Elements{io}`, a pow2 axis from 2^16 to 2^26) measured on two
@@ -25,6 +26,17 @@ What the compare run is designed to show (tests/it/example.rs checks it):
 - ????: F64 at 2^26 on device 1, which the compare run skipped (see its
   skip_reason).
 
+r1.json, r2.json (old build) and c1.json, c2.json (new build) are the
+reruns of the repetition example: each holds only the states that
+rerun-plan.txt (written by `nvbench-compare --rerun-plan rerun-plan.txt
+reference.json compare.json`) re-measures, the two AMBG ones, made by
+running the benchmark with the plan's arguments. `bench` is that benchmark:
+it reads NVBench's -b, -d, -a and --jsonbin as NVBench's option parser does
+(the same regular expressions, the same scoping: -d and -a apply to the
+latest -b, those before any -b to every one) and writes an instance per -b.
+The reruns are separate processes: fresh noise, and none of the compare
+run's disturbances or its skipped state.
+
 compare-fix.json is a third build for the N-way example (`reference.json
 --vs compare.json --vs compare-fix.json`): the vectorised kernel, but the old
 one for F64 on device 1, measured without disturbances: FAST where compare is,
@@ -44,6 +56,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import sys
 from array import array
@@ -192,19 +205,19 @@ def time_summaries(kind, where, values, robust):
     return out, mean
 
 
-def nominal_time(device, type_size, exponent, build):
-    """Seconds per copy of 2^exponent elements (read and written once).
+def nominal_time(device, type_size, elements, build):
+    """Seconds per copy of `elements` elements (read and written once).
 
     build: "old" (reference.json), "new" (compare.json) or "fix"
     (compare-fix.json: the new kernel, but the old one for F64 on device 1).
     """
     efficiency = OLD_EFFICIENCY[type_size]
-    if build != "old" and exponent >= VECTORISED_FROM_EXPONENT:
+    if build != "old" and elements >= 2 ** VECTORISED_FROM_EXPONENT:
         efficiency = NEW_EFFICIENCY[type_size]
         if device == 1 and type_size == 8:
             efficiency = NEW_EFFICIENCY_DEVICE_1_F64 if build == "new" else OLD_EFFICIENCY[8]
     bandwidth = DEVICES[device]["global_memory_bus_bandwidth"] * efficiency
-    return LAUNCH[device] + 2 * type_size * 2 ** exponent / bandwidth
+    return LAUNCH[device] + 2 * type_size * elements / bandwidth
 
 
 def sample_count(seconds, rng):
@@ -234,32 +247,49 @@ def simulate(rng, seconds, clock, n, disturbance):
     return array("f", times), clocks
 
 
-def axis_values(type_name, exponent):
+class Elements:
+    """A value of the Elements{io} axis: 2^exponent on a pow2 axis (as the
+    benchmark defines it), or a plain count when `-a` gave the axis no
+    flags."""
+
+    def __init__(self, input_value, pow2):
+        self.input_value = input_value
+        self.pow2 = pow2
+        self.count = 2 ** input_value if pow2 else input_value
+
+    def text(self):
+        """How the state's name writes it."""
+        return f"2^{self.input_value}" if self.pow2 else str(self.count)
+
+
+def axis_values(type_name, elements):
     return [{"name": "T", "type": "string", "value": type_name},
-            {"name": "Elements{io}", "type": "int64", "value": str(2 ** exponent)}]
+            {"name": "Elements{io}", "type": "int64", "value": str(elements.count)}]
 
 
-def state_head(device, type_index, type_name, exponent):
+def state_head(device, type_index, type_name, elements):
     return {
-        "name": f"Device={device} T={type_name} Elements{{io}}=2^{exponent}",
+        "name": f"Device={device} T={type_name} Elements{{io}}={elements.text()}",
         "min_samples": 10,
         "skip_time": -1.0,
         "timeout": 15.0,
         "device": device,
         "type_config_index": type_index,
-        "axis_values": axis_values(type_name, exponent),
+        "axis_values": axis_values(type_name, elements),
     }
 
 
 class Side:
     """One result file and its sidecar directories."""
 
-    def __init__(self, out_dir, stem, build):
+    def __init__(self, out_dir, stem, build, disturbed=None):
         self.out_dir = out_dir
         self.json_name = f"{stem}.json"
         self.build = build
-        # Only the compare run had a skipped state and disturbed measurements.
-        self.new_build = build == "new"
+        # Only the compare run had a skipped state and disturbed
+        # measurements: events of that one process, which no later run of
+        # the same build repeats.
+        self.disturbed = build == "new" if disturbed is None else disturbed
         self.bins = 0
 
     def write_bins(self, times, clocks):
@@ -276,31 +306,31 @@ class Side:
                 data.tofile(f)
         return names
 
-    def state(self, device, type_index, type_info, exponent):
+    def state(self, device, type_index, type_info, elements):
         type_name, _, type_size = type_info
-        key = (device, type_name, exponent)
-        out = state_head(device, type_index, type_name, exponent)
-        if self.new_build and key == SKIPPED:
+        key = (device, type_name, elements.input_value if elements.pow2 else None)
+        out = state_head(device, type_index, type_name, elements)
+        if self.disturbed and key == SKIPPED:
             out["summaries"] = None
             out["is_skipped"] = True
             out["skip_reason"] = SKIP_REASON
             return out
         disturbance = None
-        if self.new_build:
+        if self.disturbed:
             disturbance = {NOISY: "noisy", THROTTLED: "throttled"}.get(key)
-        rng = random.Random(f"{self.json_name}/{device}/{type_name}/{exponent}")
-        seconds = nominal_time(device, type_size, exponent, self.build)
+        rng = random.Random(f"{self.json_name}/{device}/{type_name}/{elements.input_value}"
+                            + ("" if elements.pow2 else "/count"))
+        seconds = nominal_time(device, type_size, elements.count, self.build)
         clock = float(DEVICES[device]["sm_default_clock_rate"])
         n = sample_count(seconds, rng)
         times, clocks = simulate(rng, seconds, clock, n, disturbance)
         cpu = array("f", [t + 4.5e-6 * math.exp(0.2 * rng.gauss(0.0, 1.0)) for t in times])
-        out["summaries"] = self.summaries(device, type_size, exponent, times, clocks, cpu)
+        out["summaries"] = self.summaries(device, type_size, elements.count, times, clocks, cpu)
         out["is_skipped"] = False
         return out
 
-    def summaries(self, device, type_size, exponent, times, clocks, cpu):
+    def summaries(self, device, type_size, elements, times, clocks, cpu):
         n = len(times)
-        elements = 2 ** exponent
         out = [value_summary("nv/cold/sample_size", "Samples",
                              "Number of isolated kernel executions", "sample_size", n,
                              kind="int64")]
@@ -343,14 +373,14 @@ class Side:
         ]
         return out
 
-    def document(self):
-        states = [self.state(device["id"], type_index, type_info, exponent)
-                  for device in DEVICES
-                  for type_index, type_info in enumerate(TYPES)
-                  for exponent in EXPONENTS]
+    def document(self, instances=None, argv=None):
+        """The result file of a run of the benchmark instances (see
+        `Instance`; default: one instance of every state)."""
+        instances = instances or [Instance()]
+        benchmarks = [self.benchmark(index, instance) for index, instance in enumerate(instances)]
         return {
             "meta": {
-                "argv": [f"./bin/{BENCHMARK}", "--jsonbin", self.json_name],
+                "argv": argv or [f"./bin/{BENCHMARK}", "--jsonbin", self.json_name],
                 "version": {
                     "json": {"major": 1, "minor": 0, "patch": 0, "string": "1.0.0"},
                     "nvbench": {"major": 0, "minor": 1, "patch": 0, "string": "0.1.0",
@@ -359,48 +389,246 @@ class Side:
                 },
             },
             "devices": DEVICES,
-            "benchmarks": [{
-                "name": BENCHMARK,
-                "index": 0,
-                "min_samples": 10,
-                "skip_time": -1.0,
-                "timeout": 15.0,
-                "devices": [device["id"] for device in DEVICES],
-                "axes": axes(),
-                "states": states,
-            }],
+            "benchmarks": benchmarks,
+        }
+
+    def benchmark(self, index, instance):
+        states = [self.state(device, type_index, type_info, elements)
+                  for device in instance.devices
+                  for type_index, type_info in enumerate(TYPES)
+                  if type_info[0] in instance.types
+                  for elements in instance.elements]
+        return {
+            "name": BENCHMARK,
+            "index": index,
+            "min_samples": 10,
+            "skip_time": -1.0,
+            "timeout": 15.0,
+            "devices": instance.devices,
+            "axes": axes(instance),
+            "states": states,
         }
 
 
-def axes():
+def axes(instance):
+    elements = []
+    for value in instance.elements:
+        entry = {"input_string": str(value.input_value),
+                 "description": f"2^{value.input_value} = {value.count}" if value.pow2 else "",
+                 "value": value.count}
+        elements.append(entry)
+    pow2 = all(value.pow2 for value in instance.elements)
     return [
         {"name": "T", "type": "type", "flags": "",
-         "values": [{"input_string": name, "description": description, "is_active": True}
+         "values": [{"input_string": name, "description": description,
+                     "is_active": name in instance.types}
                     for name, description, _ in TYPES]},
-        {"name": "Elements{io}", "type": "int64", "flags": "pow2",
-         "values": [{"input_string": str(e), "description": f"2^{e} = {2 ** e}", "value": 2 ** e}
-                    for e in EXPONENTS]},
+        {"name": "Elements{io}", "type": "int64", "flags": "pow2" if pow2 else "",
+         "values": elements},
     ]
 
 
-def write_side(out_dir, stem, build):
+class Instance:
+    """One instance of the benchmark as NVBench's command line sets it up:
+    its devices, its active types and its Elements{io} values."""
+
+    def __init__(self):
+        self.devices = [device["id"] for device in DEVICES]
+        self.types = [name for name, _, _ in TYPES]
+        self.elements = [Elements(e, True) for e in EXPONENTS]
+
+    def copy(self):
+        other = Instance()
+        other.devices, other.types, other.elements = (
+            list(self.devices), list(self.types), list(self.elements))
+        return other
+
+
+class ArgumentError(Exception):
+    """An argument NVBench would refuse."""
+
+
+# NVBench's option parser (nvbench/option_parser.cu) reads axis
+# specifications and their values with these regular expressions (searched,
+# not matched, as std::regex_search does), and C++'s std::stoll reads an
+# integer from the start of a string.
+AXIS_SPEC = re.compile(r"\s*([^\[:]+?)\s*(?:\[\s*([^\]]*?)\s*\])?\s*=\s*(.+?)\s*$")
+LIST_SPEC = re.compile(r"^\[\s*([^\]]+?,[^\]]+?)\s*\]$")
+RANGE_SPEC = re.compile(r"^\[\s*([^\]]+?:[^\]]+?)\s*\]$")
+SINGLE_SPEC = re.compile(r"^\[?\s*([^,\]:]+?)\s*\]?$")
+LIST_ITEM = re.compile(r"\s*([^,]+?)\s*(?:,|$)")
+RANGE_ITEM = re.compile(r"\s*([^:]+?)\s*(?:$|:)")
+STOLL = re.compile(r"^[ \t\n\v\f\r]*([+-]?[0-9]+)")
+
+
+def stoll(text):
+    match = STOLL.match(text)
+    if not match:
+        raise ArgumentError(f"Failed to parse int64 value from string '{text}'")
+    return int(match.group(1))
+
+
+def parse_values(spec, integers):
+    """The values of an axis or device specification, as NVBench reads them."""
+    convert = stoll if integers else str
+    match = LIST_SPEC.search(spec)
+    if match:
+        return [convert(m.group(1)) for m in LIST_ITEM.finditer(match.group(1))]
+    match = RANGE_SPEC.search(spec)
+    if match:
+        if not integers:
+            raise ArgumentError(f"Cannot use range syntax for string or type axis: `{spec}`.")
+        bounds = [stoll(m.group(1)) for m in RANGE_ITEM.finditer(match.group(1))]
+        if len(bounds) not in (2, 3):
+            raise ArgumentError(f"Expected 2 or 3 values for range specification: {spec}")
+        first, last, stride = bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else 1
+        return list(range(first, last + 1, stride))
+    match = SINGLE_SPEC.search(spec)
+    if match:
+        return [convert(match.group(1))]
+    raise ArgumentError(f"Invalid axis value spec: {spec}")
+
+
+def update_devices(instance, spec):
+    if spec == "all":
+        instance.devices = [device["id"] for device in DEVICES]
+        return
+    ids = [device["id"] for device in DEVICES]
+    devices = parse_values(spec, integers=True)
+    for device in devices:
+        if device not in ids:
+            raise ArgumentError(f"Error handling option --devices `{spec}`: no device {device}")
+    instance.devices = devices
+
+
+def update_axis(instance, spec):
+    match = AXIS_SPEC.search(spec)
+    if not match:
+        raise ArgumentError(f"Error handling option --axis `{spec}`: Bad format.")
+    name, flags, values = match.group(1), match.group(2) or "", match.group(3)
+    if name == "T":
+        if flags:
+            raise ArgumentError(f"Invalid flag for type axis: `{flags}`")
+        types = parse_values(values, integers=False)
+        for type_name in types:
+            if type_name not in [t for t, _, _ in TYPES]:
+                raise ArgumentError(f"Error handling option --axis `{spec}`: no type {type_name}")
+        instance.types = types
+    elif name == "Elements{io}":
+        if flags not in ("", "pow2"):
+            raise ArgumentError(f"Invalid flag for int64 axis: `{flags}`")
+        instance.elements = [Elements(v, flags == "pow2")
+                             for v in parse_values(values, integers=True)]
+    else:
+        raise ArgumentError(f"Error handling option --axis `{spec}`: no axis {name!r}")
+
+
+def benchmark_instances(args):
+    """The instances and the --jsonbin file of a command line of the
+    benchmark, scoped as NVBench scopes it: -b adds an instance, -d and -a
+    apply to the latest one, and those given before any -b to every one."""
+    instances, global_args, jsonbin = [], [], None
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg not in ("-b", "--benchmark", "-d", "--devices", "--device", "-a", "--axis",
+                       "--jsonbin"):
+            raise ArgumentError(f"Unrecognized command-line argument: `{arg}`")
+        if not rest:
+            raise ArgumentError(f"Expected parameter for argument {arg}")
+        value = rest.pop(0)
+        if arg == "--jsonbin":
+            jsonbin = value
+        elif arg in ("-b", "--benchmark"):
+            try:
+                index = stoll(value)
+            except ArgumentError:
+                index = -1
+            if (index >= 0 and index != 0) or (index < 0 and value != BENCHMARK):
+                raise ArgumentError(f"Error handling option --benchmark `{value}`")
+            instances.append(Instance())
+            apply_args(instances[-1], global_args)
+        elif instances:
+            apply_args(instances[-1], [arg, value])
+        else:
+            global_args += [arg, value]
+    if not instances:
+        instances.append(Instance())
+        apply_args(instances[-1], global_args)
+    if jsonbin is None:
+        raise ArgumentError("no --jsonbin FILE (the example writes only JSON)")
+    return instances, jsonbin
+
+
+def apply_args(instance, args):
+    for arg, value in zip(args[::2], args[1::2]):
+        if arg in ("-a", "--axis"):
+            update_axis(instance, value)
+        else:
+            update_devices(instance, value)
+
+
+def plan_arguments(path):
+    """The arguments of a rerun plan: its lines but the comments."""
+    with open(path, encoding="utf-8") as f:
+        return [line for line in f.read().split("\n")[:-1] if not line.startswith("#")]
+
+
+def write_document(out_dir, stem, build, disturbed=None, args=None):
     for suffix in (".json-bin", ".json-freqs-bin"):
         shutil.rmtree(os.path.join(out_dir, stem + suffix), ignore_errors=True)
-    side = Side(out_dir, stem, build)
-    text = json.dumps(side.document(), indent=2) + "\n"  # nlohmann's dump(2) layout
+    side = Side(out_dir, stem, build, disturbed)
+    if args is None:
+        document = side.document()
+    else:
+        instances, _ = benchmark_instances(args)
+        document = side.document(instances, [f"./bin/{BENCHMARK}"] + args)
+    text = json.dumps(document, indent=2) + "\n"  # nlohmann's dump(2) layout
     with open(os.path.join(out_dir, side.json_name), "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
 
 
+def run_benchmark(argv):
+    """`make_example.py bench BUILD ARGS...`: the benchmark of build BUILD
+    (old, new or fix) run with NVBench's arguments ARGS, which name the
+    result file with --jsonbin."""
+    if not argv or argv[0] not in ("old", "new", "fix"):
+        sys.exit("usage: make_example.py bench {old,new,fix} NVBENCH_ARGS... --jsonbin FILE.json")
+    build, args = argv[0], argv[1:]
+    try:
+        _, jsonbin = benchmark_instances(args)
+    except ArgumentError as e:
+        sys.exit(f"make_example.py bench: {e}")
+    if not jsonbin.endswith(".json"):
+        sys.exit("make_example.py bench: the --jsonbin file must end in .json")
+    out_dir = os.path.dirname(jsonbin) or "."
+    stem = os.path.basename(jsonbin)[:-len(".json")]
+    args = [a for a in args]
+    write_document(out_dir, stem, build, disturbed=False, args=args)
+
+
+# The reruns of the repetition example: what rerun-plan.txt (written by
+# `nvbench-compare --rerun-plan`) re-measures, by each build twice, in
+# separate processes (their noise is their own; no disturbance recurs).
+RERUNS = [("r1", "old"), ("c1", "new"), ("r2", "old"), ("c2", "new")]
+
+
 def main():
+    if sys.argv[1:2] == ["bench"]:
+        run_benchmark(sys.argv[2:])
+        return
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=here, help="output directory (default: %(default)s)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    write_side(args.out, "reference", build="old")
-    write_side(args.out, "compare", build="new")
-    write_side(args.out, "compare-fix", build="fix")
+    write_document(args.out, "reference", build="old")
+    write_document(args.out, "compare", build="new")
+    write_document(args.out, "compare-fix", build="fix")
+    plan = plan_arguments(os.path.join(here, "rerun-plan.txt"))
+    for stem, build in RERUNS:
+        write_document(args.out, stem, build, disturbed=False,
+                       args=plan + ["--jsonbin", f"{stem}.json"])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 //! The example pair of testdata/examples: the README's first command shows
 //! every status for the reason the generator built in, `--plot-along
-//! "Elements{io}"` draws it, and the committed files are what
-//! testdata/examples/make_example.py writes.
+//! "Elements{io}"` draws it, its rerun plan re-measures the two AMBG
+//! states, the reruns made with it merge with the full runs, and the
+//! committed files are what testdata/examples/make_example.py writes
+//! (the reruns by running the committed plan's arguments).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -160,12 +162,14 @@ fn plot_along_elements_draws_a_colored_chart_per_device_without_a_benchmark_filt
     }
 }
 
-/// The example's data files (everything but the generator), relative to `dir`.
+/// The example's data files (everything but the generator and the rerun
+/// plan, which nvbench-compare writes), relative to `dir`.
 fn data_files(dir: &Path) -> Vec<PathBuf> {
     let mut relative: Vec<PathBuf> = files_under(dir, &|_| false)
         .into_iter()
         .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
         .filter(|p| p.extension().is_none_or(|e| e != "py"))
+        .filter(|p| p != Path::new(PLAN))
         .collect();
     relative.sort();
     relative
@@ -195,4 +199,164 @@ fn committed_example_is_what_the_generator_writes() {
             relative.display()
         );
     }
+}
+
+/// The rerun plan of the example, as `--rerun-plan rerun-plan.txt` writes it.
+const PLAN: &str = "rerun-plan.txt";
+
+#[test]
+fn the_rerun_plan_re_measures_exactly_the_two_ambg_states() {
+    let dir = Scratch::new("example-plan");
+    for name in ["reference", "compare"] {
+        for suffix in [".json", ".json-bin", ".json-freqs-bin"] {
+            let from = examples().join(format!("{name}{suffix}"));
+            if from.is_dir() {
+                crate::util::copy_dir(&from, &dir.join(format!("{name}{suffix}")));
+            } else {
+                std::fs::copy(&from, dir.join(format!("{name}{suffix}"))).unwrap();
+            }
+        }
+    }
+    let output = run(
+        &dir,
+        &["--rerun-plan", PLAN, "reference.json", "compare.json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let written = std::fs::read_to_string(dir.join(PLAN)).unwrap();
+    let committed = std::fs::read_to_string(examples().join(PLAN)).unwrap();
+    assert_eq!(
+        written, committed,
+        "the committed plan is not what the tool writes"
+    );
+    assert!(
+        written.starts_with("# nvbench-compare --rerun-plan: NVBench arguments, one a line, that re-measure\n# exactly the 2 AMBG state(s) of reference.json vs compare.json"),
+        "{written}"
+    );
+    let arguments: Vec<&str> = written.lines().filter(|l| !l.starts_with('#')).collect();
+    let instance = |device: &str, exponent: &str| {
+        [
+            "-b".to_string(),
+            "copy_type_sweep".to_string(),
+            "-d".to_string(),
+            device.to_string(),
+            "-a".to_string(),
+            "T=F32".to_string(),
+            "-a".to_string(),
+            format!("Elements{{io}}[pow2]={exponent}"),
+        ]
+    };
+    let expected: Vec<String> = instance("0", "18")
+        .into_iter()
+        .chain(instance("1", "24"))
+        .collect();
+    assert_eq!(arguments, expected);
+    // Without the option, a hint on stderr names it; stdout is unchanged.
+    let plain = run(&dir, &["reference.json", "compare.json"]);
+    assert_eq!(plain.stdout, output.stdout);
+    let hint = String::from_utf8(plain.stderr).unwrap();
+    assert!(
+        hint.contains("hint: 2 state(s) are AMBG: --rerun-plan PATH writes the benchmark arguments that re-measure only them"),
+        "{hint}"
+    );
+    assert!(!String::from_utf8(output.stderr).unwrap().contains("hint"));
+    // The robust command stands in for NVBench's script: no hint of ours.
+    let robust = run(
+        &dir,
+        &["--personality=robust", "reference.json", "compare.json"],
+    );
+    assert_eq!(robust.status.code(), Some(0), "{robust:?}");
+    assert!(
+        !String::from_utf8(robust.stderr)
+            .unwrap()
+            .contains("--rerun-plan")
+    );
+}
+
+/// (device, T, Elements{io}) -> (Ref Reps, Cmp Reps, Status) of every row
+/// of a repetition table.
+fn repetition_rows(table: &str) -> BTreeMap<(String, String, String), (String, String, String)> {
+    let mut device = String::new();
+    let mut found = BTreeMap::new();
+    for line in table.lines() {
+        if let Some(heading) = line.strip_prefix("## [") {
+            device = heading.split(']').next().unwrap().to_string();
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() == 15 && cells[1] != "T" && !cells[1].starts_with('-') {
+            let key = (device.clone(), cells[1].to_string(), cells[2].to_string());
+            let value = (
+                cells[11].to_string(),
+                cells[12].to_string(),
+                cells[13].to_string(),
+            );
+            found.insert(key, value);
+        }
+    }
+    found
+}
+
+#[test]
+fn reruns_of_the_plan_merge_with_the_full_runs_state_by_state() {
+    let args = [
+        "--no-color",
+        "reference.json",
+        "r1.json",
+        "r2.json",
+        "--vs",
+        "compare.json",
+        "c1.json",
+        "c2.json",
+    ];
+    let output = run(examples(), &args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let rows = repetition_rows(&stdout);
+    assert_eq!(rows.len(), 48, "{stdout}");
+    for ((device, type_name, elements), (ref_reps, cmp_reps, status)) in &rows {
+        let replanned = matches!(
+            (device.as_str(), type_name.as_str(), elements.as_str()),
+            ("0", "F32", "2^18") | ("1", "F32", "2^24")
+        );
+        let reps = if replanned { "3" } else { "1 of 3" };
+        assert_eq!(
+            (ref_reps.as_str(), cmp_reps.as_str()),
+            (reps, reps),
+            "{device} {type_name} {elements}"
+        );
+        // A state of one run a side keeps the single-run decision.
+        if !replanned {
+            let designed = designed_status(device, type_name, elements);
+            assert!(
+                status.ends_with(designed),
+                "{device} {type_name} {elements}: {status}"
+            );
+        }
+    }
+    assert!(stdout.contains("- Total Matches: 48\n"), "{stdout}");
+    assert!(
+        stdout.contains("Note: 46 state(s) are missing from some runs and were merged from the runs that have them (see Reps).\n"),
+        "{stdout}"
+    );
+    // The markdown summary says on how many runs each state was decided.
+    let dir = Scratch::new("example-reruns-markdown");
+    let summary = dir.join("summary.md");
+    let mut with_summary: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    with_summary.extend([
+        "--markdown-summary".to_string(),
+        summary.display().to_string(),
+    ]);
+    let output = run(examples(), &with_summary);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        markdown.contains("| Change | Runs | Reason |"),
+        "{markdown}"
+    );
+    assert_eq!(markdown.matches(" | 3 / 3 | ").count(), 2, "{markdown}");
+    assert_eq!(
+        markdown.matches(" | 1 of 3 / 1 of 3 | ").count(),
+        46,
+        "{markdown}"
+    );
 }

@@ -26,5 +26,6 @@ mod properties;
 mod ragged_axes;
 mod regressions;
 mod repetitions;
+mod rerun_plan;
 mod schema_reader;
 mod tabulate_python;

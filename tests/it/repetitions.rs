@@ -270,6 +270,81 @@ fn a_state_missing_from_one_run_is_merged_from_the_others() {
     assert_eq!(runs, [0, 2]);
 }
 
+/// A run of a rerun plan: benchmark `b` named once per product of states,
+/// so that the file holds an instance of `b` for each group of `groups`.
+fn write_instances(path: &Path, factor: f64, groups: &[&[i64]]) {
+    let mut document = nvbench_file(&[(1, 1e-3)]);
+    let instances: Vec<Value> = groups
+        .iter()
+        .map(|group| {
+            let states: Vec<(i64, f64)> = group
+                .iter()
+                .map(|&n| (n, 1e-3 * n as f64 * factor))
+                .collect();
+            nvbench_file(&states)["benchmarks"][0].clone()
+        })
+        .collect();
+    document["benchmarks"] = Value::Array(instances);
+    std::fs::write(path, serde_json::to_vec(&document).unwrap()).unwrap();
+}
+
+#[test]
+fn a_runs_instances_of_a_benchmark_merge_and_partial_runs_add_to_their_states_only() {
+    let dir = scratch("instances");
+    write_run(&dir.join("r1.json"), 1.0, 4);
+    write_run(&dir.join("c1.json"), 1.01, 4);
+    // The reruns hold N=2 and N=4 only, each in an instance of its own.
+    for (name, factor) in [
+        ("r2.json", 1.005),
+        ("r3.json", 0.995),
+        ("c2.json", 1.012),
+        ("c3.json", 1.008),
+    ] {
+        write_instances(&dir.join(name), factor, &[&[2], &[4]]);
+    }
+    let args = [
+        "--no-color",
+        "--json",
+        "report.json",
+        "r1.json",
+        "r2.json",
+        "r3.json",
+        "--vs",
+        "c1.json",
+        "c2.json",
+        "c3.json",
+    ];
+    let out = run(&dir, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    // One table: the instances are one benchmark.
+    assert_eq!(text.matches("# b\n").count(), 1, "{text}");
+    assert!(text.contains("- Total Matches: 4\n"), "{text}");
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+    let reps: Vec<(u64, u64)> = report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| {
+            let side = &state["repetitions"]["compare"];
+            (
+                side["reps"].as_u64().unwrap(),
+                side["runs"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(reps, [(1, 3), (3, 3), (1, 3), (3, 3)]);
+    for (state, rule) in report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip([true, false, true, false])
+    {
+        assert_eq!(state["repetitions"]["single_run"], rule, "{state}");
+    }
+}
+
 #[test]
 fn directories_are_runs_matched_by_file_name() {
     let dir = scratch("dirs");

@@ -42,6 +42,9 @@ pub struct GbenchState {
     /// The summaries come from the file's aggregates (no repetitions in it).
     pub from_aggregates: bool,
     pub label: Option<String>,
+    /// The instance's run name as the library writes it (what
+    /// `--benchmark_filter` matches): a rerun plan names it.
+    pub run_name: String,
 }
 
 /// A mapped file and what mapping it left out, for the notes.
@@ -201,6 +204,7 @@ fn instance_state(
             repetitions,
             from_aggregates: true,
             label,
+            run_name: instance.run_name.clone(),
             ..GbenchState::default()
         });
         return Ok(Some(state));
@@ -269,6 +273,7 @@ fn instance_state(
         dropped: failed.len(),
         from_aggregates: false,
         label,
+        run_name: instance.run_name.clone(),
     });
     Ok(Some(state))
 }
