@@ -172,11 +172,11 @@ fn legend_metrics() -> Metrics {
     }
 }
 
-/// The legend: an entry a colour, named by its group's label and drawn
-/// in the style of its first series, then the style key (each side's
-/// name in its style) when the chart has more than one style or no named
-/// colour. Like matplotlib, labels that are empty or start with `_` stay
-/// out.
+/// The legend: an entry a colour, named by its group's label, then the
+/// style key (each side's name in its style) when the chart has more than
+/// one style or no named colour; with a key, a colour's entry is a patch
+/// (it stands for every side), else a line in its one style. Like
+/// matplotlib, labels that are empty or start with `_` stay out.
 fn legend_entries(series: &[PreparedSeries<'_>]) -> Vec<Vec<Entry>> {
     let mut groups: Vec<usize> = Vec::new();
     let mut sides: Vec<(&str, usize)> = Vec::new();
@@ -189,16 +189,22 @@ fn legend_entries(series: &[PreparedSeries<'_>]) -> Vec<Vec<Entry>> {
         }
     }
     let named = |label: &str| !label.is_empty() && !label.starts_with('_');
-    let entries: Vec<Entry> = groups
+    let firsts: Vec<&PreparedSeries> = groups
         .iter()
         .filter_map(|group| series.iter().find(|s| s.group == *group))
         .filter(|s| named(s.label))
-        .map(|s| Entry::line(s.label, s.color, side_style(s.style)))
+        .collect();
+    let show_sides = sides.len() > 1 || firsts.is_empty();
+    let entries: Vec<Entry> = firsts
+        .into_iter()
+        .map(|s| match show_sides {
+            true => Entry::patch(s.label, s.color),
+            false => Entry::line(s.label, s.color, side_style(s.style)),
+        })
         .collect();
     let whiskers = series
         .iter()
         .any(|s| s.points.iter().any(|p| p.range.is_some()));
-    let show_sides = sides.len() > 1 || entries.is_empty();
     let keyed: Vec<(&str, LineStyle)> = sides
         .iter()
         .filter(|(name, _)| show_sides && named(name))

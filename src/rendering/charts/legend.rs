@@ -5,10 +5,10 @@
 //! never cut: a long one wraps between its parts, and the chart grows
 //! taller to hold every row of entries.
 
-use plotters::element::{DashedPathElement, PathElement};
+use plotters::element::{DashedPathElement, PathElement, Rectangle};
 use plotters::prelude::DrawingBackend;
 use plotters::style::text_anchor::{HPos, VPos};
-use plotters::style::{RGBColor, ShapeStyle};
+use plotters::style::{Color, RGBColor, ShapeStyle};
 
 use crate::rendering::charts::canvas::{Canvas, drawn, fit, line_pitch, text_width};
 use crate::rendering::charts::labels::{words, wrap};
@@ -29,6 +29,8 @@ const MAX_ROWS: usize = 40;
 pub(super) enum Handle {
     /// A line in a side's style, with its marker in the middle.
     Line(LineStyle),
+    /// A filled square: a colour, whatever the side.
+    Patch,
     /// A vertical whisker with caps.
     Whisker,
     /// No handle (the "… and N more" line).
@@ -44,6 +46,15 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// An entry naming a colour.
+    pub fn patch(text: &str, color: RGBColor) -> Self {
+        Entry {
+            text: text.to_string(),
+            color,
+            handle: Handle::Patch,
+        }
+    }
+
     pub fn line(text: &str, color: RGBColor, style: LineStyle) -> Self {
         Entry {
             text: text.to_string(),
@@ -273,6 +284,11 @@ fn draw_handle<DB: DrawingBackend>(
                 drawn(c.area.draw(&PathElement::new(line, style)))?;
             }
             Ok(())
+        }
+        Handle::Patch => {
+            let half = (0.4 * m.em).round() as i32;
+            let square = [(middle - half, y - half), (middle + half, y + half)];
+            drawn(c.area.draw(&Rectangle::new(square, entry.color.filled())))
         }
         Handle::None => Ok(()),
     }

@@ -4,7 +4,7 @@
 //! and dash), so that no two series of a chart look alike.
 
 use plotters::coord::Shift;
-use plotters::element::{Circle, Polygon, Rectangle};
+use plotters::element::{Circle, PathElement, Rectangle};
 use plotters::prelude::{DrawingArea, DrawingBackend};
 use plotters::style::{Color, RGBColor};
 
@@ -96,8 +96,9 @@ pub(super) fn dash_pattern(dash: Dash) -> Option<(i32, i32)> {
     }
 }
 
-/// Draws `marker` of about `radius` pixels centred on the backend pixel
-/// `(x, y)` of `area`.
+/// Draws `marker` centred on the backend pixel `(x, y)` of `area`: a
+/// filled circle of `radius` pixels, or an outline around it, so that
+/// where two sides measured the same time both markers show.
 pub(super) fn draw_marker<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     marker: Marker,
@@ -107,23 +108,25 @@ pub(super) fn draw_marker<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let r = radius as f64;
     let at = |dx: f64, dy: f64| (x + dx.round() as i32, y + dy.round() as i32);
-    let style = color.filled();
+    let outline = color.stroke_width(pt(1.0).round() as u32);
+    let closed = |mut points: Vec<(i32, i32)>| {
+        points.push(points[0]);
+        drawn(area.draw(&PathElement::new(points, outline)))
+    };
     match marker {
-        Marker::Circle => drawn(area.draw(&Circle::new((x, y), radius, style))),
-        // Shapes of about the circle's area, so that no side looks heavier.
+        Marker::Circle => drawn(area.draw(&Circle::new((x, y), radius, color.filled()))),
         Marker::Square => {
-            let half = 0.9 * r;
-            drawn(area.draw(&Rectangle::new([at(-half, -half), at(half, half)], style)))
+            let half = 1.5 * r;
+            let corners = [at(-half, -half), at(half, half)];
+            drawn(area.draw(&Rectangle::new(corners, outline)))
         }
         Marker::Triangle => {
-            let s = 1.35 * r;
-            let points = vec![at(0.0, -s), at(-s, 0.7 * s), at(s, 0.7 * s)];
-            drawn(area.draw(&Polygon::new(points, style)))
+            let s = 2.1 * r;
+            closed(vec![at(0.0, -s), at(-s, 0.6 * s), at(s, 0.6 * s)])
         }
         Marker::Diamond => {
-            let s = 1.3 * r;
-            let points = vec![at(0.0, -s), at(s, 0.0), at(0.0, s), at(-s, 0.0)];
-            drawn(area.draw(&Polygon::new(points, style)))
+            let s = 2.0 * r;
+            closed(vec![at(0.0, -s), at(s, 0.0), at(0.0, s), at(-s, 0.0)])
         }
     }
 }
