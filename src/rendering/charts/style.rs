@@ -47,20 +47,22 @@ const MARKERS: [Marker; 4] = [
     Marker::Triangle,
     Marker::Diamond,
 ];
-/// Compare sides go through the markers first (a marker tells sides apart
-/// where lines cross), then the dashes; `Dashed` stays the reference's.
+/// Compare sides step through markers and dashes together (a marker tells
+/// sides apart where they measured alike, a dash where lines cross);
+/// `Dashed` stays the reference's.
 const COMPARE_DASHES: [Dash; 3] = [Dash::Solid, Dash::Dotted, Dash::LongDash];
 
 /// The style of side `index`: 0 is the reference (or N-way baseline), 1
 /// the (first) compare side, solid with round markers as upstream draws
-/// it. Twelve compare sides get distinct styles before they repeat.
+/// it. Twelve compare sides (the least common multiple of three dashes
+/// and four markers) get distinct styles before they repeat.
 pub(super) fn side_style(index: usize) -> LineStyle {
     if index == 0 {
         return REFERENCE_STYLE;
     }
     let k = index - 1;
     LineStyle {
-        dash: COMPARE_DASHES[(k / MARKERS.len()) % COMPARE_DASHES.len()],
+        dash: COMPARE_DASHES[k % COMPARE_DASHES.len()],
         marker: MARKERS[k % MARKERS.len()],
     }
 }
