@@ -16,7 +16,8 @@ pub(super) enum Dash {
     Solid,
     Dashed,
     Dotted,
-    LongDash,
+    /// Long dashes.
+    Long,
 }
 
 /// The shape drawn at each point.
@@ -50,7 +51,7 @@ const MARKERS: [Marker; 4] = [
 /// Compare sides step through markers and dashes together (a marker tells
 /// sides apart where they measured alike, a dash where lines cross);
 /// `Dashed` stays the reference's.
-const COMPARE_DASHES: [Dash; 3] = [Dash::Solid, Dash::Dotted, Dash::LongDash];
+const COMPARE_DASHES: [Dash; 3] = [Dash::Solid, Dash::Dotted, Dash::Long];
 
 /// The style of side `index`: 0 is the reference (or N-way baseline), 1
 /// the (first) compare side, solid with round markers as upstream draws
@@ -94,7 +95,7 @@ pub(super) fn dash_pattern(dash: Dash) -> Option<(i32, i32)> {
         Dash::Solid => None,
         Dash::Dashed => Some(scaled(3.7, 1.6)),
         Dash::Dotted => Some(scaled(1.0, 1.65)),
-        Dash::LongDash => Some(scaled(7.4, 1.6)),
+        Dash::Long => Some(scaled(7.4, 1.6)),
     }
 }
 
