@@ -360,3 +360,40 @@ fn reruns_of_the_plan_merge_with_the_full_runs_state_by_state() {
         "{markdown}"
     );
 }
+
+/// `--plot` keeps the example's `????` state (the L4's F64 2^26, whose
+/// compare run has no usable time) as a row without a bar, marked `n/a`,
+/// so that the chart has a row for each of the 48 states.
+#[test]
+fn plot_keeps_the_row_without_a_change_as_a_marked_gap() {
+    let dir = Scratch::new("example-plot-gap");
+    let example = examples();
+    let args: Vec<String> = vec![
+        "--plot".to_string(),
+        "--plot-output".to_string(),
+        "summary.svg".to_string(),
+        example.join("reference.json").display().to_string(),
+        example.join("compare.json").display().to_string(),
+    ];
+    let output = run(&dir, &args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let svg = std::fs::read_to_string(dir.join("summary.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    let rows = texts.iter().filter(|t| t.starts_with("T=")).count();
+    assert_eq!(rows, 48, "{texts:?}");
+    assert!(
+        texts.contains(&"T=F64 Elements{io}=2^26 | device 1: NVIDIA L4"),
+        "{texts:?}"
+    );
+    assert_eq!(
+        texts.iter().filter(|t| **t == "n/a").count(),
+        1,
+        "{texts:?}"
+    );
+}

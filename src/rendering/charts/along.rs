@@ -1,9 +1,10 @@
 //! The along chart (`--plot-along AXIS`): time against a positive numeric
 //! axis on log-log scales for one benchmark and device pair, like the
 //! reference's seaborn-styled `plt.plot` figure (6.4 x 4.8 inches at
-//! 150 dpi). Each combination of the other axes' values is a colour: its
-//! compare series is solid, its reference series dashed, both with round
-//! markers and translucent noise bands (in repetition mode, whiskers over
+//! 150 dpi). Each combination of the other axes' values is a colour and
+//! each side a line style ([`style`](super::style)): the compare series
+//! solid, the reference dashed, both with round markers (N-way: each
+//! candidate its own marker and dash), with translucent noise bands (in repetition mode, whiskers over
 //! the runs' interval hulls instead). pow2 axes are labelled `2^N`. The
 //! axes every series shares are said once under the title, and the legend
 //! sits below the plot ([`legend`](super::legend)).
@@ -13,28 +14,36 @@ use std::path::Path;
 use plotters::chart::{ChartBuilder, ChartContext};
 use plotters::coord::Shift;
 use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
-use plotters::element::{Circle, PathElement, Polygon};
+use plotters::element::{PathElement, Polygon};
 use plotters::prelude::{DrawingArea, DrawingBackend};
 use plotters::series::{DashedLineSeries, LineSeries};
 use plotters::style::{Color, RGBColor, ShapeStyle, TRANSPARENT};
 
 use crate::pycompat::pyfmt::{parse_py_float, str_repr};
 use crate::rendering::charts::canvas::{
-    Canvas, Chart, DEEP, Theme, drawn, fit, line_pitch, pt, text_width,
+    Canvas, Chart, Theme, drawn, fit, line_pitch, pt, text_width,
 };
 use crate::rendering::charts::labels::{NamePart, words, wrap_lines};
-use crate::rendering::charts::legend::{self, Entry, Handle, Layout, Metrics};
+use crate::rendering::charts::legend::{self, Entry, Layout, Metrics};
 use crate::rendering::charts::output::{ChartFile, PlotKind, draw_chart};
+use crate::rendering::charts::style::{
+    LineStyle, dash_pattern, draw_marker, group_color, side_style,
+};
 use crate::rendering::charts::ticks::{Tick, label_at, log_ticks, pow2_ticks};
 
 /// One line of an along chart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlongSeries {
-    /// Legend text, shown verbatim (upstream appends ` ref` to reference series).
+    /// Legend text of its colour, shown verbatim: the other axes' values
+    /// that tell its group apart (empty: the colour is not named).
     pub label: String,
-    /// Reference series are dashed, compare series solid.
-    pub reference: bool,
-    /// Series of one group (a compare series and its reference) share a colour.
+    /// Which side it is, named in the legend's style key (`compare`,
+    /// `reference`, an N-way label).
+    pub side: String,
+    /// Its line style: 0 the reference (dashed), 1 the compare side (solid),
+    /// further N-way candidates their own (see [`side_style`]).
+    pub style: usize,
+    /// Series of one group (one series a side) share a colour.
     pub group: usize,
     /// Points in any order; they are sorted by `x`, and a repeated `x` keeps
     /// the last point (the reference stores them in a dict keyed by `x`).
@@ -160,47 +169,48 @@ fn legend_metrics() -> Metrics {
         handle: pt(2.0 * LEGEND_PT),
         marker_radius: marker_radius(),
         line_width: pt(1.5).round() as u32,
-        dash: dash(),
     }
 }
 
-/// The legend: an entry a colour, named by its compare series (its
-/// reference series is the same colour, dashed), then the style key when
-/// a colour has both; a colour of one series (N-way: every side its own
-/// colour) is named by that series and drawn in its style. Like
-/// matplotlib, series without a label (or with a `_` label) stay out.
+/// The legend: an entry a colour, named by its group's label, then the
+/// style key (each side's name in its style) when the chart has more than
+/// one style or no named colour; with a key, a colour's entry is a patch
+/// (it stands for every side), else a line in its one style. Like
+/// matplotlib, labels that are empty or start with `_` stay out.
 fn legend_entries(series: &[PreparedSeries<'_>]) -> Vec<Vec<Entry>> {
     let mut groups: Vec<usize> = Vec::new();
+    let mut sides: Vec<(&str, usize)> = Vec::new();
     for s in series {
         if !groups.contains(&s.group) {
             groups.push(s.group);
         }
-    }
-    let mut entries = Vec::new();
-    let mut paired = false;
-    for group in groups {
-        let members: Vec<&PreparedSeries> = series.iter().filter(|s| s.group == group).collect();
-        let both = members.iter().any(|s| s.dashed) && members.iter().any(|s| !s.dashed);
-        paired |= both;
-        let named: Vec<&PreparedSeries> = if both {
-            members.into_iter().filter(|s| !s.dashed).take(1).collect()
-        } else {
-            members
-        };
-        for s in named {
-            if !s.label.is_empty() && !s.label.starts_with('_') {
-                entries.push(Entry::line(s.label, s.color, s.dashed));
-            }
+        if !sides.iter().any(|(_, style)| *style == s.style) {
+            sides.push((s.side, s.style));
         }
     }
+    let named = |label: &str| !label.is_empty() && !label.starts_with('_');
+    let firsts: Vec<&PreparedSeries> = groups
+        .iter()
+        .filter_map(|group| series.iter().find(|s| s.group == *group))
+        .filter(|s| named(s.label))
+        .collect();
+    let show_sides = sides.len() > 1 || firsts.is_empty();
+    let entries: Vec<Entry> = firsts
+        .into_iter()
+        .map(|s| match show_sides {
+            true => Entry::patch(s.label, s.color),
+            false => Entry::line(s.label, s.color, side_style(s.style)),
+        })
+        .collect();
     let whiskers = series
         .iter()
         .any(|s| s.points.iter().any(|p| p.range.is_some()));
-    let key = legend::style_key(whiskers)
-        .into_iter()
-        .filter(|e| paired || e.handle == Handle::Whisker)
+    let keyed: Vec<(&str, LineStyle)> = sides
+        .iter()
+        .filter(|(name, _)| show_sides && named(name))
+        .map(|(name, style)| (*name, side_style(*style)))
         .collect();
-    vec![entries, key]
+    vec![entries, legend::style_key(&keyed, whiskers)]
 }
 
 struct AlongChart<'a> {
@@ -215,7 +225,8 @@ struct AlongChart<'a> {
 /// colour of its group.
 struct PreparedSeries<'a> {
     label: &'a str,
-    dashed: bool,
+    side: &'a str,
+    style: usize,
     /// Position of its group among the groups drawn (its colour).
     group: usize,
     color: RGBColor,
@@ -246,7 +257,7 @@ fn usable_points(points: &[AlongPoint]) -> Vec<AlongPoint> {
     unique
 }
 
-/// Series with usable points; colours go round the palette by group, in
+/// Series with usable points; colours go through the palette by group, in
 /// the order groups first appear (groups without points take none, as
 /// series without points take none in matplotlib).
 fn prepare_series(series: &[AlongSeries]) -> Vec<PreparedSeries<'_>> {
@@ -266,9 +277,10 @@ fn prepare_series(series: &[AlongSeries]) -> Vec<PreparedSeries<'_>> {
             });
         prepared.push(PreparedSeries {
             label: &s.label,
-            dashed: s.reference,
+            side: &s.side,
+            style: s.style,
             group: index,
-            color: DEEP[index % DEEP.len()],
+            color: group_color(index),
             points,
         });
     }
@@ -327,16 +339,13 @@ fn log_limits(values: impl Iterator<Item = f64>) -> (f64, f64) {
     ((lo - margin).max(-300.0), (hi + margin).min(300.0))
 }
 
-/// Line width, marker radius and dash pattern of matplotlib's defaults in
-/// seaborn's notebook context (1.5 pt lines, 6 pt markers, `--` dashes).
+/// Line width and marker radius of matplotlib's defaults in seaborn's
+/// notebook context (1.5 pt lines, 6 pt markers).
 fn line_style(color: RGBColor) -> ShapeStyle {
     color.stroke_width(pt(1.5).round() as u32)
 }
 fn marker_radius() -> i32 {
     pt(3.0).round() as i32
-}
-fn dash() -> (i32, i32) {
-    (pt(3.7 * 1.5).round() as i32, pt(1.6 * 1.5).round() as i32)
 }
 
 impl Chart for AlongChart<'_> {
@@ -377,7 +386,7 @@ impl Chart for AlongChart<'_> {
             drawn(chart.draw_series(polygons))?;
         }
         for s in series {
-            draw_series(&mut chart, s)?;
+            draw_series(c, &mut chart, s)?;
         }
         for s in series {
             draw_whiskers(c, &chart, s)?;
@@ -446,19 +455,21 @@ impl AlongChart<'_> {
     }
 }
 
-/// A series' line (solid, or dashed for a reference series) and its markers.
+/// A series' markers and its line, in its side's style; the markers are
+/// drawn in backend pixels on the canvas.
 fn draw_series<DB: DrawingBackend>(
+    c: &Canvas<'_, DB>,
     chart: &mut ChartContext<'_, DB, LogLog>,
     s: &PreparedSeries<'_>,
 ) -> Result<(), String> {
     let points: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.time)).collect();
-    let markers = points
-        .iter()
-        .map(|&p| Circle::new(p, marker_radius(), s.color.filled()));
-    drawn(chart.draw_series(markers))?;
+    let look = side_style(s.style);
+    for p in &points {
+        let at = chart.backend_coord(p);
+        draw_marker(c.area, look.marker, at, marker_radius(), s.color)?;
+    }
     let style = line_style(s.color);
-    if s.dashed {
-        let (size, gap) = dash();
+    if let Some((size, gap)) = dash_pattern(look.dash) {
         drawn(chart.draw_series(DashedLineSeries::new(points, size, gap, style)))?;
     } else {
         drawn(chart.draw_series(LineSeries::new(points, style)))?;
@@ -477,7 +488,7 @@ fn draw_whiskers<DB: DrawingBackend>(
     s: &PreparedSeries<'_>,
 ) -> Result<(), String> {
     let positive = |v: f64| v.is_finite() && v > 0.0;
-    let offset = if s.dashed { -1 } else { 1 } * (marker_radius() + 4);
+    let offset = if s.style == 0 { -1 } else { 1 } * (marker_radius() + 4);
     let cap = 3;
     let style = s.color.stroke_width(pt(1.0).round() as u32);
     for p in &s.points {
@@ -502,6 +513,7 @@ fn draw_whiskers<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rendering::charts::legend::Handle;
 
     fn p(x: f64, noise: Option<f64>) -> AlongPoint {
         AlongPoint {
@@ -532,71 +544,101 @@ mod tests {
         );
     }
 
-    #[test]
-    fn series_of_a_group_share_a_colour() {
-        let series = |label: &str, reference, group, points: Vec<AlongPoint>| AlongSeries {
+    /// A series of side `style` (0 the reference) in group `group`.
+    fn series(label: &str, style: usize, group: usize, points: Vec<AlongPoint>) -> AlongSeries {
+        let side = match style {
+            0 => legend::REFERENCE_KEY.to_string(),
+            1 => legend::COMPARE_KEY.to_string(),
+            n => format!("candidate {n}"),
+        };
+        AlongSeries {
             label: label.into(),
-            reference,
+            side,
+            style,
             group,
             points,
-        };
+        }
+    }
+
+    #[test]
+    fn series_of_a_group_share_a_colour() {
         let input = vec![
-            series("empty", false, 0, vec![]),
-            series("empty ref", true, 0, vec![]),
+            series("empty", 1, 0, vec![]),
+            series("empty", 0, 0, vec![]),
             series(
                 "a",
-                false,
+                1,
                 1,
                 vec![p(2.0, None), p(1.0, None), p(2.0, Some(0.5))],
             ),
-            series("a ref", true, 1, vec![p(1.0, None)]),
-            series("b", false, 2, vec![p(1.0, None)]),
+            series("a", 0, 1, vec![p(1.0, None)]),
+            series("b", 1, 2, vec![p(1.0, None)]),
         ];
         let prepared = prepare_series(&input);
         let colors: Vec<RGBColor> = prepared.iter().map(|s| s.color).collect();
-        assert_eq!(colors, vec![DEEP[0], DEEP[0], DEEP[1]]);
-        assert!(prepared[1].dashed && !prepared[0].dashed);
+        assert_eq!(colors, vec![group_color(0), group_color(0), group_color(1)]);
+        assert_eq!(prepared[1].style, 0);
         assert_eq!(prepared[0].points.len(), 2, "sorted, last of equal x kept");
         assert_eq!(prepared[0].points[1].noise, Some(0.5));
     }
 
+    /// Four types on three sides (an N-way chart with two candidates), as
+    /// the example draws them: twelve series, no two alike.
+    #[test]
+    fn every_series_of_an_nway_chart_has_its_own_colour_and_style() {
+        let types = ["T = I8", "T = I16", "T = F32", "T = F64"];
+        let input: Vec<AlongSeries> = types
+            .iter()
+            .enumerate()
+            .flat_map(|(group, t)| {
+                (0..3).map(move |side| series(t, side, group, vec![p(1.0, None), p(2.0, None)]))
+            })
+            .collect();
+        let prepared = prepare_series(&input);
+        let looks: std::collections::HashSet<_> = prepared
+            .iter()
+            .map(|s| ((s.color.0, s.color.1, s.color.2), side_style(s.style)))
+            .collect();
+        assert_eq!(looks.len(), 12);
+        let entries = legend_entries(&prepared);
+        let texts: Vec<&str> = entries[0].iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(texts, types, "a colour a type, named once");
+        let key: Vec<&str> = entries[1].iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(key, ["reference", "compare", "candidate 2"]);
+        let handles: std::collections::HashSet<_> = entries[1].iter().map(|e| e.handle).collect();
+        assert_eq!(handles.len(), 3, "each side its own line in the key");
+    }
+
     #[test]
     fn legend_names_colours_once_and_keys_the_line_styles() {
-        let series = |label: &str, reference, group| AlongSeries {
-            label: label.into(),
-            reference,
-            group,
-            points: vec![p(1.0, None), p(2.0, None)],
-        };
         let texts = |input: &[AlongSeries]| -> Vec<Vec<String>> {
             legend_entries(&prepare_series(input))
                 .into_iter()
                 .map(|section| section.into_iter().map(|e| e.text).collect())
                 .collect()
         };
+        let two = || vec![p(1.0, None), p(2.0, None)];
         let pair = [
-            series("T = F32", false, 0),
-            series("T = F32 ref", true, 0),
-            series("T = F64", false, 1),
-            series("T = F64 ref", true, 1),
+            series("T = F32", 1, 0, two()),
+            series("T = F32", 0, 0, two()),
+            series("T = F64", 1, 1, two()),
+            series("T = F64", 0, 1, two()),
         ];
         assert_eq!(
             texts(&pair),
             vec![vec!["T = F32", "T = F64"], vec!["compare", "reference"]]
         );
-        // N-way: every side its own colour, the baseline dashed.
-        let nway = [
-            series("T = F32 main", true, 0),
-            series("T = F32 pr-a", false, 1),
-            series("T = F32 pr-b", false, 2),
+        // One side only: the colours in its style, no key.
+        let one_side = [
+            series("T = F32", 1, 0, two()),
+            series("T = F64", 1, 1, two()),
         ];
-        let entries = legend_entries(&prepare_series(&nway));
-        assert_eq!(entries[0].len(), 3);
-        assert_eq!(entries[0][0].handle, Handle::Line { dashed: true });
-        assert!(
-            entries[1].is_empty(),
-            "no style key: each entry shows its own"
-        );
+        let entries = legend_entries(&prepare_series(&one_side));
+        assert_eq!(entries[0][0].handle, Handle::Line(side_style(1)));
+        assert!(entries[1].is_empty(), "no style key: one style");
+        // No named colour: the key still names the sides.
+        let unnamed = [series("", 1, 0, two()), series("", 0, 0, two())];
+        assert_eq!(texts(&unnamed), vec![vec![], vec!["compare", "reference"]]);
         let mut whiskered = pair.to_vec();
         whiskered[0].points[0].range = Some((0.9e-3, 1.1e-3));
         assert_eq!(texts(&whiskered)[1].last().unwrap(), legend::RANGE_KEY);

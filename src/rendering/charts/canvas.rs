@@ -233,14 +233,36 @@ impl Theme {
     }
 }
 
-/// Matplotlib's named colours the reference uses for each status.
-pub(super) fn status_color(status: &str) -> RGBColor {
+/// Matplotlib's named colours the reference uses for each status; on the
+/// dark theme SAME is `dodgerblue`, as pure blue on black is hard to see
+/// (WCAG contrast 2.4; `dodgerblue` has 6.5).
+pub(super) fn status_color(status: &str, dark: bool) -> RGBColor {
     match status {
         "SLOW" => RGBColor(255, 0, 0),
         "FAST" => RGBColor(0, 128, 0),
+        "SAME" if dark => RGBColor(30, 144, 255),
         "SAME" => RGBColor(0, 0, 255),
         _ => RGBColor(128, 128, 128),
     }
+}
+
+/// WCAG 2 contrast ratio of two colours (1 to 21; 3 is the minimum for
+/// graphics such as bars).
+#[cfg(test)]
+pub(super) fn contrast_ratio(a: RGBColor, b: RGBColor) -> f64 {
+    let luminance = |c: RGBColor| {
+        let channel = |v: u8| {
+            let v = v as f64 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(c.0) + 0.7152 * channel(c.1) + 0.0722 * channel(c.2)
+    };
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
 
 /// seaborn's "deep" palette, the colour cycle after `sns.set_theme()`.

@@ -1,19 +1,20 @@
 //! The along chart's legend, laid out below the plot so that it never
 //! covers a curve: one entry a colour (a combination of the other axes'
-//! values), then a key of what the line styles mean (compare solid,
-//! reference dashed) and, in repetition mode, the whiskers. Entries are
+//! values), then a key of what the line styles mean (each side's dash and
+//! marker) and, in repetition mode, the whiskers. Entries are
 //! never cut: a long one wraps between its parts, and the chart grows
 //! taller to hold every row of entries.
 
-use plotters::element::{Circle, DashedPathElement, PathElement};
+use plotters::element::{DashedPathElement, PathElement, Rectangle};
 use plotters::prelude::DrawingBackend;
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor, ShapeStyle};
 
 use crate::rendering::charts::canvas::{Canvas, drawn, fit, line_pitch, text_width};
 use crate::rendering::charts::labels::{words, wrap};
+use crate::rendering::charts::style::{LineStyle, dash_pattern, draw_marker};
 
-/// What the style key says a solid and a dashed line are.
+/// What the style key calls the sides of a pair.
 pub const COMPARE_KEY: &str = "compare";
 pub const REFERENCE_KEY: &str = "reference";
 /// What the whiskers of repetition mode show.
@@ -24,10 +25,12 @@ const KEY_COLOR: RGBColor = RGBColor(0x59, 0x59, 0x59);
 const MAX_ROWS: usize = 40;
 
 /// How an entry's handle is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Handle {
-    /// A line with a marker in its middle, dashed or solid.
-    Line { dashed: bool },
+    /// A line in a side's style, with its marker in the middle.
+    Line(LineStyle),
+    /// A filled square: a colour, whatever the side.
+    Patch,
     /// A vertical whisker with caps.
     Whisker,
     /// No handle (the "… and N more" line).
@@ -43,21 +46,31 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    pub fn line(text: &str, color: RGBColor, dashed: bool) -> Self {
+    /// An entry naming a colour.
+    pub fn patch(text: &str, color: RGBColor) -> Self {
         Entry {
             text: text.to_string(),
             color,
-            handle: Handle::Line { dashed },
+            handle: Handle::Patch,
+        }
+    }
+
+    pub fn line(text: &str, color: RGBColor, style: LineStyle) -> Self {
+        Entry {
+            text: text.to_string(),
+            color,
+            handle: Handle::Line(style),
         }
     }
 }
 
-/// The style key: what solid and dashed lines (and whiskers) mean.
-pub(super) fn style_key(whiskers: bool) -> Vec<Entry> {
-    let mut entries = vec![
-        Entry::line(COMPARE_KEY, KEY_COLOR, false),
-        Entry::line(REFERENCE_KEY, KEY_COLOR, true),
-    ];
+/// The style key: which side each line style is (`sides`, named), and
+/// what the whiskers mean.
+pub(super) fn style_key(sides: &[(&str, LineStyle)], whiskers: bool) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = sides
+        .iter()
+        .map(|(name, style)| Entry::line(name, KEY_COLOR, *style))
+        .collect();
     if whiskers {
         entries.push(Entry {
             text: RANGE_KEY.to_string(),
@@ -76,7 +89,6 @@ pub(super) struct Metrics {
     pub handle: f64,
     pub marker_radius: i32,
     pub line_width: u32,
-    pub dash: (i32, i32),
 }
 
 impl Metrics {
@@ -250,16 +262,15 @@ fn draw_handle<DB: DrawingBackend>(
     );
     let middle = (x0 + x1) / 2;
     match entry.handle {
-        Handle::Line { dashed } => {
+        Handle::Line(line_style) => {
             let line = vec![(x0, y), (x1, y)];
-            if dashed {
-                let (size, gap) = m.dash;
+            if let Some((size, gap)) = dash_pattern(line_style.dash) {
                 drawn(c.area.draw(&DashedPathElement::new(line, size, gap, style)))?;
             } else {
                 drawn(c.area.draw(&PathElement::new(line, style)))?;
             }
-            let marker = Circle::new((middle, y), m.marker_radius, entry.color.filled());
-            drawn(c.area.draw(&marker))
+            let marker = line_style.marker;
+            draw_marker(c.area, marker, (middle, y), m.marker_radius, entry.color)
         }
         Handle::Whisker => {
             let half = (0.5 * m.em).round() as i32;
@@ -274,6 +285,11 @@ fn draw_handle<DB: DrawingBackend>(
             }
             Ok(())
         }
+        Handle::Patch => {
+            let half = (0.4 * m.em).round() as i32;
+            let square = [(middle - half, y - half), (middle + half, y + half)];
+            drawn(c.area.draw(&Rectangle::new(square, entry.color.filled())))
+        }
         Handle::None => Ok(()),
     }
 }
@@ -281,6 +297,15 @@ fn draw_handle<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rendering::charts::style::{REFERENCE_STYLE, side_style};
+
+    fn pair_key(whiskers: bool) -> Vec<Entry> {
+        let sides = [
+            (COMPARE_KEY, side_style(1)),
+            (REFERENCE_KEY, REFERENCE_STYLE),
+        ];
+        style_key(&sides, whiskers)
+    }
 
     fn metrics() -> Metrics {
         Metrics {
@@ -288,14 +313,13 @@ mod tests {
             handle: 40.0,
             marker_radius: 6,
             line_width: 3,
-            dash: (11, 5),
         }
     }
 
     fn entries(texts: &[&str]) -> Vec<Entry> {
         texts
             .iter()
-            .map(|t| Entry::line(t, RGBColor(0, 0, 0), false))
+            .map(|t| Entry::line(t, RGBColor(0, 0, 0), side_style(1)))
             .collect()
     }
 
@@ -304,11 +328,11 @@ mod tests {
         let colours = entries(&["T = I8", "T = I16", "T = F32", "T = F64"]);
         let layout = Layout::new(vec![colours.clone()], 900.0, metrics());
         assert_eq!((layout.columns(), layout.rows.len()), (4, 1));
-        let with_key = Layout::new(vec![colours, style_key(false)], 900.0, metrics());
+        let with_key = Layout::new(vec![colours, pair_key(false)], 900.0, metrics());
         assert_eq!(with_key.rows.len(), 2, "the style key has a row of its own");
         assert_eq!(with_key.rows[1].0.len(), 2);
         let wide_key = Layout::new(
-            vec![entries(&["a", "b", "c", "d"]), style_key(true)],
+            vec![entries(&["a", "b", "c", "d"]), pair_key(true)],
             900.0,
             metrics(),
         );
@@ -357,8 +381,8 @@ mod tests {
 
     #[test]
     fn the_style_key_names_both_sides() {
-        let texts: Vec<String> = style_key(true).into_iter().map(|e| e.text).collect();
+        let texts: Vec<String> = pair_key(true).into_iter().map(|e| e.text).collect();
         assert_eq!(texts, vec![COMPARE_KEY, REFERENCE_KEY, RANGE_KEY]);
-        assert_eq!(style_key(false)[1].handle, Handle::Line { dashed: true });
+        assert_eq!(pair_key(false)[1].handle, Handle::Line(REFERENCE_STYLE));
     }
 }

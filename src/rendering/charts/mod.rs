@@ -12,6 +12,7 @@
 //! * [`summary`] and [`along`]: the two charts;
 //! * [`labels`]: row and legend names that keep what tells them apart;
 //! * [`legend`]: the along chart's legend below its plot;
+//! * [`style`]: the along chart's series colours, dashes and markers;
 //! * [`ticks`] and [`canvas`]: tick placement and labels, the font, sizes,
 //!   colours and text drawing both charts share;
 //! * [`output`] and [`template`]: image formats, output names and
@@ -23,6 +24,7 @@ pub mod labels;
 mod legend;
 pub mod output;
 pub mod selection;
+mod style;
 pub mod summary;
 pub mod template;
 mod ticks;

@@ -12,6 +12,7 @@ use crate::rendering::charts::along::{
     AlongAxis, AlongPoint, AlongSeries, along_axis_value, draw_along_chart, missing_along_axis,
 };
 use crate::rendering::charts::labels::{NamePart, section};
+use crate::rendering::charts::legend::{COMPARE_KEY, REFERENCE_KEY};
 use crate::rendering::charts::output::{ChartFile, OutputPaths, PlotKind, numbered_path};
 use crate::rendering::charts::summary::{
     DEFAULT_SUMMARY_OUTPUT, NO_SUMMARY_DATA, SummaryEntry, SummaryPlan, summary_title,
@@ -118,7 +119,8 @@ impl<'s> Charts<'s> {
         }
     }
 
-    /// A displayed row becomes a bar when its change is finite.
+    /// A displayed row becomes a bar; a row without a finite change (a
+    /// `????` row) keeps its place, marked as having none.
     pub fn add_row(
         &mut self,
         record: &StateRecord,
@@ -140,9 +142,11 @@ impl<'s> Charts<'s> {
         if !self.settings.summary {
             return;
         }
-        let Some(fraction) = record.comparison.frac_diff().filter(|f| f.is_finite()) else {
-            return;
-        };
+        let fraction = record
+            .comparison
+            .frac_diff()
+            .filter(|f| f.is_finite())
+            .unwrap_or(f64::NAN);
         let benchmark = printable(&record.pair.benchmark).into_owned();
         let mut name = vec![NamePart::new("benchmark", benchmark, section::BENCHMARK)];
         name.extend(axis_parts(&record.axis_values, filters));
@@ -179,7 +183,8 @@ impl<'s> Charts<'s> {
         let mut entries = std::mem::take(&mut self.entries);
         let device_names = std::mem::take(&mut self.device_names);
         label_devices(&mut entries, &std::mem::take(&mut self.entry_devices));
-        if entries.is_empty() {
+        // The reference draws no chart when no row has a change.
+        if entries.iter().all(|e| !e.fraction.is_finite()) {
             events.push(ChartEvent::Message {
                 text: NO_SUMMARY_DATA.to_string(),
                 stdout: !self.settings.no_data_on_stderr,
@@ -261,8 +266,8 @@ impl<'s> Charts<'s> {
                     let group = keys.len();
                     keys.push(key);
                     let label = key_label(key, &common);
-                    series.push(along_line(label.clone(), false, group));
-                    series.push(along_line(format!("{label} ref"), true, group));
+                    series.push(along_line(&label, (COMPARE_KEY, 1), group));
+                    series.push(along_line(&label, (REFERENCE_KEY, 0), group));
                     2 * group
                 }
             };
@@ -276,8 +281,9 @@ impl<'s> Charts<'s> {
         Ok((series, key_label(&common, &[])))
     }
 
-    /// N-way: per combination of the other axes' values the baseline's
-    /// series (dashed) and one series per candidate, each side a colour;
+    /// N-way: per combination of the other axes' values (a colour) the
+    /// baseline's series (dashed) and one series per candidate (each its
+    /// own marker and dash);
     /// `states` hold each candidate's record of a state, `labels` the
     /// sides' labels (baseline first). Also gives the values every state
     /// shares.
@@ -303,16 +309,12 @@ impl<'s> Charts<'s> {
             let base = match keys.iter().position(|k| *k == key.as_slice()) {
                 Some(index) => index * sides,
                 None => {
+                    let group = keys.len();
                     keys.push(key);
                     let key = key_label(key, &common);
                     for (side, label) in labels.iter().enumerate() {
-                        let label = printable(label);
-                        let name = if key.is_empty() {
-                            label.into_owned()
-                        } else {
-                            format!("{key} {label}")
-                        };
-                        series.push(along_line(name, side == 0, series.len()));
+                        let side_name = printable(label);
+                        series.push(along_line(&key, (&side_name, side), group));
                     }
                     series.len() - sides
                 }
@@ -507,10 +509,13 @@ fn axis_hint<'a>(axis: &str, names: impl Iterator<Item = &'a str> + Clone) -> St
     }
 }
 
-fn along_line(label: String, reference: bool, group: usize) -> AlongSeries {
+/// An empty series of group `group` named `label`, on the side named
+/// `side` with style `style` (0 the reference).
+fn along_line(label: &str, (side, style): (&str, usize), group: usize) -> AlongSeries {
     AlongSeries {
-        label,
-        reference,
+        label: label.to_string(),
+        side: side.to_string(),
+        style,
         group,
         points: Vec::new(),
     }

@@ -43,6 +43,9 @@ pub const RANGE_LEGEND: &str = "change the runs' intervals allow";
 pub const DEFAULT_SUMMARY_OUTPUT: &str = "nvbench_compare.png";
 /// What the reference prints when `--plot` finds no row to draw.
 pub const NO_SUMMARY_DATA: &str = "No comparison data to plot.";
+/// Written where the bar of a row without a change would be, so that the
+/// row reads as a gap rather than as a missing state.
+pub const NO_CHANGE_MARK: &str = "n/a";
 /// Most rows of one-line labels in one summary chart: at matplotlib's 0.3
 /// inch per row this is a 9,267-pixel-high image whose every row label has
 /// its full size. Rows of wrapped labels are taller, so fewer fit.
@@ -53,7 +56,9 @@ pub const ROWS_PER_CHART: usize = 200;
 pub struct SummaryEntry {
     /// What names the row: benchmark, axis values, device, candidate.
     pub name: Vec<NamePart>,
-    /// Fractional change of the timing center (`-0.074` draws `-7.4%`).
+    /// Fractional change of the timing center (`-0.074` draws `-7.4%`);
+    /// not finite when a side has no usable time (a `????` row): the row
+    /// is drawn without a bar and marked [`NO_CHANGE_MARK`].
     pub fraction: f64,
     /// Repetition mode: the lowest and highest change the runs' interval
     /// hulls allow, drawn as a whisker.
@@ -406,7 +411,7 @@ struct StatusGroup {
 
 /// The statuses present, in the tables' order of concern; AMBG and `????`
 /// share the gray, so they share an entry.
-fn status_groups(entries: &[SummaryEntry]) -> Vec<StatusGroup> {
+fn status_groups(entries: &[SummaryEntry], dark: bool) -> Vec<StatusGroup> {
     let present = |status: &str| entries.iter().any(|e| e.status == status);
     let gray: Vec<&str> = ["AMBG", "????"]
         .into_iter()
@@ -417,19 +422,19 @@ fn status_groups(entries: &[SummaryEntry]) -> Vec<StatusGroup> {
         .filter(|s| present(s))
         .map(|s| StatusGroup {
             label: s.to_string(),
-            color: status_color(s),
+            color: status_color(s, dark),
             rows: Vec::new(),
         })
         .collect();
     if !gray.is_empty() {
         groups.push(StatusGroup {
             label: gray.join(" / "),
-            color: status_color("????"),
+            color: status_color("????", dark),
             rows: Vec::new(),
         });
     }
     for (row, entry) in entries.iter().enumerate() {
-        let color = status_color(entry.status);
+        let color = status_color(entry.status, dark);
         if let Some(group) = groups.iter_mut().find(|g| g.color == color) {
             group.rows.push(row);
         }
@@ -516,7 +521,7 @@ impl Chart for SummaryChart<'_> {
         drawn(chart.draw_series(std::iter::once(zero)))?;
         let (plot_x, _) = chart.plotting_area().get_pixel_range();
         let min_width = MIN_BAR_PX * (hi - lo) / (plot_x.end - plot_x.start).max(1) as f64;
-        let groups = status_groups(self.entries);
+        let groups = status_groups(self.entries, self.dark);
         for group in &groups {
             // Bars fill 80 % of their row, as matplotlib's `barh` does.
             let bars = group.rows.iter().filter_map(|&row| {
@@ -529,6 +534,9 @@ impl Chart for SummaryChart<'_> {
             });
             drawn(chart.draw_series(bars))?;
         }
+        let pixel = |x: f64, row: f64| chart.backend_coord(&(x, row));
+        let middle = (plot_x.start + plot_x.end) / 2;
+        self.mark_rows_without_change(c, (&pixel, middle), em)?;
         let whiskers = self.entries.iter().enumerate().filter_map(|(row, e)| {
             let (a, b) = e.range?;
             whisker(a, b, row as f64 + 0.5, (lo, hi))
@@ -645,6 +653,39 @@ impl SummaryChart<'_> {
 }
 
 impl SummaryChart<'_> {
+    /// Writes [`NO_CHANGE_MARK`] beside the zero line of each row without a
+    /// finite change, on the side with more room.
+    /// `pixel` maps a chart coordinate to the canvas, `middle` is the
+    /// plot's middle in pixels.
+    fn mark_rows_without_change<DB: DrawingBackend>(
+        &self,
+        c: &Canvas<'_, DB>,
+        (pixel, middle): (&dyn Fn(f64, f64) -> (i32, i32), i32),
+        em: f64,
+    ) -> Result<(), String> {
+        let color = status_color("????", self.dark);
+        for (row, _) in self.rows_without_change() {
+            let (x, y) = pixel(0.0, row as f64 + 0.5);
+            let gap = pt(3.0).round() as i32;
+            let (at, anchor) = if x > middle {
+                (x - gap, HPos::Right)
+            } else {
+                (x + gap, HPos::Left)
+            };
+            let at = (at as f64, y as f64);
+            c.text(NO_CHANGE_MARK, at, (em, color), (anchor, VPos::Center))?;
+        }
+        Ok(())
+    }
+
+    /// The rows (index and entry) that have no finite change to draw.
+    fn rows_without_change(&self) -> impl Iterator<Item = (usize, &SummaryEntry)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.fraction.is_finite())
+    }
+
     /// Thin lines between the rows of different benchmarks.
     fn draw_separators<DB: DrawingBackend, C>(
         &self,
@@ -771,13 +812,28 @@ mod tests {
     }
 
     #[test]
+    fn every_status_colour_stands_out_on_both_themes() {
+        use crate::rendering::charts::canvas::contrast_ratio;
+        for dark in [false, true] {
+            let background = Theme::summary(dark).face;
+            for status in ["SLOW", "FAST", "SAME", "AMBG", "????"] {
+                let ratio = contrast_ratio(status_color(status, dark), background);
+                assert!(ratio >= 3.0, "{status} dark={dark}: contrast {ratio:.2}");
+            }
+        }
+        let dark_same = status_color("SAME", true);
+        assert_ne!(dark_same, status_color("SAME", false));
+        assert!(contrast_ratio(dark_same, Theme::summary(true).face) > 6.0);
+    }
+
+    #[test]
     fn legend_groups_follow_the_statuses_present() {
         let entries = [entry("SAME", 0.0), entry("SLOW", 0.1), entry("????", 0.2)];
-        let groups = status_groups(&entries);
+        let groups = status_groups(&entries, false);
         let labels: Vec<&str> = groups.iter().map(|g| g.label.as_str()).collect();
         assert_eq!(labels, vec!["SLOW", "SAME", "????"]);
         assert_eq!(groups[1].rows, vec![0]);
-        let both = status_groups(&[entry("AMBG", 0.0), entry("????", 0.1)]);
+        let both = status_groups(&[entry("AMBG", 0.0), entry("????", 0.1)], false);
         assert_eq!(both.len(), 1);
         assert_eq!(both[0].label, "AMBG / ????");
         assert_eq!(both[0].rows, vec![0, 1]);

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use crate::rendering::charts::along::{AlongAxis, AlongPoint, AlongSeries, draw_along_chart};
 use crate::rendering::charts::labels::NamePart;
+use crate::rendering::charts::legend::{COMPARE_KEY, REFERENCE_KEY};
 use crate::rendering::charts::output::{
     ChartFile, ImageFormat, OutputPaths, PlotKind, numbered_path, with_copy_suffix,
 };
@@ -125,25 +126,29 @@ fn along_series() -> Vec<AlongSeries> {
     vec![
         AlongSeries {
             label: "T = I32".into(),
-            reference: false,
+            side: COMPARE_KEY.into(),
+            style: 1,
             group: 0,
             points: points(1.0),
         },
         AlongSeries {
-            label: "T = I32 ref".into(),
-            reference: true,
+            label: "T = I32".into(),
+            side: REFERENCE_KEY.into(),
+            style: 0,
             group: 0,
             points: points(1.3),
         },
         AlongSeries {
             label: "T = F64".into(),
-            reference: false,
+            side: COMPARE_KEY.into(),
+            style: 1,
             group: 1,
             points: points(2.0),
         },
         AlongSeries {
-            label: "T = F64 ref".into(),
-            reference: true,
+            label: "T = F64".into(),
+            side: REFERENCE_KEY.into(),
+            style: 0,
             group: 1,
             points: points(2.2),
         },
@@ -327,13 +332,15 @@ fn unlabelled_series_stay_out_of_the_legend() {
     let series = vec![
         AlongSeries {
             label: String::new(),
-            reference: false,
+            side: COMPARE_KEY.into(),
+            style: 1,
             group: 0,
             points: vec![p(1.0), p(2.0), p(4.0)],
         },
         AlongSeries {
-            label: " ref".into(),
-            reference: true,
+            label: "".into(),
+            side: REFERENCE_KEY.into(),
+            style: 0,
             group: 0,
             points: vec![p(1.0), p(2.0), p(4.0)],
         },
@@ -377,13 +384,15 @@ fn degenerate_inputs_do_not_panic() {
         let junk = vec![
             AlongSeries {
                 label: "empty".into(),
-                reference: false,
+                side: COMPARE_KEY.into(),
+                style: 1,
                 group: 0,
                 points: vec![],
             },
             AlongSeries {
                 label: "bad".into(),
-                reference: true,
+                side: REFERENCE_KEY.into(),
+                style: 0,
                 group: 0,
                 points: vec![
                     AlongPoint {
@@ -414,7 +423,8 @@ fn degenerate_inputs_do_not_panic() {
             },
             AlongSeries {
                 label: "one".into(),
-                reference: false,
+                side: COMPARE_KEY.into(),
+                style: 1,
                 group: 0,
                 points: vec![AlongPoint {
                     x: 4.0,
@@ -425,7 +435,8 @@ fn degenerate_inputs_do_not_panic() {
             },
             AlongSeries {
                 label: "flat".into(),
-                reference: false,
+                side: COMPARE_KEY.into(),
+                style: 1,
                 group: 0,
                 points: vec![
                     AlongPoint {
@@ -447,7 +458,8 @@ fn degenerate_inputs_do_not_panic() {
         let many: Vec<AlongSeries> = (0..200)
             .map(|i| AlongSeries {
                 label: format!("S{i}"),
-                reference: i % 2 == 1,
+                side: format!("side {}", i % 2),
+                style: i % 2,
                 group: i / 2,
                 points: vec![AlongPoint {
                     x: 1.0 + i as f64,
@@ -680,7 +692,8 @@ fn markup_in_names_stays_text_in_svg() {
     );
     let series = vec![AlongSeries {
         label: name.into(),
-        reference: false,
+        side: COMPARE_KEY.into(),
+        style: 1,
         group: 0,
         points: vec![
             AlongPoint {
