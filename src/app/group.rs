@@ -22,7 +22,7 @@ use crate::pycompat::paths::py_dirname;
 use crate::settings::{Layout, Settings};
 use crate::text::printable::printable;
 
-use super::sections::{report_device_mismatch, selected_devices};
+use super::sections::{field_text, report_device_mismatch, selected_devices};
 
 /// One loaded run.
 pub(super) struct LoadedRun {
@@ -346,14 +346,10 @@ fn device_count_notes(
     });
     let pair = same_name.or_else(|| Some((*reference.first()?, *compare.first()?)));
     if let Some((r, c)) = pair {
-        let id = |d: &Device| {
-            d.id.as_ref()
-                .map_or_else(|| "?".to_string(), |i| i.py_str())
-        };
         notes.push(format!(
             "hint: devices are paired by position; to compare one GPU of each: --reference-devices {} --compare-devices {}",
-            id(r),
-            id(c)
+            printable(&field_text(&r.id)),
+            printable(&field_text(&c.id))
         ));
     }
     if s.ignore_devices {
@@ -370,11 +366,8 @@ fn device_list(devices: &[&Device]) -> String {
     let named: Vec<String> = devices
         .iter()
         .map(|d| {
-            let text = |v: &Option<crate::loading::scalar::Scalar>| {
-                v.as_ref()
-                    .map_or_else(|| "?".to_string(), |v| printable(&v.py_str()).into_owned())
-            };
-            format!("{} ({})", text(&d.id), text(&d.name))
+            let (id, name) = (field_text(&d.id), field_text(&d.name));
+            format!("{} ({})", printable(&id), printable(&name))
         })
         .collect();
     format!("{} device(s): {}", devices.len(), named.join(", "))
